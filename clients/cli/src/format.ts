@@ -1,0 +1,53 @@
+import { toJson } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { type Memory, MemoryKindSchema, MemorySchema, MemoryStatusSchema } from "../../../gen/memd/v1/memory_pb.js";
+import { enumName } from "./enums.js";
+
+/** Human-readable output; --json output goes through the proto JSON mapping instead. */
+
+export function memoryJson(memory: Memory): unknown {
+  return toJson(MemorySchema, memory);
+}
+
+export function formatMemoryLine(memory: Memory, score?: number): string {
+  const status = memory.status === 1 ? "" : ` (${enumName(MemoryStatusSchema, memory.status)})`;
+  const scored = score === undefined ? "" : ` score ${score.toFixed(2)}`;
+  const head = `${memory.id}  ${enumName(MemoryKindSchema, memory.kind)}  ${memory.project}${status}${scored}`;
+  return `${head}\n  ${oneLine(memory.content, 200)}`;
+}
+
+export function formatMemoryFull(memory: Memory): string {
+  const lines: [string, string][] = [
+    ["id", memory.id],
+    ["kind", enumName(MemoryKindSchema, memory.kind)],
+    ["project", memory.project],
+    ["status", enumName(MemoryStatusSchema, memory.status)],
+    ["content", memory.content],
+    ["problem", memory.problem],
+    ["solution", memory.solution],
+    ["concepts", memory.concepts.join(", ")],
+    ["files", memory.files.join(", ")],
+    ["tags", memory.tags.join(", ")],
+    ["confidence", memory.confidence.toFixed(2)],
+    ["importance", String(memory.importance)],
+    ["pinned", memory.pinned ? "yes" : ""],
+    ["session", memory.sessionId],
+    ["agent", memory.sourceAgent],
+    ["created", memory.createTime ? timestampDate(memory.createTime).toISOString() : ""],
+    ["updated", memory.updateTime ? timestampDate(memory.updateTime).toISOString() : ""],
+    ["expires", memory.expireTime ? timestampDate(memory.expireTime).toISOString() : ""],
+    ["review", memory.reviewTime ? timestampDate(memory.reviewTime).toISOString() : ""],
+    ["supersedes", memory.supersedes],
+    ["superseded by", memory.supersededBy],
+    ["archived because", memory.archiveReason],
+  ];
+  return lines
+    .filter(([, value]) => value !== "")
+    .map(([label, value]) => `${`${label}:`.padEnd(18)}${value.replace(/\n/g, `\n${" ".repeat(18)}`)}`)
+    .join("\n");
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

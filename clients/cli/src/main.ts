@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { registerAdminCommands } from "./admin-commands.js";
+import { intParser } from "./enums.js";
+import { registerDaemonCommands } from "./daemon-commands.js";
+import { registerMemoryCommands } from "./memory-commands.js";
+
+const program = new Command("memctl")
+  .description("memctl: the command line for memd, long-term memory for AI coding agents")
+  .option("--home <dir>", "memd's state directory (env MEMD_HOME, default ~/.memd)")
+  .option("--json", "print JSON for scripts instead of readable text")
+  .option("--timeout <ms>", "give up on a call after this many milliseconds", intParser)
+  .addHelpText("after", "\nExit codes: 0 ok, 1 failure (including memd not running), 2 usage error.")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+registerMemoryCommands(program);
+registerAdminCommands(program);
+registerDaemonCommands(program);
+for (const command of program.commands) command.exitOverride();
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  // Help and version are successes; everything else commander rejects is a usage error.
+  const ok = ["commander.helpDisplayed", "commander.help", "commander.version"].includes(error.code);
+  process.exitCode = ok ? 0 : 2;
+}

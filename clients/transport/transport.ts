@@ -1,0 +1,59 @@
+import net from "node:net";
+import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
+import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
+
+export interface SocketTransportOptions {
+  socketPath: string;
+  /** "1.1" opens a connection per call and lets a short-lived process exit at once; "2" multiplexes. */
+  httpVersion?: "1.1" | "2";
+  /** gRPC instead of the Connect protocol (HTTP/2 only). */
+  protocol?: "connect" | "grpc";
+  /** JSON instead of binary protobuf on the wire. */
+  json?: boolean;
+  timeoutMs?: number;
+}
+
+/** A transport to the daemon over its Unix socket. */
+export function createSocketTransport(options: SocketTransportOptions): Transport {
+  const common = {
+    baseUrl: "http://localhost",
+    useBinaryFormat: !options.json,
+    defaultTimeoutMs: options.timeoutMs,
+  };
+  if (options.protocol === "grpc") {
+    return createGrpcTransport({
+      ...common,
+      nodeOptions: { createConnection: () => net.connect(options.socketPath) },
+    });
+  }
+  if (options.httpVersion === "2") {
+    return createConnectTransport({
+      ...common,
+      httpVersion: "2",
+      nodeOptions: { createConnection: () => net.connect(options.socketPath) },
+    });
+  }
+  return createConnectTransport({ ...common, httpVersion: "1.1", nodeOptions: { socketPath: options.socketPath } });
+}
+
+export interface MemdClients {
+  memory: Client<typeof MemoryService>;
+  admin: Client<typeof AdminService>;
+}
+
+export function createMemdClients(transport: Transport): MemdClients {
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport) };
+}
+
+const DOWN_CODES = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);
+
+/** True when a call failed because no daemon answered on the socket (not running, or gone mid-call). */
+export function isDaemonDown(error: unknown): boolean {
+  if (!(error instanceof ConnectError)) return false;
+  if (error.code !== Code.Unavailable && error.code !== Code.Internal) return false;
+  // The HTTP/1.1 client reports a failed connect as Internal with the socket error as cause.
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  return DOWN_CODES.has(cause?.code ?? "");
+}

@@ -1,0 +1,112 @@
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import type { MemdEnv } from "./env.js";
+
+/** Everything the daemon needs to know at start-up, validated, with defaults applied. */
+export interface Config {
+  /** The state directory: database, socket, logs, token. */
+  home: string;
+  dbFile: string;
+  socketPath: string;
+  logDir: string;
+  backupDir: string;
+  pidFile: string;
+  tokenFile: string;
+  /** Loopback TCP address to serve besides the socket, if any. */
+  listen: ListenAddress | null;
+  logLevel: LogLevel;
+  maxContentBytes: number;
+}
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Settings given on the command line; they win over the environment. */
+export interface ConfigOverrides {
+  home?: string;
+  listen?: string;
+  logLevel?: string;
+  maxContentBytes?: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+// The longest Unix socket path Linux accepts is 107 bytes (macOS: 103).
+const MAX_SOCKET_PATH = 103;
+
+const schema = z.object({
+  home: z.string().min(1),
+  listen: z.string().optional(),
+  logLevel: z.enum(LOG_LEVELS).default("info"),
+  maxContentBytes: z.coerce
+    .number()
+    .int()
+    .min(1024, "must be at least 1024")
+    .max(16 * 1024 * 1024, "must be at most 16 MiB")
+    .default(64 * 1024),
+});
+
+export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Config {
+  const home = path.resolve(overrides.home ?? env.home ?? path.join(env.userHome ?? os.homedir(), ".memd"));
+  const parsed = schema.safeParse({
+    home,
+    listen: overrides.listen ?? env.listen,
+    logLevel: overrides.logLevel ?? env.logLevel,
+    maxContentBytes: overrides.maxContentBytes ?? env.maxContentBytes,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid setting ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "unknown"}`);
+  }
+  const socketPath = path.join(home, "memd.sock");
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
+    throw new ConfigError(
+      `the socket path ${socketPath} is longer than ${MAX_SOCKET_PATH} bytes, which Unix sockets do not allow: choose a shorter MEMD_HOME`,
+    );
+  }
+  return {
+    home,
+    dbFile: path.join(home, "memd.db"),
+    socketPath,
+    logDir: path.join(home, "logs"),
+    backupDir: path.join(home, "backups"),
+    pidFile: path.join(home, "memd.pid"),
+    tokenFile: path.join(home, "token"),
+    listen: parsed.data.listen ? parseListenAddress(parsed.data.listen) : null,
+    logLevel: parsed.data.logLevel,
+    maxContentBytes: parsed.data.maxContentBytes,
+  };
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "::1"]);
+
+/** True for names and addresses that can only be reached from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return LOOPBACK_NAMES.has(bare) || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** Parses HOST:PORT and refuses any address other machines could reach. */
+export function parseListenAddress(value: string): ListenAddress {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(value.trim());
+  if (!match) {
+    throw new ConfigError(`--listen takes HOST:PORT, for example 127.0.0.1:7077; got "${value}"`);
+  }
+  const host = (match[1] as string).replace(/^\[(.*)\]$/, "$1");
+  const port = Number(match[2]);
+  if (port > 65535) throw new ConfigError(`port ${port} is out of range (0-65535)`);
+  if (!isLoopbackHost(host)) {
+    throw new ConfigError(
+      `refusing to listen on ${host}: memd serves loopback only (127.0.0.1, ::1 or localhost), because your memories must not be reachable from the network`,
+    );
+  }
+  return { host, port };
+}

@@ -1,0 +1,18 @@
+/** The only module that reads process.env: everything else receives a validated Config. */
+export interface MemdEnv {
+  home?: string;
+  listen?: string;
+  logLevel?: string;
+  maxContentBytes?: string;
+  userHome?: string;
+}
+
+export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
+  return {
+    home: env.MEMD_HOME,
+    listen: env.MEMD_LISTEN,
+    logLevel: env.MEMD_LOG_LEVEL,
+    maxContentBytes: env.MEMD_MAX_CONTENT_BYTES,
+    userHome: env.HOME,
+  };
+}

@@ -1,0 +1,169 @@
+import fs from "node:fs";
+import type net from "node:net";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { type ConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
+import { monotonicFactory } from "ulid";
+import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
+import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
+import type { Config } from "./config/config.js";
+import { createLogger, type Logger } from "./logger.js";
+import { createAdminService } from "./services/admin-service.js";
+import type { ServiceDeps } from "./services/deps.js";
+import { createMemoryService } from "./services/memory-service.js";
+import { createProjectResolver } from "./services/project-resolver.js";
+import { acquireInstanceLock } from "./server/instance-lock.js";
+import { loggingInterceptor, tcpAuthInterceptor, tcpRequestKey } from "./server/interceptors.js";
+import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
+import { loadOrCreateToken } from "./server/token.js";
+import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { readVersion } from "./version.js";
+
+export interface DaemonOptions {
+  /** The clock; tests inject one to live through months in milliseconds. */
+  now?: () => number;
+}
+
+export interface RunningDaemon {
+  socketPath: string;
+  /** The bound TCP address, if TCP was asked for. */
+  tcp: { host: string; port: number } | null;
+  logger: Logger;
+  /** Stops accepting, finishes in-flight requests, closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+// Large enough for an Import batch of 1,000 memories; single memories are limited by content size.
+const READ_MAX_BYTES = 32 * 1024 * 1024;
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export async function startDaemon(config: Config, options: DaemonOptions = {}): Promise<RunningDaemon> {
+  const now = options.now ?? Date.now;
+  fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  fs.chmodSync(config.home, 0o700);
+  const { logger, flush } = createLogger(config.logDir, config.logLevel);
+  const lock = acquireInstanceLock(config.pidFile);
+  const cleanups: (() => void | Promise<void>)[] = [() => lock.release(), () => flush()];
+  const runCleanups = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+
+  try {
+    const store = new SqliteStore({ file: config.dbFile, backupDir: config.backupDir, now });
+    cleanups.push(() => store.close());
+    if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
+
+    const newId = monotonicFactory();
+    const deps: ServiceDeps = {
+      store,
+      resolveProject: createProjectResolver(store),
+      now,
+      newId: () => newId(now()),
+      limits: { maxContentBytes: config.maxContentBytes },
+      daemon: { version: readVersion(), home: config.home, socketPath: config.socketPath, pid: process.pid, startedAt: now() },
+    };
+    const routes = (router: ConnectRouter) => {
+      router.service(MemoryService, createMemoryService(deps));
+      router.service(AdminService, createAdminService(deps));
+    };
+    const inFlight = createInFlightCounter();
+    const adapter = (interceptors: Interceptor[], contextValues?: Parameters<typeof connectNodeAdapter>[0]["contextValues"]) =>
+      inFlight.wrap(connectNodeAdapter({ routes, interceptors, contextValues, readMaxBytes: READ_MAX_BYTES }));
+
+    const servers: SniffingServer[] = [];
+    const socketServer = createSniffingServer(adapter([loggingInterceptor(logger)]));
+    servers.push(socketServer);
+    fs.rmSync(config.socketPath, { force: true }); // we hold the lock, so any socket file is stale
+    await listenPrivately(socketServer.server, config.socketPath);
+    cleanups.push(() => fs.rmSync(config.socketPath, { force: true }));
+
+    let tcp: RunningDaemon["tcp"] = null;
+    if (config.listen) {
+      const token = loadOrCreateToken(config.tokenFile);
+      const tcpServer = createSniffingServer(
+        adapter([loggingInterceptor(logger), tcpAuthInterceptor(token)], (req) => {
+          const values = createContextValues();
+          const host = req.headers.host ?? (req.headers[":authority"] as string | undefined) ?? "";
+          values.set(tcpRequestKey, { host, authorization: String(req.headers.authorization ?? "") });
+          return values;
+        }),
+      );
+      servers.push(tcpServer);
+      await new Promise<void>((resolve, reject) => {
+        tcpServer.server.once("error", reject);
+        tcpServer.server.listen(config.listen?.port, config.listen?.host, () => resolve());
+      });
+      const address = tcpServer.server.address() as net.AddressInfo;
+      tcp = { host: address.address, port: address.port };
+    }
+
+    cleanups.push(async () => {
+      for (const s of servers) s.server.close();
+      for (const s of servers) s.closeConnections();
+      await inFlight.drained(DRAIN_TIMEOUT_MS);
+      for (const s of servers) s.destroyConnections();
+    });
+    logger.info({ socket: config.socketPath, tcp, version: deps.daemon.version, schema: store.schemaVersion }, "memd started");
+
+    let closing: Promise<void> | null = null;
+    return {
+      socketPath: config.socketPath,
+      tcp,
+      logger,
+      close() {
+        closing ??= (async () => {
+          logger.info("memd stopping");
+          await runCleanups();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}
+
+/** Listens on a Unix socket that only this user can open (0600 from the first moment). */
+async function listenPrivately(server: net.Server, socketPath: string): Promise<void> {
+  const previous = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socketPath, () => resolve());
+    });
+  } finally {
+    process.umask(previous);
+  }
+  fs.chmodSync(socketPath, 0o600);
+}
+
+/** Counts requests in progress so that shutdown can wait for them. */
+function createInFlightCounter() {
+  let count = 0;
+  const waiters: (() => void)[] = [];
+  const settle = () => {
+    if (count === 0) for (const wake of waiters.splice(0)) wake();
+  };
+  return {
+    wrap(handler: NodeHandler): NodeHandler {
+      return (req, res) => {
+        count += 1;
+        res.once("close", () => {
+          count -= 1;
+          settle();
+        });
+        handler(req, res);
+      };
+    },
+    drained(timeoutMs: number): Promise<void> {
+      if (count === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}

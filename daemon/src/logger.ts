@@ -1,0 +1,30 @@
+import fs from "node:fs";
+import path from "node:path";
+import pino, { type Logger } from "pino";
+import type { LogLevel } from "./config/config.js";
+
+export type { Logger };
+
+export interface DaemonLogger {
+  logger: Logger;
+  /** Writes out anything buffered; call before exit. */
+  flush(): void;
+}
+
+/** Creates the daemon's one root logger, writing JSON lines to MEMD_HOME/logs/memd.log. */
+export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
+  fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
+  const destination = pino.destination({ dest: path.join(logDir, "memd.log"), sync: false, mkdir: true });
+  const logger = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+  return {
+    logger,
+    flush: () => destination.flushSync(),
+  };
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+import { Command, Option } from "commander";
+import { ConfigError, loadConfig } from "./config/config.js";
+import { readEnv } from "./config/env.js";
+import { startDaemon } from "./daemon.js";
+import { SchemaTooNewError } from "./errors.js";
+import { AlreadyRunningError } from "./server/instance-lock.js";
+import { readVersion } from "./version.js";
+
+const program = new Command("memd")
+  .description(
+    "The memd daemon: long-term memory for AI coding agents. It owns the memory database and serves the\n" +
+      "memd.v1 Connect APIs (Connect, gRPC and gRPC-Web; JSON and binary; HTTP/1.1 and h2c) on a Unix socket.\n" +
+      "Runs in the foreground; use 'memctl start' to run it in the background.",
+  )
+  .version(readVersion())
+  .option("--home <dir>", "state directory: memd.db, memd.sock, logs/, token (env MEMD_HOME, default ~/.memd)")
+  .option(
+    "--listen <host:port>",
+    "also serve loopback TCP, e.g. 127.0.0.1:7077; every request needs 'Authorization: Bearer <MEMD_HOME/token>' (env MEMD_LISTEN)",
+  )
+  .addOption(
+    new Option("--log-level <level>", "log level for MEMD_HOME/logs/memd.log (env MEMD_LOG_LEVEL, default info)").choices([
+      "fatal", "error", "warn", "info", "debug", "trace", "silent",
+    ]),
+  )
+  .option("--max-content-bytes <n>", "largest memory content accepted, in bytes (env MEMD_MAX_CONTENT_BYTES, default 65536)")
+  .addHelpText(
+    "after",
+    `
+Files under the state directory:
+  memd.db     the SQLite database (WAL mode, synchronous=FULL: an acknowledged write survives a crash)
+  memd.sock   the Unix socket (mode 0600)
+  memd.pid    the running daemon's pid; one daemon per state directory
+  token       bearer token for --listen (mode 0600, created on first use)
+  logs/       memd.log, JSON lines with a request id per RPC
+  backups/    copies of the database taken before each schema migration
+
+Signals: SIGINT and SIGTERM stop accepting, finish in-flight requests and close the database.
+Exit codes: 0 clean stop, 1 failed to start (already running, bad database), 2 invalid settings.`,
+  );
+
+program.parse();
+const opts = program.opts<{ home?: string; listen?: string; logLevel?: string; maxContentBytes?: string }>();
+
+async function main(): Promise<number> {
+  // Memories are private: every file the daemon creates is readable by this user only.
+  process.umask(0o077);
+  let config;
+  try {
+    config = loadConfig(readEnv(), opts);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`memd: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  let daemon;
+  try {
+    daemon = await startDaemon(config);
+  } catch (error) {
+    if (error instanceof AlreadyRunningError || error instanceof SchemaTooNewError) {
+      process.stderr.write(`memd: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`memd: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const tcp = daemon.tcp ? ` and ${daemon.tcp.host}:${daemon.tcp.port}` : "";
+  process.stderr.write(`memd: listening on ${daemon.socketPath}${tcp} (pid ${process.pid})\n`);
+  const running = daemon;
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      running.logger.info({ signal }, "signal received");
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await running.close();
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`memd: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

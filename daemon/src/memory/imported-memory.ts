@@ -1,0 +1,39 @@
+import { InvalidInputError } from "../errors.js";
+import type { MemoryRecord } from "./memory.js";
+import {
+  type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateProjectName,
+  validateRange, validateUlid,
+} from "./validate.js";
+
+type ImportedFields = Omit<MemoryRecord, "createdAt" | "updatedAt"> & {
+  createdAt: number | null;
+  updatedAt: number | null;
+};
+
+/**
+ * Checks a memory brought in by Import. Every field is kept exactly as exported (that is what
+ * makes export then import lossless); only values no memd could have written are refused.
+ */
+export function validateImported(m: ImportedFields, limits: MemoryLimits): MemoryRecord {
+  validateUlid(m.id);
+  if (m.createdAt === null) throw new InvalidInputError(`memory ${m.id} has no create_time`);
+  validateContent("content", m.content, limits);
+  validateOptionalText("problem", m.problem, limits);
+  validateOptionalText("solution", m.solution, limits);
+  validateProjectName(m.project);
+  validateRange("confidence", m.confidence, 0, 1);
+  validateImportance(m.importance);
+  validateRange("valence", m.valence, -1, 1);
+  validateRange("intensity", m.intensity, 0, 1);
+  if (!Number.isSafeInteger(m.accessCount) || m.accessCount < 0) {
+    throw new InvalidInputError(`memory ${m.id} has an invalid access_count ${m.accessCount}`);
+  }
+  return {
+    ...m,
+    concepts: normalizeList("concepts", m.concepts),
+    files: normalizeList("files", m.files),
+    tags: normalizeList("tags", m.tags),
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt ?? m.createdAt,
+  };
+}

@@ -1,0 +1,60 @@
+/** The daemon's own view of a memory: plain values, independent of the wire format. */
+
+export const MEMORY_KINDS = [
+  "fact", "decision", "preference", "procedure", "episode",
+  "trace", "idea", "rule", "task", "context",
+] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+export const PROVENANCES = ["save", "checkpoint", "debate", "human", "distilled", "import"] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+
+export const TIERS = ["regular", "core"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const MEMORY_STATUSES = ["active", "staged", "archived", "superseded"] as const;
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+
+/** The project that holds user-wide memories. */
+export const GLOBAL_PROJECT = "global";
+
+/** Times are milliseconds since the Unix epoch; optional times are null when unset. */
+export interface MemoryRecord {
+  id: string;
+  content: string;
+  kind: MemoryKind;
+  project: string;
+  problem: string;
+  solution: string;
+  concepts: string[];
+  files: string[];
+  tags: string[];
+  confidence: number;
+  provenance: Provenance;
+  tier: Tier;
+  status: MemoryStatus;
+  pinned: boolean;
+  importance: number;
+  valence: number;
+  intensity: number;
+  sessionId: string;
+  sourceAgent: string;
+  createdAt: number;
+  updatedAt: number;
+  lastAccessedAt: number | null;
+  expiresAt: number | null;
+  reviewAt: number | null;
+  accessCount: number;
+  supersedes: string;
+  supersededBy: string;
+  archiveReason: string;
+}
+
+/** The fields a caller may change with Update; absent keys stay as they are. */
+export type MemoryPatch = Partial<
+  Pick<
+    MemoryRecord,
+    | "content" | "kind" | "project" | "problem" | "solution" | "concepts" | "files" | "tags"
+    | "confidence" | "tier" | "pinned" | "importance" | "valence" | "intensity" | "expiresAt" | "reviewAt"
+  >
+>;

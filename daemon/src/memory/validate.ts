@@ -1,0 +1,101 @@
+import { InvalidInputError, TooLargeError } from "../errors.js";
+
+/** Limits that keep one memory small enough to recall cheaply. */
+export interface MemoryLimits {
+  /** Largest content, in UTF-8 bytes. */
+  maxContentBytes: number;
+}
+
+const MAX_LIST_ITEMS = 64;
+const MAX_LIST_ITEM_CHARS = 512;
+const MAX_PROJECT_CHARS = 128;
+const MAX_ID_CHARS = 64;
+// Control characters break terminal output and log lines; tabs and newlines are fine in text.
+const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export function validateContent(field: string, value: string, limits: MemoryLimits): string {
+  if (value.trim() === "") {
+    throw new InvalidInputError(`${field} is empty: give the memory some text`);
+  }
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (bytes > limits.maxContentBytes) {
+    throw new TooLargeError(
+      `${field} is ${bytes} bytes, over the limit of ${limits.maxContentBytes}: ` +
+        "split it into several memories or raise MEMD_MAX_CONTENT_BYTES",
+    );
+  }
+  return value;
+}
+
+/** Free text beside the content (problem, solution) may be empty but obeys the same size limit. */
+export function validateOptionalText(field: string, value: string, limits: MemoryLimits): string {
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (bytes > limits.maxContentBytes) {
+    throw new TooLargeError(
+      `${field} is ${bytes} bytes, over the limit of ${limits.maxContentBytes}: shorten it or raise MEMD_MAX_CONTENT_BYTES`,
+    );
+  }
+  return value;
+}
+
+export function validateRange(field: string, value: number, min: number, max: number): number {
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new InvalidInputError(`${field} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export function validateImportance(value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > 5) {
+    throw new InvalidInputError(`importance must be a whole number from 1 to 5, got ${value}`);
+  }
+  return value;
+}
+
+/** Trims, drops empties and duplicates, and bounds the size of a list field such as concepts. */
+export function normalizeList(field: string, values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of values) {
+    const value = raw.trim();
+    if (value === "" || out.includes(value)) continue;
+    if (value.length > MAX_LIST_ITEM_CHARS || CONTROL_CHARS.test(value)) {
+      throw new InvalidInputError(
+        `${field} entry "${value.slice(0, 40)}..." is too long (over ${MAX_LIST_ITEM_CHARS} characters) or holds control characters`,
+      );
+    }
+    out.push(value);
+  }
+  if (out.length > MAX_LIST_ITEMS) {
+    throw new InvalidInputError(`${field} has ${out.length} entries; at most ${MAX_LIST_ITEMS} are allowed`);
+  }
+  return out;
+}
+
+export function validateProjectName(value: string): string {
+  const name = value.trim();
+  if (name === "" || name.length > MAX_PROJECT_CHARS || CONTROL_CHARS.test(name)) {
+    throw new InvalidInputError(
+      `project "${value.slice(0, 40)}" is not a valid name: use 1 to ${MAX_PROJECT_CHARS} printable characters`,
+    );
+  }
+  return name;
+}
+
+export function validateId(value: string): string {
+  const id = value.trim();
+  if (id === "") throw new InvalidInputError("id is empty: pass the id of a memory (see memctl list)");
+  if (id.length > MAX_ID_CHARS || CONTROL_CHARS.test(id)) {
+    throw new InvalidInputError(`id "${id.slice(0, 40)}" is not a memory id`);
+  }
+  return id;
+}
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Imported memories keep their ids, which must be ULIDs so that ids keep sorting by time. */
+export function validateUlid(value: string): string {
+  if (!ULID.test(value)) {
+    throw new InvalidInputError(`id "${value.slice(0, 40)}" is not a ULID (26 Crockford base32 characters)`);
+  }
+  return value;
+}

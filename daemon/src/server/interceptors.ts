@@ -1,0 +1,91 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
+import { isLoopbackHost } from "../config/config.js";
+import type { Logger } from "../logger.js";
+import { toConnectError } from "../services/connect-errors.js";
+import { requestLoggerKey } from "../services/context.js";
+
+/**
+ * Gives each RPC a request id and a child logger, logs its outcome and duration, and maps
+ * errors to Connect codes (services/connect-errors.ts), for unary and streaming calls alike.
+ */
+export function loggingInterceptor(logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    const requestId = randomBytes(8).toString("hex");
+    const rpc = `${req.service.typeName}/${req.method.name}`;
+    const log = logger.child({ requestId, rpc });
+    req.contextValues.set(requestLoggerKey, log);
+    const started = performance.now();
+    const fail = (error: unknown): ConnectError => {
+      const connectError = toConnectError(error, requestId);
+      connectError.metadata.set("x-request-id", requestId);
+      const ms = round(performance.now() - started);
+      if (connectError.code === Code.Internal) log.error({ err: error, ms }, "rpc failed");
+      else log.info({ code: Code[connectError.code], reason: connectError.rawMessage, ms }, "rpc rejected");
+      return connectError;
+    };
+    try {
+      const res = await next(req);
+      res.header.set("x-request-id", requestId);
+      if (!res.stream) {
+        log.info({ ms: round(performance.now() - started) }, "rpc ok");
+        return res;
+      }
+      const source = res.message;
+      return {
+        ...res,
+        message: (async function* () {
+          try {
+            yield* source;
+            log.info({ ms: round(performance.now() - started) }, "rpc ok");
+          } catch (error) {
+            throw fail(error);
+          }
+        })(),
+      };
+    } catch (error) {
+      throw fail(error);
+    }
+  };
+}
+
+/** What the TCP listener learns of each request before the RPC runs. */
+export interface TcpRequestFacts {
+  host: string;
+  authorization: string;
+}
+
+export const tcpRequestKey = createContextKey<TcpRequestFacts | null>(null, { description: "tcp request facts" });
+
+/**
+ * Guards the loopback TCP listener: a Host header that is not a loopback name is refused
+ * (DNS rebinding from a browser), then the bearer token must match.
+ */
+export function tcpAuthInterceptor(token: string): Interceptor {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (next) => async (req) => {
+    const facts = req.contextValues.get(tcpRequestKey);
+    if (facts === null) throw new ConnectError("request facts missing", Code.Internal);
+    const hostname = facts.host.replace(/:\d+$/, "");
+    if (!isLoopbackHost(hostname)) {
+      throw new ConnectError(
+        `Host "${facts.host.slice(0, 80)}" is not a loopback name; memd only answers requests addressed to localhost, 127.0.0.1 or [::1]`,
+        Code.PermissionDenied,
+      );
+    }
+    const given = Buffer.from(facts.authorization);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new ConnectError(
+        facts.authorization === ""
+          ? "missing bearer token: send 'Authorization: Bearer <token>' with the token from MEMD_HOME/token"
+          : "wrong bearer token: use the token in MEMD_HOME/token",
+        Code.Unauthenticated,
+      );
+    }
+    return next(req);
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

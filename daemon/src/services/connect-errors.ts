@@ -1,0 +1,32 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  ConflictError, InvalidInputError, NotFoundError, SchemaTooNewError, TooLargeError,
+} from "../errors.js";
+
+/** The one place where domain errors become Connect codes. */
+const CODES: [new (...args: never[]) => Error, Code][] = [
+  [InvalidInputError, Code.InvalidArgument],
+  [NotFoundError, Code.NotFound],
+  [TooLargeError, Code.ResourceExhausted],
+  [ConflictError, Code.AlreadyExists],
+  [SchemaTooNewError, Code.FailedPrecondition],
+];
+
+/**
+ * Maps an error thrown by a handler to what the client sees. ConnectErrors pass through;
+ * known domain errors keep their message; anything else becomes Internal with a pointer to
+ * the log, and its details stay on this machine's log.
+ */
+export function toConnectError(error: unknown, requestId: string): ConnectError {
+  if (error instanceof ConnectError) return error;
+  for (const [type, code] of CODES) {
+    if (error instanceof type) return new ConnectError(error.message, code, undefined, undefined, error);
+  }
+  return new ConnectError(
+    `memd hit an internal error (request ${requestId}); the details are in MEMD_HOME/logs/memd.log`,
+    Code.Internal,
+    undefined,
+    undefined,
+    error,
+  );
+}

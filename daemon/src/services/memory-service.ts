@@ -1,0 +1,213 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { MemoryService, SearchMode, type UpdateRequest } from "../../../gen/memd/v1/memory_service_pb.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
+import { applyPatch } from "../memory/apply-patch.js";
+import { GLOBAL_PROJECT, type MemoryPatch, type MemoryStatus } from "../memory/memory.js";
+import { buildMemory } from "../memory/new-memory.js";
+import { validateId } from "../memory/validate.js";
+import type { MemoryFilter } from "../store/store.js";
+import {
+  kindFromPb, kindsFromPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb,
+} from "./convert.js";
+import type { ServiceDeps } from "./deps.js";
+import { healthStatus } from "./health.js";
+import { decodePageToken, encodePageToken } from "./page-token.js";
+
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 1000;
+const DEFAULT_SEARCH_LIMIT = 10;
+const MAX_SEARCH_LIMIT = 100;
+const MAX_QUERY_BYTES = 16 * 1024;
+const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
+
+export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof MemoryService> {
+  const { store, now, limits } = deps;
+
+  const getOrThrow = (rawId: string) => {
+    const id = validateId(rawId);
+    const memory = store.get(id);
+    if (!memory) throw new NotFoundError(`no memory has id ${id}`);
+    return memory;
+  };
+
+  return {
+    save(req) {
+      const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
+      const memory = buildMemory(
+        {
+          content: req.content,
+          kind: kindFromPb(req.kind, "fact"),
+          project,
+          problem: req.problem,
+          solution: req.solution,
+          concepts: req.concepts,
+          files: req.files,
+          tags: req.tags,
+          confidence: req.confidence,
+          provenance: provenanceFromPb(req.provenance, "save"),
+          tier: tierFromPb(req.tier),
+          pinned: req.pinned,
+          importance: req.importance,
+          valence: req.valence,
+          intensity: req.intensity,
+          sessionId: req.sessionId,
+          sourceAgent: req.sourceAgent,
+          expiresAt: timeFromPb(req.expireTime),
+          reviewAt: timeFromPb(req.reviewTime),
+        },
+        deps.newId(),
+        now(),
+        limits,
+      );
+      store.insert(memory);
+      return { memory: memoryToPb(memory) };
+    },
+
+    get(req) {
+      return { memory: memoryToPb(getOrThrow(req.id)) };
+    },
+
+    update(req) {
+      const id = validateId(req.id);
+      const patch = patchFromRequest(req);
+      if (Object.keys(patch).length === 0) {
+        throw new InvalidInputError("update changes nothing: set at least one field besides id");
+      }
+      const memory = store.modify(id, (current) => applyPatch(current, patch, now(), limits));
+      return { memory: memoryToPb(memory) };
+    },
+
+    archive(req) {
+      const id = validateId(req.id);
+      const memory = store.modify(id, (current) =>
+        current.status === "archived"
+          ? current
+          : { ...current, status: "archived", archiveReason: req.reason.trim(), updatedAt: now() },
+      );
+      return { memory: memoryToPb(memory) };
+    },
+
+    list(req) {
+      const pageSize = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+      const filter: MemoryFilter = {
+        projects: project === undefined ? undefined : [project],
+        kinds: kindsFromPb(req.kinds),
+        statuses: orDefault(statusesFromPb(req.statuses)),
+        sessionId: req.sessionId,
+        pinnedOnly: req.pinnedOnly,
+        createdAfter: timeFromPb(req.createTimeAfter) ?? undefined,
+        createdBefore: timeFromPb(req.createTimeBefore) ?? undefined,
+      };
+      // One extra row tells whether another page follows.
+      const rows = store.list(filter, { limit: pageSize + 1, afterId: decodePageToken(req.pageToken) });
+      const page = rows.slice(0, pageSize);
+      const last = page.at(-1);
+      return {
+        memories: page.map(memoryToPb),
+        nextPageToken: rows.length > pageSize && last ? encodePageToken(last.id) : "",
+      };
+    },
+
+    search(req) {
+      if (req.query.trim() === "") {
+        throw new InvalidInputError("query is empty: say what to look for");
+      }
+      if (Buffer.byteLength(req.query) > MAX_QUERY_BYTES) {
+        throw new InvalidInputError(
+          `query is ${Buffer.byteLength(req.query)} bytes; at most ${MAX_QUERY_BYTES} are searched: shorten it to its key terms`,
+        );
+      }
+      const limit = boundedCount("limit", req.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
+      const project = req.allProjects ? undefined : deps.resolveProject(req);
+      const projects =
+        project === undefined ? undefined : req.excludeGlobal ? [project] : [...new Set([project, GLOBAL_PROJECT])];
+      const results = store.searchKeyword({
+        query: req.query,
+        filter: { projects, kinds: kindsFromPb(req.kinds), statuses: orDefault(statusesFromPb(req.statuses)) },
+        limit,
+      });
+      return {
+        results: results.map((r) => ({ memory: memoryToPb(r.memory), score: r.score })),
+        project: project ?? "",
+        mode: SearchMode.KEYWORD,
+      };
+    },
+
+    checkpoint(req) {
+      const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
+      const memory = buildMemory(
+        {
+          content: req.summary,
+          kind: kindFromPb(req.kind, "episode"),
+          project,
+          problem: req.problem,
+          solution: req.solution,
+          concepts: req.concepts,
+          files: req.files,
+          provenance: "checkpoint",
+          sessionId: req.sessionId,
+          sourceAgent: req.sourceAgent,
+        },
+        deps.newId(),
+        now(),
+        limits,
+      );
+      store.insert(memory);
+      return { memory: memoryToPb(memory) };
+    },
+
+    sync(req) {
+      const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
+      const projects = store.projects();
+      return {
+        health: healthStatus(deps),
+        project,
+        projectActiveCount: BigInt(projects.find((p) => p.name === project)?.activeCount ?? 0),
+        totalActiveCount: BigInt(projects.reduce((sum, p) => sum + p.activeCount, 0)),
+        projects: projects.map((p) => ({
+          name: p.name,
+          root: p.root,
+          activeCount: BigInt(p.activeCount),
+          lastSaveTime: p.lastSaveAt === null ? undefined : timestampFromMs(p.lastSaveAt),
+        })),
+      };
+    },
+  };
+}
+
+function patchFromRequest(req: UpdateRequest): MemoryPatch {
+  const patch: MemoryPatch = {};
+  if (req.content !== undefined) patch.content = req.content;
+  const kind = kindFromPb(req.kind);
+  if (kind !== undefined) patch.kind = kind;
+  if (req.project !== undefined) patch.project = req.project;
+  if (req.problem !== undefined) patch.problem = req.problem;
+  if (req.solution !== undefined) patch.solution = req.solution;
+  if (req.concepts !== undefined) patch.concepts = req.concepts.values;
+  if (req.files !== undefined) patch.files = req.files.values;
+  if (req.tags !== undefined) patch.tags = req.tags.values;
+  if (req.confidence !== undefined) patch.confidence = req.confidence;
+  const tier = tierFromPb(req.tier);
+  if (tier !== undefined) patch.tier = tier;
+  if (req.pinned !== undefined) patch.pinned = req.pinned;
+  if (req.importance !== undefined) patch.importance = req.importance;
+  if (req.valence !== undefined) patch.valence = req.valence;
+  if (req.intensity !== undefined) patch.intensity = req.intensity;
+  if (req.expireTime !== undefined) patch.expiresAt = timeFromPb(req.expireTime);
+  if (req.reviewTime !== undefined) patch.reviewAt = timeFromPb(req.reviewTime);
+  return patch;
+}
+
+function orDefault(statuses: MemoryStatus[]): readonly MemoryStatus[] {
+  return statuses.length > 0 ? statuses : DEFAULT_STATUSES;
+}
+
+function boundedCount(field: string, value: number, fallback: number, max: number): number {
+  if (value === 0) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new InvalidInputError(`${field} must be between 1 and ${max}, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,36 @@
+/**
+ * Turns free text into a safe FTS5 MATCH expression. Every term is quoted, so FTS5
+ * syntax in the input (`"`, `*`, `NEAR(`, `-`, `:`) is matched as text, never parsed.
+ * An identifier such as `PAY-1423`, `src/auth/session.ts` or `make migrate-up` becomes a
+ * phrase of its parts, which matches exactly that sequence of tokens in a memory.
+ */
+
+const STOPWORDS = new Set([
+  "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "had",
+  "has", "have", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our",
+  "should", "so", "that", "the", "their", "them", "there", "these", "this", "to", "was",
+  "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your",
+]);
+
+/** The most terms a query contributes; more only slow the search without improving it. */
+const MAX_TERMS = 32;
+
+// Matches what FTS5's unicode61 tokenizer keeps as token characters: letters, digits and marks.
+const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** Returns the MATCH expression, or null when the text holds nothing searchable. */
+export function buildFtsQuery(text: string): string | null {
+  const phrases: string[] = [];
+  const stopPhrases: string[] = [];
+  for (const chunk of text.split(/\s+/)) {
+    const parts = (chunk.match(TOKEN) ?? []).map((part) => part.toLowerCase());
+    if (parts.length === 0) continue;
+    const phrase = `"${parts.join(" ")}"`;
+    const target = parts.length === 1 && STOPWORDS.has(parts[0] as string) ? stopPhrases : phrases;
+    if (!target.includes(phrase)) target.push(phrase);
+  }
+  // A query made only of stopwords still searches for them rather than for nothing.
+  const chosen = phrases.length > 0 ? phrases : stopPhrases;
+  if (chosen.length === 0) return null;
+  return chosen.slice(0, MAX_TERMS).join(" OR ");
+}

@@ -1,0 +1,88 @@
+import type Database from "better-sqlite3";
+
+/** One numbered schema change. Each runs in its own transaction with the version bump. */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+/**
+ * The schema, oldest first. Never edit a released migration: add a new one. Derived
+ * indexes (FTS now, vectors later) must stay rebuildable from the memories table.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "memories, projects and the keyword index",
+    up(db) {
+      db.exec(`
+        CREATE TABLE memories (
+          seq              INTEGER PRIMARY KEY,
+          id               TEXT NOT NULL UNIQUE,
+          content          TEXT NOT NULL,
+          kind             TEXT NOT NULL,
+          project          TEXT NOT NULL,
+          problem          TEXT NOT NULL DEFAULT '',
+          solution         TEXT NOT NULL DEFAULT '',
+          concepts         TEXT NOT NULL DEFAULT '[]',
+          files            TEXT NOT NULL DEFAULT '[]',
+          tags             TEXT NOT NULL DEFAULT '[]',
+          confidence       REAL NOT NULL,
+          provenance       TEXT NOT NULL,
+          tier             TEXT NOT NULL,
+          status           TEXT NOT NULL,
+          pinned           INTEGER NOT NULL DEFAULT 0,
+          importance       INTEGER NOT NULL DEFAULT 3,
+          valence          REAL NOT NULL DEFAULT 0,
+          intensity        REAL NOT NULL DEFAULT 0,
+          session_id       TEXT NOT NULL DEFAULT '',
+          source_agent     TEXT NOT NULL DEFAULT '',
+          created_at       INTEGER NOT NULL,
+          updated_at       INTEGER NOT NULL,
+          last_accessed_at INTEGER,
+          expires_at       INTEGER,
+          review_at        INTEGER,
+          access_count     INTEGER NOT NULL DEFAULT 0,
+          supersedes       TEXT NOT NULL DEFAULT '',
+          superseded_by    TEXT NOT NULL DEFAULT '',
+          archive_reason   TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX memories_project_status ON memories (project, status, id);
+        CREATE INDEX memories_status ON memories (status, id);
+        CREATE INDEX memories_session ON memories (session_id) WHERE session_id != '';
+
+        CREATE TABLE projects (
+          name       TEXT PRIMARY KEY,
+          root       TEXT NOT NULL UNIQUE,
+          created_at INTEGER NOT NULL
+        );
+
+        -- External-content FTS5 index over the searchable fields. The porter stemmer lets
+        -- "migrations" find "migration"; unicode61 splits identifiers into parts that
+        -- phrase queries match in order (see fts-query.ts).
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+          content, problem, solution, concepts, files, tags,
+          content = 'memories', content_rowid = 'seq',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        -- Triggers keep the index in the same transaction as every write to memories.
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, content, problem, solution, concepts, files, tags)
+          VALUES (new.seq, new.content, new.problem, new.solution, new.concepts, new.files, new.tags);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, problem, solution, concepts, files, tags)
+          VALUES ('delete', old.seq, old.content, old.problem, old.solution, old.concepts, old.files, old.tags);
+        END;
+        CREATE TRIGGER memories_fts_update
+        AFTER UPDATE OF content, problem, solution, concepts, files, tags ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, problem, solution, concepts, files, tags)
+          VALUES ('delete', old.seq, old.content, old.problem, old.solution, old.concepts, old.files, old.tags);
+          INSERT INTO memories_fts (rowid, content, problem, solution, concepts, files, tags)
+          VALUES (new.seq, new.content, new.problem, new.solution, new.concepts, new.files, new.tags);
+        END;
+      `);
+    },
+  },
+];

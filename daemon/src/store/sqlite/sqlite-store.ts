@@ -1,0 +1,246 @@
+import fs from "node:fs";
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { ConflictError, NotFoundError } from "../../errors.js";
+import type { MemoryRecord } from "../../memory/memory.js";
+import type {
+  ImportCounts, KeywordSearch, MemoryFilter, MemoryStore, PageRequest, ProjectInfo, ScoredMemory, StoreStats,
+} from "../store.js";
+import { buildFtsQuery } from "./fts-query.js";
+import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, rowToMemory, sameRow } from "./memory-row.js";
+import { MIGRATIONS, type Migration } from "./migrations.js";
+import { openDatabase } from "./open-database.js";
+
+export interface SqliteStoreOptions {
+  file: string;
+  backupDir: string;
+  now: () => number;
+  /** Replaces the built-in migrations (tests use it to simulate upgrades). */
+  migrations?: readonly Migration[];
+}
+
+// Field weights for BM25: a match in concepts or files says more than one in running text.
+const BM25_WEIGHTS = "1.0, 0.8, 0.8, 2.0, 1.5, 1.2";
+const EXPORT_PAGE = 500;
+
+interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+/** The SQLite implementation of MemoryStore (better-sqlite3, WAL, FTS5). */
+export class SqliteStore implements MemoryStore {
+  readonly schemaVersion: number;
+  /** The copy taken before a migration at open, if one ran. */
+  readonly backupFile: string | null;
+  private readonly db: Database.Database;
+  private readonly file: string;
+  private readonly now: () => number;
+  private readonly insertStmt: Database.Statement;
+  private readonly updateStmt: Database.Statement;
+  private readonly getStmt: Database.Statement;
+
+  constructor(options: SqliteStoreOptions) {
+    const opened = openDatabase({
+      file: options.file,
+      backupDir: options.backupDir,
+      migrations: options.migrations ?? MIGRATIONS,
+      now: options.now,
+    });
+    this.db = opened.db;
+    this.schemaVersion = opened.schemaVersion;
+    this.backupFile = opened.backupFile;
+    this.file = options.file;
+    this.now = options.now;
+    const columns = MEMORY_COLUMNS.join(", ");
+    const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
+    this.insertStmt = this.db.prepare(`INSERT INTO memories (${columns}) VALUES (${values})`);
+    const sets = MEMORY_COLUMNS.filter((c) => c !== "id").map((c) => `${c} = @${c}`).join(", ");
+    this.updateStmt = this.db.prepare(`UPDATE memories SET ${sets} WHERE id = @id`);
+    this.getStmt = this.db.prepare("SELECT * FROM memories WHERE id = ?");
+  }
+
+  insert(memory: MemoryRecord): void {
+    try {
+      this.insertStmt.run(memoryToRow(memory));
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`a memory with id ${memory.id} already exists`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  get(id: string): MemoryRecord | undefined {
+    const row = this.getStmt.get(id) as MemoryRow | undefined;
+    return row ? rowToMemory(row) : undefined;
+  }
+
+  modify(id: string, change: (current: MemoryRecord) => MemoryRecord): MemoryRecord {
+    return this.db.transaction(() => {
+      const current = this.get(id);
+      if (!current) throw new NotFoundError(`no memory has id ${id}`);
+      const next = { ...change(current), id };
+      this.updateStmt.run(memoryToRow(next));
+      return next;
+    }).immediate();
+  }
+
+  list(filter: MemoryFilter, page: PageRequest): MemoryRecord[] {
+    const where = filterClause(filter, "");
+    if (page.afterId) {
+      where.sql += " AND id < ?";
+      where.params.push(page.afterId);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM memories WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
+      .all(...where.params, page.limit) as MemoryRow[];
+    return rows.map(rowToMemory);
+  }
+
+  searchKeyword(search: KeywordSearch): ScoredMemory[] {
+    const match = buildFtsQuery(search.query);
+    if (match === null) return [];
+    const where = filterClause(search.filter, "m.");
+    const rows = this.db
+      .prepare(
+        `SELECT m.*, bm25(memories_fts, ${BM25_WEIGHTS}) AS rank
+         FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND ${where.sql}
+         ORDER BY rank LIMIT ?`,
+      )
+      .all(match, ...where.params, search.limit) as (MemoryRow & { rank: number })[];
+    // bm25() is lower-is-better and negative; flip it so that higher is better.
+    return rows.map((row) => ({ memory: rowToMemory(row), score: -row.rank }));
+  }
+
+  importMany(memories: readonly MemoryRecord[]): ImportCounts {
+    return this.db.transaction(() => {
+      const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0 };
+      for (const memory of memories) {
+        const row = memoryToRow(memory);
+        const existing = this.getStmt.get(memory.id) as MemoryRow | undefined;
+        if (!existing) {
+          this.insertStmt.run(row);
+          counts.created += 1;
+        } else if (sameRow(existing, row)) {
+          counts.unchanged += 1;
+        } else {
+          this.updateStmt.run(row);
+          counts.updated += 1;
+        }
+      }
+      return counts;
+    }).immediate();
+  }
+
+  *exportAll(project?: string): Iterable<MemoryRecord> {
+    let after = "";
+    const byProject = project !== undefined;
+    const stmt = this.db.prepare(
+      `SELECT * FROM memories WHERE id > ? ${byProject ? "AND project = ?" : ""} ORDER BY id LIMIT ${EXPORT_PAGE}`,
+    );
+    for (;;) {
+      const rows = (byProject ? stmt.all(after, project) : stmt.all(after)) as MemoryRow[];
+      for (const row of rows) yield rowToMemory(row);
+      const last = rows.at(-1);
+      if (!last || rows.length < EXPORT_PAGE) return;
+      after = last.id;
+    }
+  }
+
+  stats(project?: string): StoreStats {
+    const scope = project === undefined ? "" : "WHERE project = ?";
+    const params = project === undefined ? [] : [project];
+    const group = (column: string, activeOnly: boolean): Record<string, number> => {
+      const conditions = [scope.replace("WHERE ", ""), activeOnly ? "status = 'active'" : ""].filter(Boolean);
+      const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+      const rows = this.db
+        .prepare(`SELECT ${column} AS key, COUNT(*) AS n FROM memories ${where} GROUP BY ${column} ORDER BY n DESC`)
+        .all(...params) as { key: string; n: number }[];
+      return Object.fromEntries(rows.map((r) => [r.key, r.n]));
+    };
+    const byStatus = group("status", false);
+    return {
+      total: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
+      byStatus,
+      byKind: group("kind", true),
+      byProject: group("project", true),
+      databaseBytes: fileSize(this.file) + fileSize(`${this.file}-wal`),
+      schemaVersion: this.schemaVersion,
+    };
+  }
+
+  projects(): ProjectInfo[] {
+    const rows = this.db
+      .prepare(
+        `SELECT m.project AS name, COALESCE(p.root, '') AS root,
+                SUM(m.status = 'active') AS active, MAX(m.created_at) AS last
+         FROM memories m LEFT JOIN projects p ON p.name = m.project
+         GROUP BY m.project ORDER BY last DESC`,
+      )
+      .all() as { name: string; root: string; active: number; last: number | null }[];
+    return rows.map((r) => ({ name: r.name, root: r.root, activeCount: r.active, lastSaveAt: r.last }));
+  }
+
+  projectForRoot(root: string, preferredName: string): string {
+    return this.db.transaction(() => {
+      const known = this.db.prepare("SELECT name FROM projects WHERE root = ?").get(root) as
+        | { name: string }
+        | undefined;
+      if (known) return known.name;
+      const taken = this.db.prepare("SELECT 1 FROM projects WHERE name = ?").get(preferredName) !== undefined;
+      // Two repositories with the same folder name stay apart: the second gets a suffix.
+      const name = taken
+        ? `${preferredName}-${createHash("sha256").update(root).digest("hex").slice(0, 6)}`
+        : preferredName;
+      this.db.prepare("INSERT INTO projects (name, root, created_at) VALUES (?, ?, ?)").run(name, root, this.now());
+      return name;
+    }).immediate();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function filterClause(filter: MemoryFilter, prefix: string): Where {
+  const parts: string[] = ["1 = 1"];
+  const params: unknown[] = [];
+  const inList = (column: string, values: readonly unknown[]): void => {
+    parts.push(`${prefix}${column} IN (${values.map(() => "?").join(", ")})`);
+    params.push(...values);
+  };
+  if (filter.projects !== undefined) {
+    if (filter.projects.length === 0) parts.push("0 = 1");
+    else inList("project", filter.projects);
+  }
+  if (filter.kinds.length > 0) inList("kind", filter.kinds);
+  if (filter.statuses.length > 0) inList("status", filter.statuses);
+  if (filter.sessionId) {
+    parts.push(`${prefix}session_id = ?`);
+    params.push(filter.sessionId);
+  }
+  if (filter.pinnedOnly) parts.push(`${prefix}pinned = 1`);
+  if (filter.createdAfter !== undefined) {
+    parts.push(`${prefix}created_at >= ?`);
+    params.push(filter.createdAfter);
+  }
+  if (filter.createdBefore !== undefined) {
+    parts.push(`${prefix}created_at < ?`);
+    params.push(filter.createdBefore);
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

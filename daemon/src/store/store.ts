@@ -1,0 +1,84 @@
+import type { MemoryKind, MemoryRecord, MemoryStatus } from "../memory/memory.js";
+
+/**
+ * The narrow interface between the daemon and its database. Everything above it works
+ * with plain records; all SQL lives in the implementation (store/sqlite/), so another
+ * backend (PostgreSQL with pgvector, say) can sit beside it.
+ */
+export interface MemoryStore {
+  /** The schema version the database is at. */
+  readonly schemaVersion: number;
+  /** Stores a new memory durably; throws ConflictError if the id exists. */
+  insert(memory: MemoryRecord): void;
+  get(id: string): MemoryRecord | undefined;
+  /** Applies `change` to the stored memory atomically; throws NotFoundError for an unknown id. */
+  modify(id: string, change: (current: MemoryRecord) => MemoryRecord): MemoryRecord;
+  /** Memories matching the filter, newest first, starting after `page.afterId`. */
+  list(filter: MemoryFilter, page: PageRequest): MemoryRecord[];
+  /** Full-text search ranked by BM25, best first. */
+  searchKeyword(search: KeywordSearch): ScoredMemory[];
+  /** Stores memories exactly as given, keyed by id, in one transaction. */
+  importMany(memories: readonly MemoryRecord[]): ImportCounts;
+  /** Every memory, oldest first, read in pages so that no read stays open between pages. */
+  exportAll(project?: string): Iterable<MemoryRecord>;
+  stats(project?: string): StoreStats;
+  /** Every project with memories, most recently saved into first. */
+  projects(): ProjectInfo[];
+  /**
+   * The project name for a directory, registering it on first sight: `preferredName`
+   * unless another directory already holds that name.
+   */
+  projectForRoot(root: string, preferredName: string): string;
+  close(): void;
+}
+
+export interface MemoryFilter {
+  /** Only these projects; undefined means every project. */
+  projects?: readonly string[];
+  kinds: readonly MemoryKind[];
+  statuses: readonly MemoryStatus[];
+  sessionId?: string;
+  pinnedOnly?: boolean;
+  createdAfter?: number;
+  createdBefore?: number;
+}
+
+export interface PageRequest {
+  limit: number;
+  /** Continue after this id (ids sort by creation time). */
+  afterId?: string;
+}
+
+export interface KeywordSearch {
+  query: string;
+  filter: MemoryFilter;
+  limit: number;
+}
+
+export interface ScoredMemory {
+  memory: MemoryRecord;
+  /** Higher is better. */
+  score: number;
+}
+
+export interface ImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface StoreStats {
+  total: number;
+  byStatus: Record<string, number>;
+  byKind: Record<string, number>;
+  byProject: Record<string, number>;
+  databaseBytes: number;
+  schemaVersion: number;
+}
+
+export interface ProjectInfo {
+  name: string;
+  root: string;
+  activeCount: number;
+  lastSaveAt: number | null;
+}
