@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createMemdClients, createSocketTransport, type MemdClients } from "../../clients/transport/transport.js";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const DAEMON_BIN = path.join(REPO_ROOT, "dist/daemon/src/main.js");
+export const CLI_BIN = path.join(REPO_ROOT, "dist/clients/cli/src/main.js");
+
+export interface TestDaemon {
+  home: string;
+  socketPath: string;
+  process: ChildProcess;
+  /** Over HTTP/2 (h2c) with binary protobuf. */
+  clients: MemdClients;
+  /** The daemon's stderr so far. */
+  stderr(): string;
+  /** SIGTERM and wait for a clean exit; returns the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL, no chance to clean up. */
+  kill(): Promise<void>;
+}
+
+/** A fresh, short state directory (Unix socket paths are limited to about 100 bytes). */
+export function makeHome(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "memd-t-"));
+}
+
+export interface SpawnOptions {
+  home?: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/** Starts the real memd binary on a state directory and waits until it answers Health. */
+export async function spawnDaemon(options: SpawnOptions = {}): Promise<TestDaemon> {
+  const home = options.home ?? makeHome();
+  const child = spawn(process.execPath, [DAEMON_BIN, ...(options.args ?? [])], {
+    env: { ...process.env, MEMD_HOME: home, ...options.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const socketPath = path.join(home, "memd.sock");
+  const clients = createMemdClients(createSocketTransport({ socketPath, httpVersion: "2" }));
+  await waitUntilHealthy(clients, child, () => stderr);
+  return {
+    home,
+    socketPath,
+    process: child,
+    clients,
+    stderr: () => stderr,
+    async stop() {
+      child.kill("SIGTERM");
+      return exited;
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+async function waitUntilHealthy(clients: MemdClients, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`memd exited with ${child.exitCode}: ${stderr()}`);
+    try {
+      await clients.admin.health({}, { timeoutMs: 1000 });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  child.kill("SIGKILL");
+  throw new Error(`memd did not become healthy: ${stderr()}`);
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real memctl binary against a state directory. */
+export function runCli(home: string, args: string[], options: { input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], {
+      env: { ...process.env, MEMD_HOME: home },
+      cwd: options.cwd ?? home,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
