@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import type net from "node:net";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { type ConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
 import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
@@ -11,6 +10,7 @@ import { createAdminService } from "./services/admin-service.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { createMemoryService } from "./services/memory-service.js";
 import { createProjectResolver } from "./services/project-resolver.js";
+import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor, tcpAuthInterceptor, tcpRequestKey } from "./server/interceptors.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
@@ -66,8 +66,18 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(AdminService, createAdminService(deps));
     };
     const inFlight = createInFlightCounter();
-    const adapter = (interceptors: Interceptor[], contextValues?: Parameters<typeof connectNodeAdapter>[0]["contextValues"]) =>
-      inFlight.wrap(connectNodeAdapter({ routes, interceptors, contextValues, readMaxBytes: READ_MAX_BYTES }));
+    const adapter = (interceptors: Interceptor[], contextValues?: ConnectHandlerOptions["contextValues"]) =>
+      inFlight.wrap(
+        createConnectHandler({
+          routes,
+          interceptors,
+          contextValues,
+          logger,
+          readMaxBytes: READ_MAX_BYTES,
+          // Strict JSON: a misspelt field or enum name is an error, not silently dropped.
+          jsonOptions: { ignoreUnknownFields: false },
+        }),
+      );
 
     const servers: SniffingServer[] = [];
     const socketServer = createSniffingServer(adapter([loggingInterceptor(logger)]));

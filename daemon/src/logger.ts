@@ -7,14 +7,15 @@ export type { Logger };
 
 export interface DaemonLogger {
   logger: Logger;
-  /** Writes out anything buffered; call before exit. */
+  /** Writes out anything buffered and closes the file; call before exit. */
   flush(): void;
 }
 
 /** Creates the daemon's one root logger, writing JSON lines to MEMD_HOME/logs/memd.log. */
 export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
   fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
-  const destination = pino.destination({ dest: path.join(logDir, "memd.log"), sync: false, mkdir: true });
+  // Synchronous writes: a line costs microseconds, and the log of a crash is complete up to the crash.
+  const destination = pino.destination({ dest: path.join(logDir, "memd.log"), sync: true, mkdir: true });
   const logger = pino(
     {
       level,
@@ -25,6 +26,6 @@ export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
   );
   return {
     logger,
-    flush: () => destination.flushSync(),
+    flush: () => destination.end(),
   };
 }

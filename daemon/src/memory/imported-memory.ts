@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../errors.js";
-import type { MemoryRecord } from "./memory.js";
+import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
 import {
   type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateProjectName,
   validateRange, validateUlid,
@@ -20,7 +20,8 @@ export function validateImported(m: ImportedFields, limits: MemoryLimits): Memor
   validateContent("content", m.content, limits);
   validateOptionalText("problem", m.problem, limits);
   validateOptionalText("solution", m.solution, limits);
-  validateProjectName(m.project);
+  // Memories from other tools may come without a project: they are user-wide.
+  const project = m.project.trim() === "" ? GLOBAL_PROJECT : validateProjectName(m.project);
   validateRange("confidence", m.confidence, 0, 1);
   validateImportance(m.importance);
   validateRange("valence", m.valence, -1, 1);
@@ -30,6 +31,7 @@ export function validateImported(m: ImportedFields, limits: MemoryLimits): Memor
   }
   return {
     ...m,
+    project,
     concepts: normalizeList("concepts", m.concepts),
     files: normalizeList("files", m.files),
     tags: normalizeList("tags", m.tags),

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, isLoopbackHost, loadConfig, parseListenAddress } from "./config.js";
+
+describe("parseListenAddress", () => {
+  it.each([
+    ["127.0.0.1:7077", { host: "127.0.0.1", port: 7077 }],
+    ["localhost:0", { host: "localhost", port: 0 }],
+    ["[::1]:7077", { host: "::1", port: 7077 }],
+    ["127.3.2.1:80", { host: "127.3.2.1", port: 80 }],
+  ])("accepts the loopback address %s", (value, expected) => {
+    expect(parseListenAddress(value)).toEqual(expected);
+  });
+
+  it.each(["0.0.0.0:7077", "192.168.1.5:7077", "[::]:7077", "example.com:80", "10.0.0.1:1"])(
+    "refuses the non-loopback address %s",
+    (value) => {
+      expect(() => parseListenAddress(value)).toThrow(/refusing to listen/);
+    },
+  );
+
+  it("explains the expected form when the value is malformed", () => {
+    expect(() => parseListenAddress("7077")).toThrow(/HOST:PORT/);
+    expect(() => parseListenAddress("127.0.0.1:99999")).toThrow(ConfigError);
+  });
+});
+
+describe("isLoopbackHost", () => {
+  it("knows loopback names and refuses look-alikes", () => {
+    expect(isLoopbackHost("LOCALHOST")).toBe(true);
+    expect(isLoopbackHost("[::1]")).toBe(true);
+    expect(isLoopbackHost("127.0.0.1")).toBe(true);
+    expect(isLoopbackHost("localhost.evil.com")).toBe(false);
+    expect(isLoopbackHost("127.0.0.1.nip.io")).toBe(false);
+  });
+});
+
+describe("loadConfig", () => {
+  it("defaults to ~/.memd with a 64 KiB content limit", () => {
+    const config = loadConfig({ userHome: "/home/maya" });
+    expect(config).toMatchObject({
+      home: "/home/maya/.memd",
+      dbFile: "/home/maya/.memd/memd.db",
+      socketPath: "/home/maya/.memd/memd.sock",
+      maxContentBytes: 65536,
+      listen: null,
+      logLevel: "info",
+    });
+  });
+
+  it("lets command-line settings win over the environment", () => {
+    const config = loadConfig({ home: "/env/home", maxContentBytes: "2048" }, { home: "/flag/home" });
+    expect(config.home).toBe("/flag/home");
+    expect(config.maxContentBytes).toBe(2048);
+  });
+
+  it("rejects a content limit that is not a number", () => {
+    expect(() => loadConfig({ home: "/h", maxContentBytes: "lots" })).toThrow(/maxContentBytes/);
+  });
+
+  it("rejects a home whose socket path would be too long for a Unix socket", () => {
+    expect(() => loadConfig({ home: `/${"x".repeat(120)}` })).toThrow(/shorter MEMD_HOME/);
+  });
+});

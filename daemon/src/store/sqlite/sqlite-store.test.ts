@@ -1,0 +1,174 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SchemaTooNewError } from "../../errors.js";
+import type { MemoryRecord } from "../../memory/memory.js";
+import { buildMemory } from "../../memory/new-memory.js";
+import { MIGRATIONS } from "./migrations.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+let dir: string;
+let file: string;
+const now = () => Date.UTC(2026, 10, 29);
+const limits = { maxContentBytes: 65536 };
+let seq = 0;
+
+function memory(content: string, extra: Partial<MemoryRecord> = {}): MemoryRecord {
+  seq += 1;
+  return { ...buildMemory({ content, project: "acme-api" }, `01J${String(seq).padStart(23, "0")}`, now(), limits), ...extra };
+}
+
+function open(migrations = MIGRATIONS): SqliteStore {
+  return new SqliteStore({ file, backupDir: path.join(dir, "backups"), now, migrations });
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-store-"));
+  file = path.join(dir, "memd.db");
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("SqliteStore keyword search", () => {
+  it("finds identifiers, ticket ids, paths, commands and error codes exactly", () => {
+    const store = open();
+    const targets = {
+      ECONNRESET: memory("Stripe webhook worker dies with ECONNRESET under load"),
+      "PAY-1423": memory("PAY-1423 double charge when the webhook retries"),
+      "src/auth/session.ts": memory("Session cookies are set in one place", { files: ["src/auth/session.ts"] }),
+      "make migrate-up": memory("Run make migrate-up before the integration tests"),
+      TS2345: memory("TS2345 comes from the zod schema inference in api types"),
+    };
+    store.insert(memory("Unrelated note about session timeouts and payments"));
+    for (const m of Object.values(targets)) store.insert(m);
+    for (const [query, expected] of Object.entries(targets)) {
+      const results = store.searchKeyword({ query, filter: { kinds: [], statuses: ["active"] }, limit: 5 });
+      expect(results[0]?.memory.id, query).toBe(expected.id);
+    }
+    store.close();
+  });
+
+  it("ranks a match in concepts above one in passing text", () => {
+    const store = open();
+    const passing = memory("We talked about redis once while planning the release");
+    const tagged = memory("Sessions are cached for 15 minutes", { concepts: ["redis", "caching"] });
+    store.insert(passing);
+    store.insert(tagged);
+    const results = store.searchKeyword({ query: "redis", filter: { kinds: [], statuses: ["active"] }, limit: 5 });
+    expect(results.map((r) => r.memory.id)).toEqual([tagged.id, passing.id]);
+  });
+
+  it("keeps the index in step with updates and leaves no stale terms behind", () => {
+    const store = open();
+    const m = memory("The cache lives in memcached");
+    store.insert(m);
+    store.modify(m.id, (current) => ({ ...current, content: "The cache lives in redis" }));
+    const find = (query: string) =>
+      store.searchKeyword({ query, filter: { kinds: [], statuses: ["active"] }, limit: 5 }).map((r) => r.memory.id);
+    expect(find("memcached")).toEqual([]);
+    expect(find("redis")).toEqual([m.id]);
+    store.close();
+  });
+
+  it("filters by project, kind and status", () => {
+    const store = open();
+    const active = memory("deploys go through argo", { kind: "procedure" });
+    const archived = memory("deploys go through jenkins", { status: "archived" });
+    const other = memory("deploys go through flux", { project: "other" });
+    for (const m of [active, archived, other]) store.insert(m);
+    const ids = store
+      .searchKeyword({ query: "deploys", filter: { projects: ["acme-api"], kinds: ["procedure"], statuses: ["active"] }, limit: 10 })
+      .map((r) => r.memory.id);
+    expect(ids).toEqual([active.id]);
+    store.close();
+  });
+});
+
+describe("SqliteStore import", () => {
+  it("creates, then leaves identical memories unchanged, then updates changed ones", () => {
+    const store = open();
+    const a = memory("first");
+    const b = memory("second");
+    expect(store.importMany([a, b])).toEqual({ created: 2, updated: 0, unchanged: 0 });
+    expect(store.importMany([a, b])).toEqual({ created: 0, updated: 0, unchanged: 2 });
+    expect(store.importMany([{ ...a, content: "first, corrected" }, b])).toEqual({ created: 0, updated: 1, unchanged: 1 });
+    expect(store.get(a.id)?.content).toBe("first, corrected");
+    store.close();
+  });
+
+  it("exports every memory oldest first across pages, whatever its status", () => {
+    const store = open();
+    const all = Array.from({ length: 1203 }, (_, i) => memory(`note ${i}`, { status: i % 3 === 0 ? "archived" : "active" }));
+    store.importMany(all);
+    expect([...store.exportAll()].map((m) => m.id)).toEqual(all.map((m) => m.id));
+    store.close();
+  });
+});
+
+describe("SqliteStore schema", () => {
+  it("refuses a database written by a newer schema and leaves the file untouched", () => {
+    open().close();
+    const db = new Database(file);
+    db.pragma("user_version = 99");
+    db.close();
+    const before = fs.readFileSync(file);
+    expect(() => open()).toThrow(SchemaTooNewError);
+    expect(() => open()).toThrow(/schema version 99.*upgrade memd/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it("copies an existing database aside before applying a new migration", () => {
+    const store = open();
+    const kept = memory("survives the upgrade");
+    store.insert(kept);
+    store.close();
+    const next = [...MIGRATIONS, { version: 2, name: "test column", up: (db: Database.Database) => db.exec("ALTER TABLE memories ADD COLUMN extra TEXT") }];
+    const upgraded = open(next);
+    expect(upgraded.schemaVersion).toBe(2);
+    expect(upgraded.backupFile).not.toBeNull();
+    upgraded.close();
+    const backup = new Database(upgraded.backupFile as string, { readonly: true });
+    expect(backup.pragma("user_version", { simple: true })).toBe(1);
+    expect(backup.prepare("SELECT content FROM memories WHERE id = ?").get(kept.id)).toEqual({ content: "survives the upgrade" });
+    backup.close();
+  });
+
+  it("rolls back a failing migration completely and keeps the old version", () => {
+    open().close();
+    const failing = [
+      ...MIGRATIONS,
+      {
+        version: 2,
+        name: "fails halfway",
+        up: (db: Database.Database) => {
+          db.exec("CREATE TABLE half_done (x)");
+          throw new Error("boom");
+        },
+      },
+    ];
+    expect(() => open(failing)).toThrow("boom");
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half_done'").get()).toBeUndefined();
+    db.close();
+  });
+
+  it("puts the database in WAL mode", () => {
+    const store = open();
+    store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+});
+
+describe("SqliteStore projects", () => {
+  it("gives two directories with the same folder name different project names", () => {
+    const store = open();
+    expect(store.projectForRoot("/home/maya/code/api", "api")).toBe("api");
+    expect(store.projectForRoot("/home/maya/work/api", "api")).toMatch(/^api-[0-9a-f]{6}$/);
+    expect(store.projectForRoot("/home/maya/code/api", "api")).toBe("api");
+    store.close();
+  });
+});
