@@ -1,42 +1,58 @@
 import { describe, expect, it } from "vitest";
-import { buildFtsQuery } from "./fts-query.js";
+import { matchExpression, projectKey, queryTerms } from "./fts-query.js";
 
-describe("buildFtsQuery", () => {
-  it("quotes each word and joins them with OR", () => {
-    expect(buildFtsQuery("postgres port")).toBe('"postgres" OR "port"');
+describe("queryTerms", () => {
+  it("quotes each word", () => {
+    expect(queryTerms("postgres port")).toEqual(['"postgres"', '"port"']);
   });
 
   it("turns a ticket id into a phrase of its parts", () => {
-    expect(buildFtsQuery("PAY-1423")).toBe('"pay 1423"');
+    expect(queryTerms("PAY-1423")).toEqual(['"pay 1423"']);
   });
 
   it("turns a file path into a phrase of its segments", () => {
-    expect(buildFtsQuery("src/auth/session.ts")).toBe('"src auth session ts"');
+    expect(queryTerms("src/auth/session.ts")).toEqual(['"src auth session ts"']);
   });
 
   it("drops stopwords when other terms remain", () => {
-    expect(buildFtsQuery("what is the ECONNRESET fix")).toBe('"econnreset" OR "fix"');
+    expect(queryTerms("what is the ECONNRESET fix")).toEqual(['"econnreset"', '"fix"']);
   });
 
   it("keeps stopwords when nothing else is left", () => {
-    expect(buildFtsQuery("the")).toBe('"the"');
+    expect(queryTerms("the")).toEqual(['"the"']);
   });
 
   it("neutralises FTS5 syntax characters", () => {
-    const query = buildFtsQuery('"unterminated * NEAR(a b) -x col:y');
-    expect(query).toBe('"unterminated" OR "near a" OR "b" OR "x" OR "col y"');
+    expect(queryTerms('"unterminated * NEAR(a b) -x col:y')).toEqual(['"unterminated"', '"near a"', '"b"', '"x"', '"col y"']);
   });
 
   it("returns null for punctuation only", () => {
-    expect(buildFtsQuery(' " * - : ( ) ')).toBeNull();
+    expect(queryTerms(' " * - : ( ) ')).toBeNull();
   });
 
   it("removes duplicate terms", () => {
-    expect(buildFtsQuery("retry Retry RETRY")).toBe('"retry"');
+    expect(queryTerms("retry Retry RETRY")).toEqual(['"retry"']);
   });
 
   it("caps the number of terms", () => {
     const words = Array.from({ length: 100 }, (_, i) => `word${i}`).join(" ");
-    expect(buildFtsQuery(words)?.split(" OR ")).toHaveLength(32);
+    expect(queryTerms(words)).toHaveLength(32);
+  });
+});
+
+describe("matchExpression", () => {
+  it("searches the text columns only", () => {
+    expect(matchExpression(['"a"', '"b"'], "AND")).toBe('{content problem solution concepts files tags} : ("a" AND "b")');
+  });
+
+  it("restricts to projects through their index tokens", () => {
+    expect(matchExpression(['"a"'], "OR", ["acme", "global"])).toBe(
+      `{content problem solution concepts files tags} : ("a") AND project_key : ("${projectKey("acme")}" OR "${projectKey("global")}")`,
+    );
+  });
+
+  it("encodes any project name as one alphanumeric token", () => {
+    expect(projectKey("acme-api")).toBe("p61636d652d6170690");
+    expect(projectKey("Café / ünï")).toMatch(/^p[0-9a-f]+0$/);
   });
 });

@@ -46,7 +46,10 @@ export const MIGRATIONS: readonly Migration[] = [
           access_count     INTEGER NOT NULL DEFAULT 0,
           supersedes       TEXT NOT NULL DEFAULT '',
           superseded_by    TEXT NOT NULL DEFAULT '',
-          archive_reason   TEXT NOT NULL DEFAULT ''
+          archive_reason   TEXT NOT NULL DEFAULT '',
+          -- One index token per project (see fts-query.ts projectKey), so that the keyword
+          -- index itself narrows a search to its projects before any ranking happens.
+          project_key      TEXT GENERATED ALWAYS AS ('p' || lower(hex(project)) || '0') VIRTUAL
         );
         CREATE INDEX memories_project_status ON memories (project, status, id);
         CREATE INDEX memories_status ON memories (status, id);
@@ -62,25 +65,25 @@ export const MIGRATIONS: readonly Migration[] = [
         -- "migrations" find "migration"; unicode61 splits identifiers into parts that
         -- phrase queries match in order (see fts-query.ts).
         CREATE VIRTUAL TABLE memories_fts USING fts5(
-          content, problem, solution, concepts, files, tags,
+          content, problem, solution, concepts, files, tags, project_key,
           content = 'memories', content_rowid = 'seq',
           tokenize = 'porter unicode61 remove_diacritics 2'
         );
         -- Triggers keep the index in the same transaction as every write to memories.
         CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-          INSERT INTO memories_fts (rowid, content, problem, solution, concepts, files, tags)
-          VALUES (new.seq, new.content, new.problem, new.solution, new.concepts, new.files, new.tags);
+          INSERT INTO memories_fts (rowid, content, problem, solution, concepts, files, tags, project_key)
+          VALUES (new.seq, new.content, new.problem, new.solution, new.concepts, new.files, new.tags, new.project_key);
         END;
         CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-          INSERT INTO memories_fts (memories_fts, rowid, content, problem, solution, concepts, files, tags)
-          VALUES ('delete', old.seq, old.content, old.problem, old.solution, old.concepts, old.files, old.tags);
+          INSERT INTO memories_fts (memories_fts, rowid, content, problem, solution, concepts, files, tags, project_key)
+          VALUES ('delete', old.seq, old.content, old.problem, old.solution, old.concepts, old.files, old.tags, old.project_key);
         END;
         CREATE TRIGGER memories_fts_update
-        AFTER UPDATE OF content, problem, solution, concepts, files, tags ON memories BEGIN
-          INSERT INTO memories_fts (memories_fts, rowid, content, problem, solution, concepts, files, tags)
-          VALUES ('delete', old.seq, old.content, old.problem, old.solution, old.concepts, old.files, old.tags);
-          INSERT INTO memories_fts (rowid, content, problem, solution, concepts, files, tags)
-          VALUES (new.seq, new.content, new.problem, new.solution, new.concepts, new.files, new.tags);
+        AFTER UPDATE OF content, problem, solution, concepts, files, tags, project ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, content, problem, solution, concepts, files, tags, project_key)
+          VALUES ('delete', old.seq, old.content, old.problem, old.solution, old.concepts, old.files, old.tags, old.project_key);
+          INSERT INTO memories_fts (rowid, content, problem, solution, concepts, files, tags, project_key)
+          VALUES (new.seq, new.content, new.problem, new.solution, new.concepts, new.files, new.tags, new.project_key);
         END;
       `);
     },

@@ -85,6 +85,42 @@ describe("SqliteStore keyword search", () => {
   });
 });
 
+describe("SqliteStore keyword search windows", () => {
+  it("finds an active match ranked below many filtered-out ones", () => {
+    const store = open();
+    const archived = Array.from({ length: 200 }, (_, i) => memory(`kestrel kestrel kestrel note ${i}`, { status: "archived" }));
+    store.importMany(archived);
+    const active = memory("a single kestrel sighting in a long sentence about many other unrelated topics entirely");
+    store.insert(active);
+    const results = store.searchKeyword({ query: "kestrel", filter: { kinds: [], statuses: ["active"] }, limit: 5 });
+    expect(results.map((r) => r.memory.id)).toEqual([active.id]);
+    store.close();
+  });
+
+  it("puts memories with every term before those with only some", () => {
+    const store = open();
+    const some = memory("redis redis redis redis everywhere");
+    const all = memory("redis eviction policy is allkeys-lru");
+    store.insert(some);
+    store.insert(all);
+    const results = store.searchKeyword({ query: "redis eviction", filter: { kinds: [], statuses: ["active"] }, limit: 5 });
+    expect(results.map((r) => r.memory.id)).toEqual([all.id, some.id]);
+    store.close();
+  });
+
+  it("moves a memory's index entry with it when its project changes", () => {
+    const store = open();
+    const m = memory("the heron service owns billing");
+    store.insert(m);
+    store.modify(m.id, (current) => ({ ...current, project: "billing" }));
+    const find = (project: string) =>
+      store.searchKeyword({ query: "heron", filter: { projects: [project], kinds: [], statuses: ["active"] }, limit: 5 }).length;
+    expect(find("acme-api")).toBe(0);
+    expect(find("billing")).toBe(1);
+    store.close();
+  });
+});
+
 describe("SqliteStore import", () => {
   it("creates, then leaves identical memories unchanged, then updates changed ones", () => {
     const store = open();

@@ -6,7 +6,7 @@ import type { MemoryRecord } from "../../memory/memory.js";
 import type {
   ImportCounts, KeywordSearch, MemoryFilter, MemoryStore, PageRequest, ProjectInfo, ScoredMemory, StoreStats,
 } from "../store.js";
-import { buildFtsQuery } from "./fts-query.js";
+import { matchExpression, queryTerms } from "./fts-query.js";
 import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, rowToMemory, sameRow } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
@@ -19,8 +19,11 @@ export interface SqliteStoreOptions {
   migrations?: readonly Migration[];
 }
 
-// Field weights for BM25: a match in concepts or files says more than one in running text.
-const BM25_WEIGHTS = "1.0, 0.8, 0.8, 2.0, 1.5, 1.2";
+// Field weights for BM25 (content, problem, solution, concepts, files, tags, project_key): a
+// match in concepts or files says more than one in running text; the project token says nothing.
+const BM25_WEIGHTS = "1.0, 0.8, 0.8, 2.0, 1.5, 1.2, 0.0";
+// How many ranked hits to read per wanted result at first; filters (status, kind) drop some.
+const HIT_OVERSAMPLING = 3;
 const EXPORT_PAGE = 500;
 
 interface Where {
@@ -98,20 +101,51 @@ export class SqliteStore implements MemoryStore {
     return rows.map(rowToMemory);
   }
 
+  /**
+   * Ranks inside the FTS index (projects are narrowed there too) and reads full rows only for
+   * the best hits. Multi-term queries first ask for every term (AND), which matches few
+   * memories and is cheap, then fill up with any term (OR).
+   */
   searchKeyword(search: KeywordSearch): ScoredMemory[] {
-    const match = buildFtsQuery(search.query);
-    if (match === null) return [];
-    const where = filterClause(search.filter, "m.");
-    const rows = this.db
-      .prepare(
-        `SELECT m.*, bm25(memories_fts, ${BM25_WEIGHTS}) AS rank
-         FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-         WHERE memories_fts MATCH ? AND ${where.sql}
-         ORDER BY rank LIMIT ?`,
-      )
-      .all(match, ...where.params, search.limit) as (MemoryRow & { rank: number })[];
-    // bm25() is lower-is-better and negative; flip it so that higher is better.
-    return rows.map((row) => ({ memory: rowToMemory(row), score: -row.rank }));
+    const terms = queryTerms(search.query);
+    if (terms === null || search.filter.projects?.length === 0) return [];
+    const results: ScoredMemory[] = [];
+    const seen = new Set<string>();
+    for (const operator of terms.length > 1 ? (["AND", "OR"] as const) : (["OR"] as const)) {
+      const match = matchExpression(terms, operator, search.filter.projects);
+      for (const hit of this.rankedHits(match, search.filter, search.limit + seen.size)) {
+        if (results.length >= search.limit) break;
+        if (seen.has(hit.memory.id)) continue;
+        seen.add(hit.memory.id);
+        results.push(hit);
+      }
+      if (results.length >= search.limit) break;
+    }
+    return results;
+  }
+
+  /** The best `wanted` hits of a MATCH expression that pass the filter, best first. */
+  private rankedHits(match: string, filter: MemoryFilter, wanted: number): ScoredMemory[] {
+    const where = filterClause(filter, "m.");
+    const stmt = this.db.prepare(
+      `SELECT m.*, h.rank AS rank
+       FROM (SELECT rowid, bm25(memories_fts, ${BM25_WEIGHTS}) AS rank FROM memories_fts
+             WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) h
+       JOIN memories m ON m.seq = h.rowid
+       WHERE ${where.sql} ORDER BY h.rank`,
+    );
+    for (let window = wanted * HIT_OVERSAMPLING + 10; ; window *= 4) {
+      const rows = stmt.all(match, window, ...where.params) as (MemoryRow & { rank: number })[];
+      // Enough survivors, or the window already held every hit: either way this is the answer.
+      if (rows.length >= wanted || !this.hasMoreHits(match, window)) {
+        // bm25() is lower-is-better and negative; flip it so that higher is better.
+        return rows.slice(0, wanted).map((row) => ({ memory: rowToMemory(row), score: -row.rank }));
+      }
+    }
+  }
+
+  private hasMoreHits(match: string, window: number): boolean {
+    return this.db.prepare("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?").get(match, window) !== undefined;
   }
 
   importMany(memories: readonly MemoryRecord[]): ImportCounts {
