@@ -1,0 +1,47 @@
+/**
+ * Embedding providers sit behind this one interface. An embedding space is the triple
+ * (provider, model, dimensions): vectors from different spaces are never compared.
+ */
+export interface EmbeddingSpace {
+  /** "local", "ollama" or "openai". */
+  provider: string;
+  /** The model id, e.g. "universal-sentence-encoder-lite", "nomic-embed-text", "text-embedding-3-small". */
+  model: string;
+  dimensions: number;
+}
+
+/** Documents are stored memories; queries are searches. Some models embed them differently. */
+export type EmbeddingPurpose = "document" | "query";
+
+export interface Embedder {
+  readonly space: EmbeddingSpace;
+  /**
+   * Embeds a batch, one unit-length vector per text, in order. Texts longer than the model's
+   * window are truncated as `maxInputChars` says. Rejects with EmbeddingError on failure.
+   */
+  embed(texts: readonly string[], purpose: EmbeddingPurpose): Promise<Float32Array[]>;
+  /** The longest text, in characters, that is embedded whole; longer texts are cut to it. */
+  readonly maxInputChars: number;
+  /** Releases threads, sockets and models. */
+  close(): Promise<void>;
+}
+
+/** Why an embedding failed, and whether trying again later may succeed. */
+export class EmbeddingError extends Error {
+  override readonly name = "EmbeddingError";
+  constructor(
+    message: string,
+    /** True for outages, timeouts and rate limits; false for bad keys, unknown models, wrong dimensions. */
+    readonly retryable: boolean,
+    options?: ErrorOptions & { retryAfterMs?: number },
+  ) {
+    super(message, options);
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+  readonly retryAfterMs: number | undefined;
+}
+
+/** The canonical key of a space, used in logs and in the database. */
+export function spaceKey(space: EmbeddingSpace): string {
+  return `${space.provider}:${space.model}:${space.dimensions}`;
+}

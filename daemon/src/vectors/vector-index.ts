@@ -1,0 +1,33 @@
+/**
+ * An approximate nearest-neighbour index over one embedding space, held in memory.
+ * Implementations keep only compact codes in memory and fetch exact vectors for rescoring
+ * through `ExactVectorSource`, so memory use stays small at a million vectors.
+ */
+export interface VectorIndex {
+  readonly dimensions: number;
+  /** How many vectors the index holds. */
+  readonly size: number;
+  /** Adds a vector (unit length) for a memory, replacing any earlier one for the same id. */
+  add(id: number, vector: Float32Array, partition: string): void;
+  /** Forgets a memory; unknown ids are ignored. */
+  remove(id: number): void;
+  /** The k most similar memories by cosine similarity, best first, exact scores. */
+  search(query: Float32Array, options: VectorSearchOptions): VectorHit[];
+}
+
+export interface VectorSearchOptions {
+  k: number;
+  /** Only these partitions (projects); undefined means all. */
+  partitions?: readonly string[];
+  /** Only ids for which this returns true (e.g. active memories). */
+  accept?: (id: number) => boolean;
+}
+
+export interface VectorHit {
+  id: number;
+  /** Cosine similarity, -1..1, computed on the exact vectors. */
+  similarity: number;
+}
+
+/** Where exact vectors come from for rescoring (the database in the daemon). */
+export type ExactVectorSource = (ids: readonly number[]) => Map<number, Float32Array>;
