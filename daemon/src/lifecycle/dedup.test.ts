@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_DEDUP_CONFIG, type DedupCandidate, type ExistingMemory, dedupDecision } from "./dedup.js";
+
+const config = DEFAULT_DEDUP_CONFIG;
+
+function candidate(overrides: Partial<DedupCandidate> = {}): DedupCandidate {
+  return {
+    content: "Use pnpm, not npm.", project: "api", kind: "preference", status: "active",
+    concepts: ["pnpm"], files: [], tags: ["tooling"], confidence: 0.5, ...overrides,
+  };
+}
+
+function stored(id: string, overrides: Partial<ExistingMemory["memory"]> = {}, similarity: number | null = null): ExistingMemory {
+  return {
+    memory: {
+      id, content: "Something else entirely", project: "api", kind: "preference", status: "active",
+      concepts: [], files: [], tags: [], confidence: 0.5, createdAt: 1000, ...overrides,
+    },
+    similarity,
+  };
+}
+
+describe("dedupDecision", () => {
+  it("inserts when nothing matches", () => {
+    expect(dedupDecision(candidate(), [stored("A", {}, 0.5)], config)).toEqual({ action: "insert" });
+  });
+
+  it("merges into a memory with the same normalized content", () => {
+    const decision = dedupDecision(candidate(), [stored("A", { content: "use PNPM not npm" })], config);
+    expect(decision).toMatchObject({ action: "merge", targetId: "A", match: "exact" });
+  });
+
+  it("merges an exact repeat into the oldest copy", () => {
+    const same = { content: "use pnpm not npm" };
+    const decision = dedupDecision(candidate(), [stored("B", { ...same, createdAt: 2000 }), stored("A", same)], config);
+    expect(decision).toMatchObject({ targetId: "A" });
+  });
+
+  it("prefers an exact match to a closer vector", () => {
+    const decision = dedupDecision(
+      candidate(),
+      [stored("V", {}, 0.99), stored("E", { content: "Use pnpm not npm" }, 0.5)],
+      config,
+    );
+    expect(decision).toMatchObject({ targetId: "E", match: "exact" });
+  });
+
+  it("merges into the most similar memory above 0.92", () => {
+    const decision = dedupDecision(candidate(), [stored("A", {}, 0.93), stored("B", {}, 0.97)], config);
+    expect(decision).toMatchObject({ action: "merge", targetId: "B", match: "similar", similarity: 0.97 });
+  });
+
+  it("does not merge at exactly 0.92 similarity", () => {
+    expect(dedupDecision(candidate(), [stored("A", {}, 0.92)], config)).toEqual({ action: "insert" });
+  });
+
+  it("only merges within the same project and kind", () => {
+    const repeat = { content: "Use pnpm, not npm." };
+    expect(dedupDecision(candidate(), [stored("A", { ...repeat, project: "web" }, 1)], config).action).toBe("insert");
+    expect(dedupDecision(candidate(), [stored("A", { ...repeat, kind: "fact" }, 1)], config).action).toBe("insert");
+  });
+
+  it("never merges into an archived or superseded memory", () => {
+    const repeat = { content: "Use pnpm, not npm." };
+    for (const status of ["archived", "superseded"] as const) {
+      expect(dedupDecision(candidate(), [stored("A", { ...repeat, status }, 1)], config).action).toBe("insert");
+    }
+  });
+
+  it("unions concepts, files and tags, keeps the stronger confidence and reinforces", () => {
+    const target = stored("A", {
+      content: "use pnpm not npm", concepts: ["tooling", "pnpm"], files: ["package.json"], tags: [], confidence: 0.95,
+    });
+    const decision = dedupDecision(candidate({ files: ["pnpm-lock.yaml"], confidence: 0.5 }), [target], config);
+    expect(decision).toEqual({
+      action: "merge", targetId: "A", match: "exact", similarity: null,
+      changes: {
+        concepts: ["tooling", "pnpm"], files: ["package.json", "pnpm-lock.yaml"], tags: ["tooling"],
+        confidence: 0.95, reinforce: true,
+      },
+    });
+  });
+
+  it("raises confidence to the candidate's when it is stronger", () => {
+    const decision = dedupDecision(candidate({ confidence: 0.95 }), [stored("A", {}, 0.95)], config);
+    expect(decision.action === "merge" && decision.changes.confidence).toBe(0.95);
+  });
+
+  it("activates a staged memory that a person now states directly", () => {
+    const decision = dedupDecision(candidate(), [stored("A", { status: "staged", confidence: 0.3 }, 0.96)], config);
+    expect(decision.action === "merge" && decision.changes.status).toBe("active");
+  });
+
+  it("leaves a staged memory staged when the repeat is itself inferred", () => {
+    const decision = dedupDecision(candidate({ status: "staged" }), [stored("A", { status: "staged" }, 0.96)], config);
+    expect(decision.action === "merge" && "status" in decision.changes).toBe(false);
+  });
+
+  it("uses a configured threshold", () => {
+    const decision = dedupDecision(candidate(), [stored("A", {}, 0.9)], { similarityThreshold: 0.85 });
+    expect(decision.action).toBe("merge");
+  });
+});
