@@ -55,6 +55,8 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     const newId = monotonicFactory();
     const deps: ServiceDeps = {
       store,
+      vectorStore: store.vectors,
+      embeddings: null,
       resolveProject: createProjectResolver(store),
       now,
       newId: () => newId(now()),

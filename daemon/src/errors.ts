@@ -30,3 +30,8 @@ export class ConflictError extends Error {
 export class SchemaTooNewError extends Error {
   override readonly name = "SchemaTooNewError";
 }
+
+/** A dependency the request needs (the embedder, a model) cannot serve it right now. */
+export class UnavailableError extends Error {
+  override readonly name = "UnavailableError";
+}

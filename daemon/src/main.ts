@@ -25,6 +25,12 @@ const program = new Command("memd")
     ]),
   )
   .option("--max-content-bytes <n>", "largest memory content accepted, in bytes (env MEMD_MAX_CONTENT_BYTES, default 65536)")
+  .addOption(
+    new Option(
+      "--embedder <name>",
+      "who turns memories into vectors (env MEMD_EMBEDDER, default auto: Ollama if it runs and has the model, else the built-in local model; openai only when chosen; none turns vector search off)",
+    ).choices(["auto", "local", "ollama", "openai", "none"]),
+  )
   .addHelpText(
     "after",
     `
@@ -36,12 +42,20 @@ Files under the state directory:
   logs/       memd.log, JSON lines with a request id per RPC
   backups/    copies of the database taken before each schema migration
 
+Embedding settings (environment):
+  MEMD_EMBEDDER         auto | local | ollama | openai | none
+  OLLAMA_HOST           Ollama's address (default http://127.0.0.1:11434)
+  MEMD_OLLAMA_MODEL     Ollama embedding model (default nomic-embed-text, 768 dims)
+  OPENAI_API_KEY        used only with MEMD_EMBEDDER=openai: a key alone never sends memories to a cloud
+  MEMD_OPENAI_MODEL     default text-embedding-3-small (1536 dims)
+  MEMD_OPENAI_BASE_URL  default https://api.openai.com
+
 Signals: SIGINT and SIGTERM stop accepting, finish in-flight requests and close the database.
 Exit codes: 0 clean stop, 1 failed to start (already running, bad database), 2 invalid settings.`,
   );
 
 program.parse();
-const opts = program.opts<{ home?: string; listen?: string; logLevel?: string; maxContentBytes?: string }>();
+const opts = program.opts<{ home?: string; listen?: string; logLevel?: string; maxContentBytes?: string; embedder?: string }>();
 
 async function main(): Promise<number> {
   // Memories are private: every file the daemon creates is readable by this user only.

@@ -38,7 +38,9 @@ export interface SpawnOptions {
 export async function spawnDaemon(options: SpawnOptions = {}): Promise<TestDaemon> {
   const home = options.home ?? makeHome();
   const child = spawn(process.execPath, [DAEMON_BIN, ...(options.args ?? [])], {
-    env: { ...process.env, MEMD_HOME: home, ...options.env },
+    // Tests that are not about embeddings run keyword-only, so that a background model does
+    // not compete for the two cores; embedding tests pass MEMD_EMBEDDER themselves.
+    env: { ...process.env, MEMD_HOME: home, MEMD_EMBEDDER: "none", ...options.env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import readline from "node:readline";
-import { fromJsonString, toJsonString } from "@bufbuild/protobuf";
+import { fromJsonString, toJson, toJsonString } from "@bufbuild/protobuf";
 import { type Command, Option } from "commander";
 import { InstructionsChannelSchema } from "../../../gen/memd/v1/admin_service_pb.js";
 import { type Memory, MemorySchema } from "../../../gen/memd/v1/memory_pb.js";
+import { EmbedderStatusSchema, HealthStatusSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import { formatEmbedder } from "./format.js";
 import { action, CliFailure } from "./context.js";
 import { enumNames, enumParser } from "./enums.js";
 
@@ -18,10 +20,11 @@ export function registerAdminCommands(program: Command): void {
         const { health } = await ctx.clients.admin.health({});
         if (!health) throw new Error("the daemon returned no health");
         if (ctx.json) {
-          ctx.printJson({ ok: health.ok, version: health.version, schemaVersion: health.schemaVersion, uptimeSeconds: Number(health.uptimeSeconds), pid: health.pid, home: health.home });
+          ctx.printJson(toJson(HealthStatusSchema, health));
           return;
         }
         ctx.print(`memd ${health.version} ok: pid ${health.pid}, up ${health.uptimeSeconds}s, schema v${health.schemaVersion}, home ${health.home}`);
+        if (health.embedder) ctx.print(formatEmbedder(health.embedder));
       }),
     );
 
@@ -62,12 +65,14 @@ export function registerAdminCommands(program: Command): void {
           byProject: counts(s.byProject),
           databaseBytes: Number(s.databaseBytes),
           schemaVersion: s.schemaVersion,
+          embedder: s.embedder ? toJson(EmbedderStatusSchema, s.embedder) : null,
         };
         if (ctx.json) {
           ctx.printJson(view);
           return;
         }
         ctx.print(`${view.total} memories, database ${(view.databaseBytes / 1024 / 1024).toFixed(1)} MiB, schema v${view.schemaVersion}`);
+        if (s.embedder) ctx.print(formatEmbedder(s.embedder));
         for (const [title, record] of [["status", view.byStatus], ["kind (active)", view.byKind], ["project (active)", view.byProject]] as const) {
           ctx.print(`by ${title}:`);
           for (const [key, n] of Object.entries(record)) ctx.print(`  ${key.padEnd(24)} ${String(n).padStart(8)}`);

@@ -1,6 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKindSchema, MemorySchema, MemoryStatusSchema } from "../../../gen/memd/v1/memory_pb.js";
+import { type EmbedderStatus, EmbedderStateSchema } from "../../../gen/memd/v1/memory_service_pb.js";
 import { enumName } from "./enums.js";
 
 /** Human-readable output; --json output goes through the proto JSON mapping instead. */
@@ -50,4 +51,15 @@ export function formatMemoryFull(memory: Memory): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function formatEmbedder(e: EmbedderStatus): string {
+  if (e.provider === "none") return `embedder: none (${e.reason})`;
+  const lines = [
+    `embedder: ${e.provider} ${e.model} (${e.dimensions} dims), ${enumName(EmbedderStateSchema, e.state)}${e.reindexing ? ", reindexing" : ""}`,
+    `  why: ${e.reason}`,
+    `  queue: ${e.queueDepth} waiting to be embedded`,
+  ];
+  if (e.lastError) lines.push(`  last error: ${e.lastError}`);
+  return lines.join("\n");
 }

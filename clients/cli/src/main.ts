@@ -4,6 +4,7 @@ import { registerAdminCommands } from "./admin-commands.js";
 import { intParser } from "./enums.js";
 import { registerDaemonCommands } from "./daemon-commands.js";
 import { registerMemoryCommands } from "./memory-commands.js";
+import { registerReindexCommand } from "./reindex-command.js";
 
 const program = new Command("memctl")
   .description("memctl: the command line for memd, long-term memory for AI coding agents")
@@ -17,6 +18,7 @@ const program = new Command("memctl")
 registerMemoryCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);
+registerReindexCommand(program);
 for (const command of program.commands) command.exitOverride();
 
 try {

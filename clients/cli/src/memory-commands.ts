@@ -2,7 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Command, Option } from "commander";
 import { MemoryKindSchema, MemoryStatusSchema, ProvenanceSchema, TierSchema } from "../../../gen/memd/v1/memory_pb.js";
-import { StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import { SearchModeSchema, StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
 import { action } from "./context.js";
 import {
   dateParser, enumListParser, enumNames, enumParser, intParser, listParser, numberParser,
@@ -55,9 +55,10 @@ export function registerMemoryCommands(program: Command): void {
       .argument("<content...>", "the memory text")
       .addOption(new Option("--provenance <source>", "how it came to be").choices(enumNames(ProvenanceSchema)).argParser(enumParser(ProvenanceSchema)))
       .option("--session <id>", "agent session id")
-      .option("--agent <name>", "agent name, e.g. claude-code"),
+      .option("--agent <name>", "agent name, e.g. claude-code")
+      .option("--wait", "answer only once the memory's vector exists (for scripts)"),
   ).action(
-    action(async (ctx, words: string[], opts: FieldOptions & { provenance?: number; session?: string; agent?: string }) => {
+    action(async (ctx, words: string[], opts: FieldOptions & { provenance?: number; session?: string; agent?: string; wait?: boolean }) => {
       const { memory } = await ctx.clients.memory.save({
         content: words.join(" "),
         kind: opts.kind,
@@ -79,6 +80,7 @@ export function registerMemoryCommands(program: Command): void {
         sourceAgent: opts.agent,
         expireTime: opts.expires && timestampFromDate(opts.expires),
         reviewTime: opts.review && timestampFromDate(opts.review),
+        waitForVector: opts.wait,
       });
       if (!memory) throw new Error("the daemon returned no memory");
       if (ctx.json) ctx.printJson(memoryJson(memory));
@@ -96,9 +98,10 @@ export function registerMemoryCommands(program: Command): void {
     .option("-k, --kind <kinds>", "only these kinds", enumListParser(MemoryKindSchema))
     .option("-s, --status <statuses>", "only these statuses (default active)", enumListParser(MemoryStatusSchema))
     .option("-n, --limit <n>", "how many results (1-100, default 10)", intParser)
+    .addOption(new Option("-m, --mode <mode>", "keyword (default) or vector (by meaning)").choices(enumNames(SearchModeSchema)).argParser(enumParser(SearchModeSchema)))
     .action(
       action(async (ctx, words: string[], opts: {
-        project?: string; allProjects?: boolean; excludeGlobal?: boolean; kind?: number[]; status?: number[]; limit?: number;
+        project?: string; allProjects?: boolean; excludeGlobal?: boolean; kind?: number[]; status?: number[]; limit?: number; mode?: number;
       }) => {
         const res = await ctx.clients.memory.search({
           query: words.join(" "),
@@ -109,6 +112,7 @@ export function registerMemoryCommands(program: Command): void {
           kinds: opts.kind,
           statuses: opts.status,
           limit: opts.limit,
+          mode: opts.mode,
         });
         if (ctx.json) {
           ctx.printJson(res.results.map((r) => ({ score: r.score, memory: r.memory && memoryJson(r.memory) })));

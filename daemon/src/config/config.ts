@@ -17,6 +17,21 @@ export interface Config {
   listen: ListenAddress | null;
   logLevel: LogLevel;
   maxContentBytes: number;
+  embeddings: EmbeddingConfig;
+}
+
+export const EMBEDDER_CHOICES = ["auto", "local", "ollama", "openai", "none"] as const;
+export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
+
+export interface EmbeddingConfig {
+  /** auto: Ollama when it answers and has the model, else the local model. OpenAI only when chosen. */
+  choice: EmbedderChoice;
+  ollamaHost: string;
+  ollamaModel: string;
+  /** Kept out of logs; only used when choice is "openai". */
+  openaiApiKey: string | undefined;
+  openaiBaseUrl: string;
+  openaiModel: string;
 }
 
 export interface ListenAddress {
@@ -33,6 +48,7 @@ export interface ConfigOverrides {
   listen?: string;
   logLevel?: string;
   maxContentBytes?: string;
+  embedder?: string;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +68,11 @@ const schema = z.object({
     .min(1024, "must be at least 1024")
     .max(16 * 1024 * 1024, "must be at most 16 MiB")
     .default(64 * 1024),
+  embedder: z.enum(EMBEDDER_CHOICES).default("auto"),
+  ollamaHost: z.string().url("must be a URL such as http://127.0.0.1:11434").default("http://127.0.0.1:11434"),
+  ollamaModel: z.string().min(1).default("nomic-embed-text"),
+  openaiBaseUrl: z.string().url("must be a URL").default("https://api.openai.com"),
+  openaiModel: z.string().min(1).default("text-embedding-3-small"),
 });
 
 export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Config {
@@ -61,6 +82,11 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     listen: overrides.listen ?? env.listen,
     logLevel: overrides.logLevel ?? env.logLevel,
     maxContentBytes: overrides.maxContentBytes ?? env.maxContentBytes,
+    embedder: overrides.embedder ?? env.embedder,
+    ollamaHost: withScheme(env.ollamaHost),
+    ollamaModel: env.ollamaModel,
+    openaiBaseUrl: env.openaiBaseUrl,
+    openaiModel: env.openaiModel,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -83,7 +109,21 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     listen: parsed.data.listen ? parseListenAddress(parsed.data.listen) : null,
     logLevel: parsed.data.logLevel,
     maxContentBytes: parsed.data.maxContentBytes,
+    embeddings: {
+      choice: parsed.data.embedder,
+      ollamaHost: parsed.data.ollamaHost,
+      ollamaModel: parsed.data.ollamaModel,
+      openaiApiKey: env.openaiApiKey,
+      openaiBaseUrl: parsed.data.openaiBaseUrl,
+      openaiModel: parsed.data.openaiModel,
+    },
   };
+}
+
+/** OLLAMA_HOST is often given as host:port, as the ollama CLI accepts. */
+function withScheme(host: string | undefined): string | undefined {
+  if (host === undefined || host === "") return undefined;
+  return /^https?:\/\//.test(host) ? host : `http://${host}`;
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "::1"]);

@@ -5,6 +5,12 @@ export interface MemdEnv {
   logLevel?: string;
   maxContentBytes?: string;
   userHome?: string;
+  embedder?: string;
+  ollamaHost?: string;
+  ollamaModel?: string;
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  openaiModel?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -14,5 +20,11 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     logLevel: env.MEMD_LOG_LEVEL,
     maxContentBytes: env.MEMD_MAX_CONTENT_BYTES,
     userHome: env.HOME,
+    embedder: env.MEMD_EMBEDDER,
+    ollamaHost: env.OLLAMA_HOST,
+    ollamaModel: env.MEMD_OLLAMA_MODEL,
+    openaiApiKey: env.OPENAI_API_KEY,
+    openaiBaseUrl: env.MEMD_OPENAI_BASE_URL,
+    openaiModel: env.MEMD_OPENAI_MODEL,
   };
 }

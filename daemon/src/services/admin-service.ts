@@ -1,10 +1,10 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { AdminService, InstructionsChannel } from "../../../gen/memd/v1/admin_service_pb.js";
-import { InvalidInputError } from "../errors.js";
+import { AdminService, InstructionsChannel, ReindexTarget } from "../../../gen/memd/v1/admin_service_pb.js";
+import { InvalidInputError, UnavailableError } from "../errors.js";
 import { validateImported } from "../memory/imported-memory.js";
 import { memoryFromPb, memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
-import { healthStatus } from "./health.js";
+import { embedderStatus, healthStatus } from "./health.js";
 import { instructionsText } from "./instructions.js";
 
 const MAX_IMPORT_BATCH = 1000;
@@ -28,6 +28,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         byProject: counts(stats.byProject),
         databaseBytes: BigInt(stats.databaseBytes),
         schemaVersion: stats.schemaVersion,
+        embedder: embedderStatus(deps),
       };
     },
 
@@ -54,7 +55,27 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
           throw error;
         }
       });
-      return store.importMany(records);
+      const counts = store.importMany(records);
+      deps.embeddings?.notify();
+      return counts;
+    },
+
+    async *reindex(req, ctx) {
+      const target = req.target;
+      if (ReindexTarget[target] === undefined) {
+        throw new InvalidInputError(`target has unknown value ${target}; use vectors or keyword`);
+      }
+      if (target !== ReindexTarget.VECTORS) {
+        deps.vectorStore.rebuildKeywordIndex();
+        const total = BigInt(store.stats().total);
+        yield { target: ReindexTarget.KEYWORD, done: total, total };
+      }
+      if (target !== ReindexTarget.KEYWORD) {
+        if (!deps.embeddings) throw new UnavailableError("embeddings are off (MEMD_EMBEDDER=none): there are no vectors to rebuild");
+        for await (const progress of deps.embeddings.reindexVectors(ctx.signal)) {
+          yield { target: ReindexTarget.VECTORS, done: BigInt(progress.done), total: BigInt(progress.total), lastError: progress.lastError };
+        }
+      }
     },
 
     instructions(req) {

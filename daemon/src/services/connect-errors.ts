@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
-  ConflictError, InvalidInputError, NotFoundError, SchemaTooNewError, TooLargeError,
+  ConflictError, InvalidInputError, NotFoundError, SchemaTooNewError, TooLargeError, UnavailableError,
 } from "../errors.js";
 
 /** The one place where domain errors become Connect codes. */
@@ -10,6 +10,7 @@ const CODES: [new (...args: never[]) => Error, Code][] = [
   [TooLargeError, Code.ResourceExhausted],
   [ConflictError, Code.AlreadyExists],
   [SchemaTooNewError, Code.FailedPrecondition],
+  [UnavailableError, Code.Unavailable],
 ];
 
 /**

@@ -1,15 +1,20 @@
+import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryStore } from "../store/store.js";
+import type { VectorStore } from "../store/vector-store.js";
 import type { ProjectResolver } from "./project-resolver.js";
 
 /** What the service handlers need; the daemon wires real values, tests may wire their own. */
 export interface ServiceDeps {
   store: MemoryStore;
+  vectorStore: VectorStore;
   resolveProject: ProjectResolver;
   now: () => number;
   newId: () => string;
   limits: MemoryLimits;
   daemon: DaemonInfo;
+  /** Embeddings and vector search; null when turned off (MEMD_EMBEDDER=none). */
+  embeddings: EmbeddingRuntime | null;
 }
 
 /** Facts about the running daemon that Health and Sync report. */

@@ -1,5 +1,7 @@
 import { create } from "@bufbuild/protobuf";
-import { type HealthStatus, HealthStatusSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import {
+  EmbedderState, type EmbedderStatus, EmbedderStatusSchema, type HealthStatus, HealthStatusSchema,
+} from "../../../gen/memd/v1/memory_service_pb.js";
 import type { ServiceDeps } from "./deps.js";
 
 export function healthStatus(deps: ServiceDeps): HealthStatus {
@@ -10,5 +12,25 @@ export function healthStatus(deps: ServiceDeps): HealthStatus {
     uptimeSeconds: BigInt(Math.floor((deps.now() - deps.daemon.startedAt) / 1000)),
     pid: deps.daemon.pid,
     home: deps.daemon.home,
+    embedder: embedderStatus(deps),
+  });
+}
+
+const STATES = { idle: EmbedderState.IDLE, ready: EmbedderState.READY, failing: EmbedderState.FAILING } as const;
+
+export function embedderStatus(deps: ServiceDeps): EmbedderStatus {
+  if (deps.embeddings === null) {
+    return create(EmbedderStatusSchema, { provider: "none", reason: "embeddings are turned off (MEMD_EMBEDDER=none): keyword search only" });
+  }
+  const status = deps.embeddings.status();
+  return create(EmbedderStatusSchema, {
+    provider: status.space.provider,
+    model: status.space.model,
+    dimensions: status.space.dimensions,
+    reason: status.reason,
+    state: STATES[status.state],
+    queueDepth: BigInt(status.queueDepth),
+    lastError: status.lastError,
+    reindexing: status.reindexing,
   });
 }

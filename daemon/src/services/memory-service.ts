@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { MemoryService, SearchMode, type UpdateRequest } from "../../../gen/memd/v1/memory_service_pb.js";
-import { InvalidInputError, NotFoundError } from "../errors.js";
+import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryStatus } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
@@ -20,6 +20,8 @@ const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_SEARCH_LIMIT = 100;
 const MAX_QUERY_BYTES = 16 * 1024;
 const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
+/** How long a Save with wait_for_vector waits before answering with vector_ready = false. */
+const VECTOR_WAIT_MS = 60_000;
 
 export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof MemoryService> {
   const { store, now, limits } = deps;
@@ -32,7 +34,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
   };
 
   return {
-    save(req) {
+    async save(req) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
       const memory = buildMemory(
         {
@@ -60,8 +62,10 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         now(),
         limits,
       );
-      store.insert(memory);
-      return { memory: memoryToPb(memory) };
+      const seq = store.insert(memory);
+      deps.embeddings?.notify();
+      const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, VECTOR_WAIT_MS) : false;
+      return { memory: memoryToPb(memory), vectorReady };
     },
 
     get(req) {
@@ -75,6 +79,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         throw new InvalidInputError("update changes nothing: set at least one field besides id");
       }
       const memory = store.modify(id, (current) => applyPatch(current, patch, now(), limits));
+      deps.embeddings?.notify();
       return { memory: memoryToPb(memory) };
     },
 
@@ -110,7 +115,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       };
     },
 
-    search(req) {
+    async search(req) {
       if (req.query.trim() === "") {
         throw new InvalidInputError("query is empty: say what to look for");
       }
@@ -123,15 +128,21 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const project = req.allProjects ? undefined : deps.resolveProject(req);
       const projects =
         project === undefined ? undefined : req.excludeGlobal ? [project] : [...new Set([project, GLOBAL_PROJECT])];
-      const results = store.searchKeyword({
-        query: req.query,
-        filter: { projects, kinds: kindsFromPb(req.kinds), statuses: orDefault(statusesFromPb(req.statuses)) },
-        limit,
-      });
+      const filter = { projects, kinds: kindsFromPb(req.kinds), statuses: orDefault(statusesFromPb(req.statuses)) };
+      const mode = req.mode === SearchMode.UNSPECIFIED ? SearchMode.KEYWORD : req.mode;
+      let results;
+      if (mode === SearchMode.KEYWORD) {
+        results = store.searchKeyword({ query: req.query, filter, limit });
+      } else if (mode === SearchMode.VECTOR) {
+        if (!deps.embeddings) throw new UnavailableError("vector search is off (MEMD_EMBEDDER=none); use keyword mode or turn embeddings on");
+        results = await deps.embeddings.search(req.query, filter, limit);
+      } else {
+        throw new InvalidInputError(`mode has unknown value ${req.mode}; use keyword or vector`);
+      }
       return {
         results: results.map((r) => ({ memory: memoryToPb(r.memory), score: r.score })),
         project: project ?? "",
-        mode: SearchMode.KEYWORD,
+        mode,
       };
     },
 
@@ -155,6 +166,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         limits,
       );
       store.insert(memory);
+      deps.embeddings?.notify();
       return { memory: memoryToPb(memory) };
     },
 

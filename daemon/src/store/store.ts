@@ -1,4 +1,7 @@
-import type { MemoryKind, MemoryRecord, MemoryStatus } from "../memory/memory.js";
+import type { MemoryRecord } from "../memory/memory.js";
+import type { MemoryFilter } from "../memory/memory-filter.js";
+
+export type { MemoryFilter };
 
 /**
  * The narrow interface between the daemon and its database. Everything above it works
@@ -8,9 +11,14 @@ import type { MemoryKind, MemoryRecord, MemoryStatus } from "../memory/memory.js
 export interface MemoryStore {
   /** The schema version the database is at. */
   readonly schemaVersion: number;
-  /** Stores a new memory durably; throws ConflictError if the id exists. */
-  insert(memory: MemoryRecord): void;
+  /**
+   * Stores a new memory durably; throws ConflictError if the id exists. Returns the memory's
+   * sequence number, the key that derived indexes (vectors) use.
+   */
+  insert(memory: MemoryRecord): number;
   get(id: string): MemoryRecord | undefined;
+  /** The sequence number of a memory id. */
+  seqOf(id: string): number | undefined;
   /** Applies `change` to the stored memory atomically; throws NotFoundError for an unknown id. */
   modify(id: string, change: (current: MemoryRecord) => MemoryRecord): MemoryRecord;
   /** Memories matching the filter, newest first, starting after `page.afterId`. */
@@ -32,16 +40,6 @@ export interface MemoryStore {
   close(): void;
 }
 
-export interface MemoryFilter {
-  /** Only these projects; undefined means every project. */
-  projects?: readonly string[];
-  kinds: readonly MemoryKind[];
-  statuses: readonly MemoryStatus[];
-  sessionId?: string;
-  pinnedOnly?: boolean;
-  createdAfter?: number;
-  createdBefore?: number;
-}
 
 export interface PageRequest {
   limit: number;

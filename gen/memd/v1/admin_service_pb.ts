@@ -6,7 +6,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Memory } from "./memory_pb.js";
 import { file_memd_v1_memory } from "./memory_pb.js";
-import type { HealthStatus } from "./memory_service_pb.js";
+import type { EmbedderStatus, HealthStatus } from "./memory_service_pb.js";
 import { file_memd_v1_memory_service } from "./memory_service_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/admin_service.proto.
  */
 export const file_memd_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiDwoNSGVhbHRoUmVxdWVzdCI3Cg5IZWFsdGhSZXNwb25zZRIlCgZoZWFsdGgYASABKAsyFS5tZW1kLnYxLkhlYWx0aFN0YXR1cyIfCgxTdGF0c1JlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIjCgVDb3VudBILCgNrZXkYASABKAkSDQoFY291bnQYAiABKAMitgEKDVN0YXRzUmVzcG9uc2USDQoFdG90YWwYASABKAMSIQoJYnlfc3RhdHVzGAIgAygLMg4ubWVtZC52MS5Db3VudBIfCgdieV9raW5kGAMgAygLMg4ubWVtZC52MS5Db3VudBIiCgpieV9wcm9qZWN0GAQgAygLMg4ubWVtZC52MS5Db3VudBIWCg5kYXRhYmFzZV9ieXRlcxgFIAEoAxIWCg5zY2hlbWFfdmVyc2lvbhgGIAEoBSIgCg1FeHBvcnRSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiMQoORXhwb3J0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiMgoNSW1wb3J0UmVxdWVzdBIhCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5IkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMy2gIKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_memd_v1_memory, file_memd_v1_memory_service]);
+  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiDwoNSGVhbHRoUmVxdWVzdCI3Cg5IZWFsdGhSZXNwb25zZRIlCgZoZWFsdGgYASABKAsyFS5tZW1kLnYxLkhlYWx0aFN0YXR1cyIfCgxTdGF0c1JlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIjCgVDb3VudBILCgNrZXkYASABKAkSDQoFY291bnQYAiABKAMi4QEKDVN0YXRzUmVzcG9uc2USDQoFdG90YWwYASABKAMSIQoJYnlfc3RhdHVzGAIgAygLMg4ubWVtZC52MS5Db3VudBIfCgdieV9raW5kGAMgAygLMg4ubWVtZC52MS5Db3VudBIiCgpieV9wcm9qZWN0GAQgAygLMg4ubWVtZC52MS5Db3VudBIWCg5kYXRhYmFzZV9ieXRlcxgFIAEoAxIWCg5zY2hlbWFfdmVyc2lvbhgGIAEoBRIpCghlbWJlZGRlchgHIAEoCzIXLm1lbWQudjEuRW1iZWRkZXJTdGF0dXMiOAoOUmVpbmRleFJlcXVlc3QSJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0ImoKD1JlaW5kZXhSZXNwb25zZRImCgZ0YXJnZXQYASABKA4yFi5tZW1kLnYxLlJlaW5kZXhUYXJnZXQSDAoEZG9uZRgCIAEoAxINCgV0b3RhbBgDIAEoAxISCgpsYXN0X2Vycm9yGAQgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIxCg5FeHBvcnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIyCg1JbXBvcnRSZXF1ZXN0EiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkiRQoOSW1wb3J0UmVzcG9uc2USDwoHY3JlYXRlZBgBIAEoBRIPCgd1cGRhdGVkGAIgASgFEhEKCXVuY2hhbmdlZBgDIAEoBSJEChNJbnN0cnVjdGlvbnNSZXF1ZXN0Ei0KB2NoYW5uZWwYASABKA4yHC5tZW1kLnYxLkluc3RydWN0aW9uc0NoYW5uZWwiJAoUSW5zdHJ1Y3Rpb25zUmVzcG9uc2USDAoEdGV4dBgBIAEoCSpnCg1SZWluZGV4VGFyZ2V0Eh4KGlJFSU5ERVhfVEFSR0VUX1VOU1BFQ0lGSUVEEAASGgoWUkVJTkRFWF9UQVJHRVRfVkVDVE9SUxABEhoKFlJFSU5ERVhfVEFSR0VUX0tFWVdPUkQQAiqWAQoTSW5zdHJ1Y3Rpb25zQ2hhbm5lbBIkCiBJTlNUUlVDVElPTlNfQ0hBTk5FTF9VTlNQRUNJRklFRBAAEhwKGElOU1RSVUNUSU9OU19DSEFOTkVMX0NMSRABEh0KGUlOU1RSVUNUSU9OU19DSEFOTkVMX0NVUkwQAhIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9NQ1AQAzKaAwoMQWRtaW5TZXJ2aWNlEj4KBkhlYWx0aBIWLm1lbWQudjEuSGVhbHRoUmVxdWVzdBoXLm1lbWQudjEuSGVhbHRoUmVzcG9uc2UiA5ACARI7CgVTdGF0cxIVLm1lbWQudjEuU3RhdHNSZXF1ZXN0GhYubWVtZC52MS5TdGF0c1Jlc3BvbnNlIgOQAgESQAoGRXhwb3J0EhYubWVtZC52MS5FeHBvcnRSZXF1ZXN0GhcubWVtZC52MS5FeHBvcnRSZXNwb25zZSIDkAIBMAESOQoGSW1wb3J0EhYubWVtZC52MS5JbXBvcnRSZXF1ZXN0GhcubWVtZC52MS5JbXBvcnRSZXNwb25zZRJQCgxJbnN0cnVjdGlvbnMSHC5tZW1kLnYxLkluc3RydWN0aW9uc1JlcXVlc3QaHS5tZW1kLnYxLkluc3RydWN0aW9uc1Jlc3BvbnNlIgOQAgESPgoHUmVpbmRleBIXLm1lbWQudjEuUmVpbmRleFJlcXVlc3QaGC5tZW1kLnYxLlJlaW5kZXhSZXNwb25zZTABYgZwcm90bzM", [file_memd_v1_memory, file_memd_v1_memory_service]);
 
 /**
  * HealthRequest has no fields.
@@ -148,6 +148,13 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
    * @generated from field: int32 schema_version = 6;
    */
   schemaVersion: number;
+
+  /**
+   * The embedder and its queue depth.
+   *
+   * @generated from field: memd.v1.EmbedderStatus embedder = 7;
+   */
+  embedder?: EmbedderStatus | undefined;
 };
 
 /**
@@ -156,6 +163,69 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
  */
 export const StatsResponseSchema: GenMessage<StatsResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_admin_service, 4);
+
+/**
+ * ReindexRequest says what to rebuild.
+ *
+ * @generated from message memd.v1.ReindexRequest
+ */
+export type ReindexRequest = Message<"memd.v1.ReindexRequest"> & {
+  /**
+   * Which index; unspecified means both.
+   *
+   * @generated from field: memd.v1.ReindexTarget target = 1;
+   */
+  target: ReindexTarget;
+};
+
+/**
+ * Describes the message memd.v1.ReindexRequest.
+ * Use `create(ReindexRequestSchema)` to create a new message.
+ */
+export const ReindexRequestSchema: GenMessage<ReindexRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 5);
+
+/**
+ * ReindexResponse reports progress; the stream ends when the rebuild is complete.
+ *
+ * @generated from message memd.v1.ReindexResponse
+ */
+export type ReindexResponse = Message<"memd.v1.ReindexResponse"> & {
+  /**
+   * The index being rebuilt.
+   *
+   * @generated from field: memd.v1.ReindexTarget target = 1;
+   */
+  target: ReindexTarget;
+
+  /**
+   * Memories done so far.
+   *
+   * @generated from field: int64 done = 2;
+   */
+  done: bigint;
+
+  /**
+   * Memories to do in all.
+   *
+   * @generated from field: int64 total = 3;
+   */
+  total: bigint;
+
+  /**
+   * The most recent embedding error, if the embedder is failing (the rebuild keeps retrying).
+   *
+   * @generated from field: string last_error = 4;
+   */
+  lastError: string;
+};
+
+/**
+ * Describes the message memd.v1.ReindexResponse.
+ * Use `create(ReindexResponseSchema)` to create a new message.
+ */
+export const ReindexResponseSchema: GenMessage<ReindexResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 6);
 
 /**
  * ExportRequest selects what to export.
@@ -176,7 +246,7 @@ export type ExportRequest = Message<"memd.v1.ExportRequest"> & {
  * Use `create(ExportRequestSchema)` to create a new message.
  */
 export const ExportRequestSchema: GenMessage<ExportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 5);
+  messageDesc(file_memd_v1_admin_service, 7);
 
 /**
  * ExportResponse carries one exported memory.
@@ -197,7 +267,7 @@ export type ExportResponse = Message<"memd.v1.ExportResponse"> & {
  * Use `create(ExportResponseSchema)` to create a new message.
  */
 export const ExportResponseSchema: GenMessage<ExportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 6);
+  messageDesc(file_memd_v1_admin_service, 8);
 
 /**
  * ImportRequest carries a batch of memories to store.
@@ -218,7 +288,7 @@ export type ImportRequest = Message<"memd.v1.ImportRequest"> & {
  * Use `create(ImportRequestSchema)` to create a new message.
  */
 export const ImportRequestSchema: GenMessage<ImportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 7);
+  messageDesc(file_memd_v1_admin_service, 9);
 
 /**
  * ImportResponse says what the import did.
@@ -253,7 +323,7 @@ export type ImportResponse = Message<"memd.v1.ImportResponse"> & {
  * Use `create(ImportResponseSchema)` to create a new message.
  */
 export const ImportResponseSchema: GenMessage<ImportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 8);
+  messageDesc(file_memd_v1_admin_service, 10);
 
 /**
  * InstructionsRequest asks for the agent system prompt.
@@ -274,7 +344,7 @@ export type InstructionsRequest = Message<"memd.v1.InstructionsRequest"> & {
  * Use `create(InstructionsRequestSchema)` to create a new message.
  */
 export const InstructionsRequestSchema: GenMessage<InstructionsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 9);
+  messageDesc(file_memd_v1_admin_service, 11);
 
 /**
  * InstructionsResponse carries the prompt.
@@ -295,7 +365,41 @@ export type InstructionsResponse = Message<"memd.v1.InstructionsResponse"> & {
  * Use `create(InstructionsResponseSchema)` to create a new message.
  */
 export const InstructionsResponseSchema: GenMessage<InstructionsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 10);
+  messageDesc(file_memd_v1_admin_service, 12);
+
+/**
+ * ReindexTarget names a derived index.
+ *
+ * @generated from enum memd.v1.ReindexTarget
+ */
+export enum ReindexTarget {
+  /**
+   * Both the vectors and the keyword index.
+   *
+   * @generated from enum value: REINDEX_TARGET_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Every memory's vector, in the active embedding space.
+   *
+   * @generated from enum value: REINDEX_TARGET_VECTORS = 1;
+   */
+  VECTORS = 1,
+
+  /**
+   * The FTS5 keyword index.
+   *
+   * @generated from enum value: REINDEX_TARGET_KEYWORD = 2;
+   */
+  KEYWORD = 2,
+}
+
+/**
+ * Describes the enum memd.v1.ReindexTarget.
+ */
+export const ReindexTargetSchema: GenEnum<ReindexTarget> = /*@__PURE__*/
+  enumDesc(file_memd_v1_admin_service, 0);
 
 /**
  * InstructionsChannel is the way an agent calls memd, which the prompt's examples follow.
@@ -336,7 +440,7 @@ export enum InstructionsChannel {
  * Describes the enum memd.v1.InstructionsChannel.
  */
 export const InstructionsChannelSchema: GenEnum<InstructionsChannel> = /*@__PURE__*/
-  enumDesc(file_memd_v1_admin_service, 0);
+  enumDesc(file_memd_v1_admin_service, 1);
 
 /**
  * AdminService reports on the daemon and moves memories in and out of it.
@@ -394,6 +498,17 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof InstructionsRequestSchema;
     output: typeof InstructionsResponseSchema;
+  },
+  /**
+   * Reindex rebuilds derived indexes from the memories table and streams its progress until
+   * done: every vector (re-embedded with the active embedder) and/or the keyword index.
+   *
+   * @generated from rpc memd.v1.AdminService.Reindex
+   */
+  reindex: {
+    methodKind: "server_streaming";
+    input: typeof ReindexRequestSchema;
+    output: typeof ReindexResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memd_v1_admin_service, 0);

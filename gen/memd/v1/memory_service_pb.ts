@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIocECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19jb25maWRlbmNlQg0KC19pbXBvcnRhbmNlIi8KDFNhdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIYCgpHZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KC0dldFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IhwKClN0cmluZ0xpc3QSDgoGdmFsdWVzGAEgAygJIu0ECg1VcGRhdGVSZXF1ZXN0EgoKAmlkGAEgASgJEhQKB2NvbnRlbnQYAiABKAlIAIgBARIhCgRraW5kGAMgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEhQKB3Byb2plY3QYBCABKAlIAYgBARIUCgdwcm9ibGVtGAUgASgJSAKIAQESFQoIc29sdXRpb24YBiABKAlIA4gBARIlCghjb25jZXB0cxgHIAEoCzITLm1lbWQudjEuU3RyaW5nTGlzdBIiCgVmaWxlcxgIIAEoCzITLm1lbWQudjEuU3RyaW5nTGlzdBIhCgR0YWdzGAkgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EhcKCmNvbmZpZGVuY2UYCiABKAFIBIgBARIbCgR0aWVyGAsgASgOMg0ubWVtZC52MS5UaWVyEhMKBnBpbm5lZBgMIAEoCEgFiAEBEhcKCmltcG9ydGFuY2UYDSABKAVIBogBARIUCgd2YWxlbmNlGA4gASgBSAeIAQESFgoJaW50ZW5zaXR5GA8gASgBSAiIAQESLwoLZXhwaXJlX3RpbWUYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3Jldmlld190aW1lGBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIKCghfY29udGVudEIKCghfcHJvamVjdEIKCghfcHJvYmxlbUILCglfc29sdXRpb25CDQoLX2NvbmZpZGVuY2VCCQoHX3Bpbm5lZEINCgtfaW1wb3J0YW5jZUIKCghfdmFsZW5jZUIMCgpfaW50ZW5zaXR5IjEKDlVwZGF0ZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IiwKDkFyY2hpdmVSZXF1ZXN0EgoKAmlkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIyCg9BcmNoaXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiqgIKC0xpc3RSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSIgoFa2luZHMYAiADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSJwoIc3RhdHVzZXMYAyADKA4yFS5tZW1kLnYxLk1lbW9yeVN0YXR1cxISCgpzZXNzaW9uX2lkGAQgASgJEhMKC3Bpbm5lZF9vbmx5GAUgASgIEjUKEWNyZWF0ZV90aW1lX2FmdGVyGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJjcmVhdGVfdGltZV9iZWZvcmUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXBhZ2Vfc2l6ZRgIIAEoBRISCgpwYWdlX3Rva2VuGAkgASgJIkoKDExpc3RSZXNwb25zZRIhCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSLpAQoNU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxhbGxfcHJvamVjdHMYBCABKAgSFgoOZXhjbHVkZV9nbG9iYWwYBSABKAgSIgoFa2luZHMYBiADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSJwoIc3RhdHVzZXMYByADKA4yFS5tZW1kLnYxLk1lbW9yeVN0YXR1cxINCgVsaW1pdBgIIAEoBRIhCgRtb2RlGAkgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlIj4KDFNlYXJjaFJlc3VsdBIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRINCgVzY29yZRgCIAEoASJsCg5TZWFyY2hSZXNwb25zZRImCgdyZXN1bHRzGAEgAygLMhUubWVtZC52MS5TZWFyY2hSZXN1bHQSDwoHcHJvamVjdBgCIAEoCRIhCgRtb2RlGAMgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlItMBChFDaGVja3BvaW50UmVxdWVzdBIPCgdzdW1tYXJ5GAEgASgJEg8KB3Byb2JsZW0YAiABKAkSEAoIc29sdXRpb24YAyABKAkSDQoFZmlsZXMYBCADKAkSEAoIY29uY2VwdHMYBSADKAkSDwoHcHJvamVjdBgGIAEoCRILCgNjd2QYByABKAkSEgoKc2Vzc2lvbl9pZBgIIAEoCRIUCgxzb3VyY2VfYWdlbnQYCSABKAkSIQoEa2luZBgKIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZCI1ChJDaGVja3BvaW50UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiVQoLU3luY1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxzb3VyY2VfYWdlbnQYBCABKAkidgoOUHJvamVjdFN1bW1hcnkSDAoEbmFtZRgBIAEoCRIMCgRyb290GAIgASgJEhQKDGFjdGl2ZV9jb3VudBgDIAEoAxIyCg5sYXN0X3NhdmVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiqwEKDFN5bmNSZXNwb25zZRIlCgZoZWFsdGgYASABKAsyFS5tZW1kLnYxLkhlYWx0aFN0YXR1cxIPCgdwcm9qZWN0GAIgASgJEhwKFHByb2plY3RfYWN0aXZlX2NvdW50GAMgASgDEhoKEnRvdGFsX2FjdGl2ZV9jb3VudBgEIAEoAxIpCghwcm9qZWN0cxgFIAMoCzIXLm1lbWQudjEuUHJvamVjdFN1bW1hcnkidgoMSGVhbHRoU3RhdHVzEgoKAm9rGAEgASgIEg8KB3ZlcnNpb24YAiABKAkSFgoOc2NoZW1hX3ZlcnNpb24YAyABKAUSFgoOdXB0aW1lX3NlY29uZHMYBCABKAMSCwoDcGlkGAUgASgFEgwKBGhvbWUYBiABKAkqQgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQATLqAwoNTWVtb3J5U2VydmljZRIzCgRTYXZlEhQubWVtZC52MS5TYXZlUmVxdWVzdBoVLm1lbWQudjEuU2F2ZVJlc3BvbnNlEjUKA0dldBITLm1lbWQudjEuR2V0UmVxdWVzdBoULm1lbWQudjEuR2V0UmVzcG9uc2UiA5ACARI5CgZVcGRhdGUSFi5tZW1kLnYxLlVwZGF0ZVJlcXVlc3QaFy5tZW1kLnYxLlVwZGF0ZVJlc3BvbnNlEjwKB0FyY2hpdmUSFy5tZW1kLnYxLkFyY2hpdmVSZXF1ZXN0GhgubWVtZC52MS5BcmNoaXZlUmVzcG9uc2USOAoETGlzdBIULm1lbWQudjEuTGlzdFJlcXVlc3QaFS5tZW1kLnYxLkxpc3RSZXNwb25zZSIDkAIBEj4KBlNlYXJjaBIWLm1lbWQudjEuU2VhcmNoUmVxdWVzdBoXLm1lbWQudjEuU2VhcmNoUmVzcG9uc2UiA5ACARJFCgpDaGVja3BvaW50EhoubWVtZC52MS5DaGVja3BvaW50UmVxdWVzdBobLm1lbWQudjEuQ2hlY2twb2ludFJlc3BvbnNlEjMKBFN5bmMSFC5tZW1kLnYxLlN5bmNSZXF1ZXN0GhUubWVtZC52MS5TeW5jUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_memd_v1_memory]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIukBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUiPgoMU2VhcmNoUmVzdWx0Eh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5Eg0KBXNjb3JlGAIgASgBImwKDlNlYXJjaFJlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5tZW1kLnYxLlNlYXJjaFJlc3VsdBIPCgdwcm9qZWN0GAIgASgJEiEKBG1vZGUYAyABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUi0wEKEUNoZWNrcG9pbnRSZXF1ZXN0Eg8KB3N1bW1hcnkYASABKAkSDwoHcHJvYmxlbRgCIAEoCRIQCghzb2x1dGlvbhgDIAEoCRINCgVmaWxlcxgEIAMoCRIQCghjb25jZXB0cxgFIAMoCRIPCgdwcm9qZWN0GAYgASgJEgsKA2N3ZBgHIAEoCRISCgpzZXNzaW9uX2lkGAggASgJEhQKDHNvdXJjZV9hZ2VudBgJIAEoCRIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJVCgtTeW5jUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDHNvdXJjZV9hZ2VudBgEIAEoCSJ2Cg5Qcm9qZWN0U3VtbWFyeRIMCgRuYW1lGAEgASgJEgwKBHJvb3QYAiABKAkSFAoMYWN0aXZlX2NvdW50GAMgASgDEjIKDmxhc3Rfc2F2ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrAQoMU3luY1Jlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzEg8KB3Byb2plY3QYAiABKAkSHAoUcHJvamVjdF9hY3RpdmVfY291bnQYAyABKAMSGgoSdG90YWxfYWN0aXZlX2NvdW50GAQgASgDEikKCHByb2plY3RzGAUgAygLMhcubWVtZC52MS5Qcm9qZWN0U3VtbWFyeSKhAQoMSGVhbHRoU3RhdHVzEgoKAm9rGAEgASgIEg8KB3ZlcnNpb24YAiABKAkSFgoOc2NoZW1hX3ZlcnNpb24YAyABKAUSFgoOdXB0aW1lX3NlY29uZHMYBCABKAMSCwoDcGlkGAUgASgFEgwKBGhvbWUYBiABKAkSKQoIZW1iZWRkZXIYByABKAsyFy5tZW1kLnYxLkVtYmVkZGVyU3RhdHVzIrkBCg5FbWJlZGRlclN0YXR1cxIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRISCgpkaW1lbnNpb25zGAMgASgFEg4KBnJlYXNvbhgEIAEoCRIlCgVzdGF0ZRgFIAEoDjIWLm1lbWQudjEuRW1iZWRkZXJTdGF0ZRITCgtxdWV1ZV9kZXB0aBgGIAEoAxISCgpsYXN0X2Vycm9yGAcgASgJEhIKCnJlaW5kZXhpbmcYCCABKAgqWgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQARIWChJTRUFSQ0hfTU9ERV9WRUNUT1IQAip+Cg1FbWJlZGRlclN0YXRlEh4KGkVNQkVEREVSX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTRU1CRURERVJfU1RBVEVfSURMRRABEhgKFEVNQkVEREVSX1NUQVRFX1JFQURZEAISGgoWRU1CRURERVJfU1RBVEVfRkFJTElORxADMuoDCg1NZW1vcnlTZXJ2aWNlEjMKBFNhdmUSFC5tZW1kLnYxLlNhdmVSZXF1ZXN0GhUubWVtZC52MS5TYXZlUmVzcG9uc2USNQoDR2V0EhMubWVtZC52MS5HZXRSZXF1ZXN0GhQubWVtZC52MS5HZXRSZXNwb25zZSIDkAIBEjkKBlVwZGF0ZRIWLm1lbWQudjEuVXBkYXRlUmVxdWVzdBoXLm1lbWQudjEuVXBkYXRlUmVzcG9uc2USPAoHQXJjaGl2ZRIXLm1lbWQudjEuQXJjaGl2ZVJlcXVlc3QaGC5tZW1kLnYxLkFyY2hpdmVSZXNwb25zZRI4CgRMaXN0EhQubWVtZC52MS5MaXN0UmVxdWVzdBoVLm1lbWQudjEuTGlzdFJlc3BvbnNlIgOQAgESPgoGU2VhcmNoEhYubWVtZC52MS5TZWFyY2hSZXF1ZXN0GhcubWVtZC52MS5TZWFyY2hSZXNwb25zZSIDkAIBEkUKCkNoZWNrcG9pbnQSGi5tZW1kLnYxLkNoZWNrcG9pbnRSZXF1ZXN0GhsubWVtZC52MS5DaGVja3BvaW50UmVzcG9uc2USMwoEU3luYxIULm1lbWQudjEuU3luY1JlcXVlc3QaFS5tZW1kLnYxLlN5bmNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_memd_v1_memory]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -162,6 +162,14 @@ export type SaveRequest = Message<"memd.v1.SaveRequest"> & {
    * @generated from field: google.protobuf.Timestamp review_time = 20;
    */
   reviewTime?: Timestamp | undefined;
+
+  /**
+   * Answer only once the memory's vector exists (or the wait gives up), so that a vector
+   * search right after finds it. For scripts and tests; agents should not wait.
+   *
+   * @generated from field: bool wait_for_vector = 21;
+   */
+  waitForVector: boolean;
 };
 
 /**
@@ -183,6 +191,14 @@ export type SaveResponse = Message<"memd.v1.SaveResponse"> & {
    * @generated from field: memd.v1.Memory memory = 1;
    */
   memory?: Memory | undefined;
+
+  /**
+   * True when the memory's vector already exists; false means it is queued. The memory is
+   * durable and keyword-searchable either way.
+   *
+   * @generated from field: bool vector_ready = 2;
+   */
+  vectorReady: boolean;
 };
 
 /**
@@ -989,6 +1005,13 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
    * @generated from field: string home = 6;
    */
   home: string;
+
+  /**
+   * The embedder that turns memories into vectors, and why it was chosen.
+   *
+   * @generated from field: memd.v1.EmbedderStatus embedder = 7;
+   */
+  embedder?: EmbedderStatus | undefined;
 };
 
 /**
@@ -997,6 +1020,76 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
  */
 export const HealthStatusSchema: GenMessage<HealthStatus> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 19);
+
+/**
+ * EmbedderStatus describes the active embedder and its queue.
+ *
+ * @generated from message memd.v1.EmbedderStatus
+ */
+export type EmbedderStatus = Message<"memd.v1.EmbedderStatus"> & {
+  /**
+   * "local", "ollama" or "openai".
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * The model id.
+   *
+   * @generated from field: string model = 2;
+   */
+  model: string;
+
+  /**
+   * The vector dimensions.
+   *
+   * @generated from field: int32 dimensions = 3;
+   */
+  dimensions: number;
+
+  /**
+   * Why this embedder was chosen, in words.
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+
+  /**
+   * Whether it is idle, ready or failing.
+   *
+   * @generated from field: memd.v1.EmbedderState state = 5;
+   */
+  state: EmbedderState;
+
+  /**
+   * Memories waiting to be embedded.
+   *
+   * @generated from field: int64 queue_depth = 6;
+   */
+  queueDepth: bigint;
+
+  /**
+   * The most recent embedding error, if the last attempt failed.
+   *
+   * @generated from field: string last_error = 7;
+   */
+  lastError: string;
+
+  /**
+   * True while a new embedding space is being built (old vectors keep serving meanwhile).
+   *
+   * @generated from field: bool reindexing = 8;
+   */
+  reindexing: boolean;
+};
+
+/**
+ * Describes the message memd.v1.EmbedderStatus.
+ * Use `create(EmbedderStatusSchema)` to create a new message.
+ */
+export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 20);
 
 /**
  * SearchMode chooses which index answers a search.
@@ -1017,6 +1110,14 @@ export enum SearchMode {
    * @generated from enum value: SEARCH_MODE_KEYWORD = 1;
    */
   KEYWORD = 1,
+
+  /**
+   * Search by meaning: the query is embedded in the active embedding space and compared
+   * with the memories' vectors (cosine similarity).
+   *
+   * @generated from enum value: SEARCH_MODE_VECTOR = 2;
+   */
+  VECTOR = 2,
 }
 
 /**
@@ -1024,6 +1125,47 @@ export enum SearchMode {
  */
 export const SearchModeSchema: GenEnum<SearchMode> = /*@__PURE__*/
   enumDesc(file_memd_v1_memory_service, 0);
+
+/**
+ * EmbedderState says whether vector search can be served.
+ *
+ * @generated from enum memd.v1.EmbedderState
+ */
+export enum EmbedderState {
+  /**
+   * Unknown.
+   *
+   * @generated from enum value: EMBEDDER_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The model loads on first use; nothing has needed it yet.
+   *
+   * @generated from enum value: EMBEDDER_STATE_IDLE = 1;
+   */
+  IDLE = 1,
+
+  /**
+   * The model works and vectors are being served.
+   *
+   * @generated from enum value: EMBEDDER_STATE_READY = 2;
+   */
+  READY = 2,
+
+  /**
+   * The last attempt failed; see last_error. Work is retried with backoff.
+   *
+   * @generated from enum value: EMBEDDER_STATE_FAILING = 3;
+   */
+  FAILING = 3,
+}
+
+/**
+ * Describes the enum memd.v1.EmbedderState.
+ */
+export const EmbedderStateSchema: GenEnum<EmbedderState> = /*@__PURE__*/
+  enumDesc(file_memd_v1_memory_service, 1);
 
 /**
  * MemoryService saves, finds and maintains the memories of AI coding agents.

@@ -88,4 +88,57 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: "embedding spaces, the embedding queue and vectors",
+    up(db) {
+      db.exec(`
+        CREATE TABLE embedding_spaces (
+          id           INTEGER PRIMARY KEY,
+          provider     TEXT NOT NULL,
+          model        TEXT NOT NULL,
+          dimensions   INTEGER NOT NULL CHECK (dimensions > 0),
+          state        TEXT NOT NULL CHECK (state IN ('building', 'active', 'retired')),
+          created_at   INTEGER NOT NULL,
+          activated_at INTEGER,
+          quantizer    BLOB,
+          UNIQUE (provider, model, dimensions)
+        );
+
+        -- The durable queue: a memory is queued by the same transaction that writes it.
+        CREATE TABLE embedding_jobs (
+          space_id        INTEGER NOT NULL REFERENCES embedding_spaces (id) ON DELETE CASCADE,
+          memory_seq      INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+          token           INTEGER NOT NULL,
+          attempts        INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at INTEGER NOT NULL DEFAULT 0,
+          last_error      TEXT NOT NULL DEFAULT '',
+          PRIMARY KEY (space_id, memory_seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX embedding_jobs_due ON embedding_jobs (space_id, next_attempt_at);
+
+        -- Exact vectors (float32, little-endian) and the index's compact codes; both are
+        -- derived data, rebuildable from the memories table.
+        CREATE TABLE memory_vectors (
+          space_id   INTEGER NOT NULL REFERENCES embedding_spaces (id) ON DELETE CASCADE,
+          memory_seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+          text_hash  TEXT NOT NULL,
+          vector     BLOB NOT NULL,
+          code       BLOB NOT NULL,
+          PRIMARY KEY (space_id, memory_seq)
+        ) WITHOUT ROWID;
+
+        CREATE TRIGGER memories_embed_insert AFTER INSERT ON memories BEGIN
+          INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token)
+          SELECT id, new.seq, random() FROM embedding_spaces WHERE state IN ('building', 'active');
+        END;
+        -- The project is the index partition, so moving a memory re-queues it as well.
+        CREATE TRIGGER memories_embed_update
+        AFTER UPDATE OF content, problem, solution, concepts, files, project ON memories BEGIN
+          INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token)
+          SELECT id, new.seq, random() FROM embedding_spaces WHERE state IN ('building', 'active');
+        END;
+      `);
+    },
+  },
 ];

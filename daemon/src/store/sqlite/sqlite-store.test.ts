@@ -159,13 +159,14 @@ describe("SqliteStore schema", () => {
     const kept = memory("survives the upgrade");
     store.insert(kept);
     store.close();
-    const next = [...MIGRATIONS, { version: 2, name: "test column", up: (db: Database.Database) => db.exec("ALTER TABLE memories ADD COLUMN extra TEXT") }];
+    const latest = MIGRATIONS.length;
+    const next = [...MIGRATIONS, { version: latest + 1, name: "test column", up: (db: Database.Database) => db.exec("ALTER TABLE memories ADD COLUMN extra TEXT") }];
     const upgraded = open(next);
-    expect(upgraded.schemaVersion).toBe(2);
+    expect(upgraded.schemaVersion).toBe(latest + 1);
     expect(upgraded.backupFile).not.toBeNull();
     upgraded.close();
     const backup = new Database(upgraded.backupFile as string, { readonly: true });
-    expect(backup.pragma("user_version", { simple: true })).toBe(1);
+    expect(backup.pragma("user_version", { simple: true })).toBe(latest);
     expect(backup.prepare("SELECT content FROM memories WHERE id = ?").get(kept.id)).toEqual({ content: "survives the upgrade" });
     backup.close();
   });
@@ -175,7 +176,7 @@ describe("SqliteStore schema", () => {
     const failing = [
       ...MIGRATIONS,
       {
-        version: 2,
+        version: MIGRATIONS.length + 1,
         name: "fails halfway",
         up: (db: Database.Database) => {
           db.exec("CREATE TABLE half_done (x)");
@@ -185,7 +186,7 @@ describe("SqliteStore schema", () => {
     ];
     expect(() => open(failing)).toThrow("boom");
     const db = new Database(file, { readonly: true });
-    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half_done'").get()).toBeUndefined();
     db.close();
   });

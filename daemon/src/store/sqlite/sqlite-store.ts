@@ -10,6 +10,7 @@ import { matchExpression, queryTerms } from "./fts-query.js";
 import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, rowToMemory, sameRow } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
+import { SqliteVectorStore } from "./sqlite-vector-store.js";
 
 export interface SqliteStoreOptions {
   file: string;
@@ -36,6 +37,8 @@ export class SqliteStore implements MemoryStore {
   readonly schemaVersion: number;
   /** The copy taken before a migration at open, if one ran. */
   readonly backupFile: string | null;
+  /** Embedding spaces, the embedding queue and vectors, on the same connection. */
+  readonly vectors: SqliteVectorStore;
   private readonly db: Database.Database;
   private readonly file: string;
   private readonly now: () => number;
@@ -55,6 +58,7 @@ export class SqliteStore implements MemoryStore {
     this.backupFile = opened.backupFile;
     this.file = options.file;
     this.now = options.now;
+    this.vectors = new SqliteVectorStore(this.db);
     const columns = MEMORY_COLUMNS.join(", ");
     const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
     this.insertStmt = this.db.prepare(`INSERT INTO memories (${columns}) VALUES (${values})`);
@@ -63,9 +67,9 @@ export class SqliteStore implements MemoryStore {
     this.getStmt = this.db.prepare("SELECT * FROM memories WHERE id = ?");
   }
 
-  insert(memory: MemoryRecord): void {
+  insert(memory: MemoryRecord): number {
     try {
-      this.insertStmt.run(memoryToRow(memory));
+      return Number(this.insertStmt.run(memoryToRow(memory)).lastInsertRowid);
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ConflictError(`a memory with id ${memory.id} already exists`, { cause: error });
@@ -77,6 +81,10 @@ export class SqliteStore implements MemoryStore {
   get(id: string): MemoryRecord | undefined {
     const row = this.getStmt.get(id) as MemoryRow | undefined;
     return row ? rowToMemory(row) : undefined;
+  }
+
+  seqOf(id: string): number | undefined {
+    return (this.db.prepare("SELECT seq FROM memories WHERE id = ?").get(id) as { seq: number } | undefined)?.seq;
   }
 
   modify(id: string, change: (current: MemoryRecord) => MemoryRecord): MemoryRecord {

@@ -1,0 +1,167 @@
+import type { Logger } from "../logger.js";
+import type { EmbeddingJob, SpaceRecord, StoredVector, VectorStore } from "../store/vector-store.js";
+import { type Embedder, EmbeddingError } from "./embedder.js";
+import { embeddingText, textHash } from "./embedding-text.js";
+import { retryDelayMs } from "./retry-delay.js";
+
+/** Where finished vectors go besides the database: the in-memory index of the space. */
+export interface VectorSink {
+  /** The compact code stored beside the vector, from which the index is rebuilt at start-up. */
+  encode(vector: Float32Array): Uint8Array;
+  add(memorySeq: number, vector: Float32Array, partition: string): void;
+}
+
+export interface PipelineOptions {
+  store: VectorStore;
+  embedder: Embedder;
+  space: SpaceRecord;
+  sink: VectorSink;
+  logger: Logger;
+  now: () => number;
+  /** Most memories per model call. */
+  batchSize: number;
+  /** How long a small batch waits for company before it is embedded anyway. */
+  batchDelayMs: number;
+  /** Called when a building space has embedded every memory. */
+  onSpaceComplete?: (space: SpaceRecord) => void;
+}
+
+export type PipelineState = "idle" | "ready" | "failing";
+
+/**
+ * Drains the durable embedding queue of one space: forms batches by size and by a short
+ * delay, embeds them off the main thread (the embedder's business), stores vectors and codes
+ * in one transaction, and retries failures with backoff. Nothing is lost on a crash: a job
+ * leaves the queue only in the transaction that stores its vector.
+ */
+export class EmbeddingPipeline {
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly waiters = new Map<number, Set<(ready: boolean) => void>>();
+  private currentState: PipelineState = "idle";
+  private error = "";
+
+  constructor(private readonly options: PipelineOptions) {}
+
+  get state(): PipelineState {
+    return this.currentState;
+  }
+
+  get lastError(): string {
+    return this.error;
+  }
+
+  start(): void {
+    this.loop ??= this.run().catch((error: unknown) => {
+      this.options.logger.error({ err: error }, "embedding pipeline stopped unexpectedly");
+    });
+  }
+
+  /** Tells the pipeline that new jobs may be queued. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Resolves true once the memory's vector is stored, false if `timeoutMs` passes first or the pipeline stops. */
+  waitFor(memorySeq: number, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const set = this.waiters.get(memorySeq) ?? new Set();
+      this.waiters.set(memorySeq, set);
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0) this.waiters.delete(memorySeq);
+        resolve(ready);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      set.add(done);
+      this.notify();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.notify();
+    await this.loop;
+    for (const done of [...this.waiters.values()].flatMap((set) => [...set])) done(false);
+  }
+
+  private async run(): Promise<void> {
+    const { store, space, batchSize, batchDelayMs, now } = this.options;
+    while (!this.stopped) {
+      let jobs = store.dueJobs(space.id, now(), batchSize);
+      if (jobs.length > 0 && jobs.length < batchSize) {
+        // A lone Save is usually followed by others: give them a moment to share the call.
+        await this.sleep(batchDelayMs);
+        if (this.stopped) break;
+        jobs = store.dueJobs(space.id, now(), batchSize);
+      }
+      if (jobs.length === 0) {
+        this.checkComplete();
+        const due = store.nextDueAt(space.id);
+        await this.sleep(due === null ? 60_000 : Math.max(10, due - now()));
+        continue;
+      }
+      await this.embedBatch(jobs);
+    }
+  }
+
+  private async embedBatch(jobs: EmbeddingJob[]): Promise<void> {
+    const { store, embedder, space, sink, logger, now } = this.options;
+    const texts = jobs.map((job) => embeddingText(job.memory));
+    try {
+      const vectors = await embedder.embed(texts, "document");
+      const stored: StoredVector[] = jobs.map((job, i) => {
+        const vector = vectors[i];
+        if (!vector || vector.length !== space.dimensions) {
+          throw new EmbeddingError(
+            `the embedder returned ${vector?.length ?? "no"} dimensions for space ${space.provider}:${space.model}, which has ${space.dimensions}`,
+            false,
+          );
+        }
+        return { spaceId: space.id, memorySeq: job.memorySeq, textHash: textHash(texts[i] as string), vector, code: sink.encode(vector) };
+      });
+      store.completeJobs(jobs, stored);
+      for (const [i, job] of jobs.entries()) {
+        sink.add(job.memorySeq, stored[i]?.vector as Float32Array, job.memory.project);
+        for (const done of [...(this.waiters.get(job.memorySeq) ?? [])]) done(true);
+      }
+      this.currentState = "ready";
+      this.error = "";
+      logger.debug({ count: jobs.length, space: space.id }, "embedded batch");
+    } catch (error) {
+      const retryable = error instanceof EmbeddingError ? error.retryable : true;
+      const retryAfter = error instanceof EmbeddingError ? error.retryAfterMs : undefined;
+      const attempts = Math.max(...jobs.map((j) => j.attempts));
+      const delay = retryDelayMs(attempts, retryable, retryAfter);
+      const message = error instanceof Error ? error.message : String(error);
+      store.failJobs(jobs, message, now() + delay);
+      this.currentState = "failing";
+      this.error = message;
+      logger.warn({ err: error, count: jobs.length, retryInMs: delay, retryable }, "embedding failed; will retry");
+    }
+  }
+
+  private checkComplete(): void {
+    const { store, space, onSpaceComplete } = this.options;
+    if (space.state === "building" && store.pendingJobs(space.id) === 0) {
+      space.state = "active";
+      onSpaceComplete?.(space);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+}
