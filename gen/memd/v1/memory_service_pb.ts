@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIukBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUiPgoMU2VhcmNoUmVzdWx0Eh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5Eg0KBXNjb3JlGAIgASgBImwKDlNlYXJjaFJlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5tZW1kLnYxLlNlYXJjaFJlc3VsdBIPCgdwcm9qZWN0GAIgASgJEiEKBG1vZGUYAyABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUi0wEKEUNoZWNrcG9pbnRSZXF1ZXN0Eg8KB3N1bW1hcnkYASABKAkSDwoHcHJvYmxlbRgCIAEoCRIQCghzb2x1dGlvbhgDIAEoCRINCgVmaWxlcxgEIAMoCRIQCghjb25jZXB0cxgFIAMoCRIPCgdwcm9qZWN0GAYgASgJEgsKA2N3ZBgHIAEoCRISCgpzZXNzaW9uX2lkGAggASgJEhQKDHNvdXJjZV9hZ2VudBgJIAEoCRIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJVCgtTeW5jUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDHNvdXJjZV9hZ2VudBgEIAEoCSJ2Cg5Qcm9qZWN0U3VtbWFyeRIMCgRuYW1lGAEgASgJEgwKBHJvb3QYAiABKAkSFAoMYWN0aXZlX2NvdW50GAMgASgDEjIKDmxhc3Rfc2F2ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrAQoMU3luY1Jlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzEg8KB3Byb2plY3QYAiABKAkSHAoUcHJvamVjdF9hY3RpdmVfY291bnQYAyABKAMSGgoSdG90YWxfYWN0aXZlX2NvdW50GAQgASgDEikKCHByb2plY3RzGAUgAygLMhcubWVtZC52MS5Qcm9qZWN0U3VtbWFyeSKhAQoMSGVhbHRoU3RhdHVzEgoKAm9rGAEgASgIEg8KB3ZlcnNpb24YAiABKAkSFgoOc2NoZW1hX3ZlcnNpb24YAyABKAUSFgoOdXB0aW1lX3NlY29uZHMYBCABKAMSCwoDcGlkGAUgASgFEgwKBGhvbWUYBiABKAkSKQoIZW1iZWRkZXIYByABKAsyFy5tZW1kLnYxLkVtYmVkZGVyU3RhdHVzIrkBCg5FbWJlZGRlclN0YXR1cxIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRISCgpkaW1lbnNpb25zGAMgASgFEg4KBnJlYXNvbhgEIAEoCRIlCgVzdGF0ZRgFIAEoDjIWLm1lbWQudjEuRW1iZWRkZXJTdGF0ZRITCgtxdWV1ZV9kZXB0aBgGIAEoAxISCgpsYXN0X2Vycm9yGAcgASgJEhIKCnJlaW5kZXhpbmcYCCABKAgqWgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQARIWChJTRUFSQ0hfTU9ERV9WRUNUT1IQAip+Cg1FbWJlZGRlclN0YXRlEh4KGkVNQkVEREVSX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTRU1CRURERVJfU1RBVEVfSURMRRABEhgKFEVNQkVEREVSX1NUQVRFX1JFQURZEAISGgoWRU1CRURERVJfU1RBVEVfRkFJTElORxADMuoDCg1NZW1vcnlTZXJ2aWNlEjMKBFNhdmUSFC5tZW1kLnYxLlNhdmVSZXF1ZXN0GhUubWVtZC52MS5TYXZlUmVzcG9uc2USNQoDR2V0EhMubWVtZC52MS5HZXRSZXF1ZXN0GhQubWVtZC52MS5HZXRSZXNwb25zZSIDkAIBEjkKBlVwZGF0ZRIWLm1lbWQudjEuVXBkYXRlUmVxdWVzdBoXLm1lbWQudjEuVXBkYXRlUmVzcG9uc2USPAoHQXJjaGl2ZRIXLm1lbWQudjEuQXJjaGl2ZVJlcXVlc3QaGC5tZW1kLnYxLkFyY2hpdmVSZXNwb25zZRI4CgRMaXN0EhQubWVtZC52MS5MaXN0UmVxdWVzdBoVLm1lbWQudjEuTGlzdFJlc3BvbnNlIgOQAgESPgoGU2VhcmNoEhYubWVtZC52MS5TZWFyY2hSZXF1ZXN0GhcubWVtZC52MS5TZWFyY2hSZXNwb25zZSIDkAIBEkUKCkNoZWNrcG9pbnQSGi5tZW1kLnYxLkNoZWNrcG9pbnRSZXF1ZXN0GhsubWVtZC52MS5DaGVja3BvaW50UmVzcG9uc2USMwoEU3luYxIULm1lbWQudjEuU3luY1JlcXVlc3QaFS5tZW1kLnYxLlN5bmNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_memd_v1_memory]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIvoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSDwoHZXhwbGFpbhgKIAEoCCLMAQoQU2NvcmVFeHBsYW5hdGlvbhIUCgxrZXl3b3JkX3JhbmsYASABKAUSFQoNa2V5d29yZF9zY29yZRgCIAEoARITCgt2ZWN0b3JfcmFuaxgDIAEoBRIZChF2ZWN0b3Jfc2ltaWxhcml0eRgEIAEoARISCgpncmFwaF9wYXRoGAUgASgJEhEKCXJlbGV2YW5jZRgGIAEoARINCgVkZWNheRgHIAEoARIRCglmcmVxdWVuY3kYCCABKAESEgoKY29uZmlkZW5jZRgJIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ibAoOU2VhcmNoUmVzcG9uc2USJgoHcmVzdWx0cxgBIAMoCzIVLm1lbWQudjEuU2VhcmNoUmVzdWx0Eg8KB3Byb2plY3QYAiABKAkSIQoEbW9kZRgDIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZSLTAQoRQ2hlY2twb2ludFJlcXVlc3QSDwoHc3VtbWFyeRgBIAEoCRIPCgdwcm9ibGVtGAIgASgJEhAKCHNvbHV0aW9uGAMgASgJEg0KBWZpbGVzGAQgAygJEhAKCGNvbmNlcHRzGAUgAygJEg8KB3Byb2plY3QYBiABKAkSCwoDY3dkGAcgASgJEhIKCnNlc3Npb25faWQYCCABKAkSFAoMc291cmNlX2FnZW50GAkgASgJEiEKBGtpbmQYCiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQiNQoSQ2hlY2twb2ludFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IlUKC1N5bmNSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFAoMc291cmNlX2FnZW50GAQgASgJInYKDlByb2plY3RTdW1tYXJ5EgwKBG5hbWUYASABKAkSDAoEcm9vdBgCIAEoCRIUCgxhY3RpdmVfY291bnQYAyABKAMSMgoObGFzdF9zYXZlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqsBCgxTeW5jUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMSDwoHcHJvamVjdBgCIAEoCRIcChRwcm9qZWN0X2FjdGl2ZV9jb3VudBgDIAEoAxIaChJ0b3RhbF9hY3RpdmVfY291bnQYBCABKAMSKQoIcHJvamVjdHMYBSADKAsyFy5tZW1kLnYxLlByb2plY3RTdW1tYXJ5IqEBCgxIZWFsdGhTdGF0dXMSCgoCb2sYASABKAgSDwoHdmVyc2lvbhgCIAEoCRIWCg5zY2hlbWFfdmVyc2lvbhgDIAEoBRIWCg51cHRpbWVfc2Vjb25kcxgEIAEoAxILCgNwaWQYBSABKAUSDAoEaG9tZRgGIAEoCRIpCghlbWJlZGRlchgHIAEoCzIXLm1lbWQudjEuRW1iZWRkZXJTdGF0dXMiuQEKDkVtYmVkZGVyU3RhdHVzEhAKCHByb3ZpZGVyGAEgASgJEg0KBW1vZGVsGAIgASgJEhIKCmRpbWVuc2lvbnMYAyABKAUSDgoGcmVhc29uGAQgASgJEiUKBXN0YXRlGAUgASgOMhYubWVtZC52MS5FbWJlZGRlclN0YXRlEhMKC3F1ZXVlX2RlcHRoGAYgASgDEhIKCmxhc3RfZXJyb3IYByABKAkSEgoKcmVpbmRleGluZxgIIAEoCCpyCgpTZWFyY2hNb2RlEhsKF1NFQVJDSF9NT0RFX1VOU1BFQ0lGSUVEEAASFwoTU0VBUkNIX01PREVfS0VZV09SRBABEhYKElNFQVJDSF9NT0RFX1ZFQ1RPUhACEhYKElNFQVJDSF9NT0RFX0hZQlJJRBADKn4KDUVtYmVkZGVyU3RhdGUSHgoaRU1CRURERVJfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNFTUJFRERFUl9TVEFURV9JRExFEAESGAoURU1CRURERVJfU1RBVEVfUkVBRFkQAhIaChZFTUJFRERFUl9TVEFURV9GQUlMSU5HEAMy6gMKDU1lbW9yeVNlcnZpY2USMwoEU2F2ZRIULm1lbWQudjEuU2F2ZVJlcXVlc3QaFS5tZW1kLnYxLlNhdmVSZXNwb25zZRI1CgNHZXQSEy5tZW1kLnYxLkdldFJlcXVlc3QaFC5tZW1kLnYxLkdldFJlc3BvbnNlIgOQAgESOQoGVXBkYXRlEhYubWVtZC52MS5VcGRhdGVSZXF1ZXN0GhcubWVtZC52MS5VcGRhdGVSZXNwb25zZRI8CgdBcmNoaXZlEhcubWVtZC52MS5BcmNoaXZlUmVxdWVzdBoYLm1lbWQudjEuQXJjaGl2ZVJlc3BvbnNlEjgKBExpc3QSFC5tZW1kLnYxLkxpc3RSZXF1ZXN0GhUubWVtZC52MS5MaXN0UmVzcG9uc2UiA5ACARI+CgZTZWFyY2gSFi5tZW1kLnYxLlNlYXJjaFJlcXVlc3QaFy5tZW1kLnYxLlNlYXJjaFJlc3BvbnNlIgOQAgESRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_memd_v1_memory]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -648,6 +648,13 @@ export type SearchRequest = Message<"memd.v1.SearchRequest"> & {
    * @generated from field: memd.v1.SearchMode mode = 9;
    */
   mode: SearchMode;
+
+  /**
+   * Attach each result's score breakdown.
+   *
+   * @generated from field: bool explain = 10;
+   */
+  explain: boolean;
 };
 
 /**
@@ -656,6 +663,83 @@ export type SearchRequest = Message<"memd.v1.SearchRequest"> & {
  */
 export const SearchRequestSchema: GenMessage<SearchRequest> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 11);
+
+/**
+ * ScoreExplanation shows how a result's score came about.
+ *
+ * @generated from message memd.v1.ScoreExplanation
+ */
+export type ScoreExplanation = Message<"memd.v1.ScoreExplanation"> & {
+  /**
+   * Rank in the keyword (BM25) candidates, 1-based; 0 if not a keyword candidate.
+   *
+   * @generated from field: int32 keyword_rank = 1;
+   */
+  keywordRank: number;
+
+  /**
+   * The BM25 score (higher is better); 0 if not a keyword candidate.
+   *
+   * @generated from field: double keyword_score = 2;
+   */
+  keywordScore: number;
+
+  /**
+   * Rank in the vector candidates, 1-based; 0 if not a vector candidate.
+   *
+   * @generated from field: int32 vector_rank = 3;
+   */
+  vectorRank: number;
+
+  /**
+   * Cosine similarity to the query; 0 if not a vector candidate.
+   *
+   * @generated from field: double vector_similarity = 4;
+   */
+  vectorSimilarity: number;
+
+  /**
+   * How the entity graph reached it, e.g. "ECONNRESET" or "PAY-1423 -> stripe"; empty if it did not.
+   *
+   * @generated from field: string graph_path = 5;
+   */
+  graphPath: string;
+
+  /**
+   * The fused relevance before lifecycle weighting.
+   *
+   * @generated from field: double relevance = 6;
+   */
+  relevance: number;
+
+  /**
+   * The decay weight, 0..1.
+   *
+   * @generated from field: double decay = 7;
+   */
+  decay: number;
+
+  /**
+   * The frequency boost from past recalls.
+   *
+   * @generated from field: double frequency = 8;
+   */
+  frequency: number;
+
+  /**
+   * The confidence boost.
+   *
+   * @generated from field: double confidence = 9;
+   */
+  confidence: number;
+};
+
+/**
+ * Describes the message memd.v1.ScoreExplanation.
+ * Use `create(ScoreExplanationSchema)` to create a new message.
+ */
+export const ScoreExplanationSchema: GenMessage<ScoreExplanation> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 12);
 
 /**
  * SearchResult is one match.
@@ -676,6 +760,13 @@ export type SearchResult = Message<"memd.v1.SearchResult"> & {
    * @generated from field: double score = 2;
    */
   score: number;
+
+  /**
+   * The score breakdown, when the request asked to explain.
+   *
+   * @generated from field: memd.v1.ScoreExplanation explanation = 3;
+   */
+  explanation?: ScoreExplanation | undefined;
 };
 
 /**
@@ -683,7 +774,7 @@ export type SearchResult = Message<"memd.v1.SearchResult"> & {
  * Use `create(SearchResultSchema)` to create a new message.
  */
 export const SearchResultSchema: GenMessage<SearchResult> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 12);
+  messageDesc(file_memd_v1_memory_service, 13);
 
 /**
  * SearchResponse lists the matches, best first.
@@ -718,7 +809,7 @@ export type SearchResponse = Message<"memd.v1.SearchResponse"> & {
  * Use `create(SearchResponseSchema)` to create a new message.
  */
 export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 13);
+  messageDesc(file_memd_v1_memory_service, 14);
 
 /**
  * CheckpointRequest summarises a finished task.
@@ -802,7 +893,7 @@ export type CheckpointRequest = Message<"memd.v1.CheckpointRequest"> & {
  * Use `create(CheckpointRequestSchema)` to create a new message.
  */
 export const CheckpointRequestSchema: GenMessage<CheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 14);
+  messageDesc(file_memd_v1_memory_service, 15);
 
 /**
  * CheckpointResponse returns the memory the checkpoint became.
@@ -823,7 +914,7 @@ export type CheckpointResponse = Message<"memd.v1.CheckpointResponse"> & {
  * Use `create(CheckpointResponseSchema)` to create a new message.
  */
 export const CheckpointResponseSchema: GenMessage<CheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 15);
+  messageDesc(file_memd_v1_memory_service, 16);
 
 /**
  * SyncRequest opens an agent session.
@@ -865,7 +956,7 @@ export type SyncRequest = Message<"memd.v1.SyncRequest"> & {
  * Use `create(SyncRequestSchema)` to create a new message.
  */
 export const SyncRequestSchema: GenMessage<SyncRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 16);
+  messageDesc(file_memd_v1_memory_service, 17);
 
 /**
  * ProjectSummary describes one project memd knows.
@@ -907,7 +998,7 @@ export type ProjectSummary = Message<"memd.v1.ProjectSummary"> & {
  * Use `create(ProjectSummarySchema)` to create a new message.
  */
 export const ProjectSummarySchema: GenMessage<ProjectSummary> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 17);
+  messageDesc(file_memd_v1_memory_service, 18);
 
 /**
  * SyncResponse tells the agent where it stands.
@@ -956,7 +1047,7 @@ export type SyncResponse = Message<"memd.v1.SyncResponse"> & {
  * Use `create(SyncResponseSchema)` to create a new message.
  */
 export const SyncResponseSchema: GenMessage<SyncResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 18);
+  messageDesc(file_memd_v1_memory_service, 19);
 
 /**
  * HealthStatus is the daemon's state, shared by Sync and AdminService.Health.
@@ -1019,7 +1110,7 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
  * Use `create(HealthStatusSchema)` to create a new message.
  */
 export const HealthStatusSchema: GenMessage<HealthStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 19);
+  messageDesc(file_memd_v1_memory_service, 20);
 
 /**
  * EmbedderStatus describes the active embedder and its queue.
@@ -1089,7 +1180,7 @@ export type EmbedderStatus = Message<"memd.v1.EmbedderStatus"> & {
  * Use `create(EmbedderStatusSchema)` to create a new message.
  */
 export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 20);
+  messageDesc(file_memd_v1_memory_service, 21);
 
 /**
  * SearchMode chooses which index answers a search.
@@ -1118,6 +1209,14 @@ export enum SearchMode {
    * @generated from enum value: SEARCH_MODE_VECTOR = 2;
    */
   VECTOR = 2,
+
+  /**
+   * Keyword, vector and entity-graph candidates fused into one ranking and weighed by each
+   * memory's lifecycle (decay, use, confidence).
+   *
+   * @generated from enum value: SEARCH_MODE_HYBRID = 3;
+   */
+  HYBRID = 3,
 }
 
 /**
