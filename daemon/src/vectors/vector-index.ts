@@ -7,8 +7,15 @@ export interface VectorIndex {
   readonly dimensions: number;
   /** How many vectors the index holds. */
   readonly size: number;
+  /**
+   * The compact code `addCode` takes. Persist it beside the vector: the index can then be
+   * rebuilt at start-up from codes alone, without reading every exact vector.
+   */
+  encode(vector: Float32Array): Uint8Array;
   /** Adds a vector (unit length) for a memory, replacing any earlier one for the same id. */
   add(id: number, vector: Float32Array, partition: string): void;
+  /** Adds a code from `encode` (of an index with the same quantizer), replacing any earlier one for the same id. */
+  addCode(id: number, code: Uint8Array, partition: string): void;
   /** Forgets a memory; unknown ids are ignored. */
   remove(id: number): void;
   /** The k most similar memories by cosine similarity, best first, exact scores. */
@@ -29,5 +36,13 @@ export interface VectorHit {
   similarity: number;
 }
 
-/** Where exact vectors come from for rescoring (the database in the daemon). */
+/**
+ * Where exact vectors come from for rescoring (the database in the daemon). Ids it leaves out
+ * (deleted meanwhile, or unreadable) are dropped from the results.
+ */
 export type ExactVectorSource = (ids: readonly number[]) => Map<number, Float32Array>;
+
+/** A vector or code whose size does not fit the index's embedding space. */
+export class VectorDimensionError extends Error {
+  override readonly name = "VectorDimensionError";
+}
