@@ -1,0 +1,151 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { monotonicFactory } from "ulid";
+import { z } from "zod";
+import { MemoryKind, type MemorySchema, MemoryStatus, Provenance, Tier } from "../gen/memd/v1/memory_pb.js";
+import { mulberry32 } from "./seeded-random.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Fixed so that the same dataset gets the same ids (relative to `now`) on every run.
+const ID_SEED = 20_250_301;
+
+export const QUERY_KINDS = [
+  "paraphrase", "keyword", "cross_project", "supersede", "staged", "multi_hop", "preference", "temporal",
+] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+const KINDS = {
+  fact: MemoryKind.FACT, decision: MemoryKind.DECISION, preference: MemoryKind.PREFERENCE,
+  procedure: MemoryKind.PROCEDURE, episode: MemoryKind.EPISODE, trace: MemoryKind.TRACE, idea: MemoryKind.IDEA,
+  rule: MemoryKind.RULE, task: MemoryKind.TASK, context: MemoryKind.CONTEXT,
+} as const;
+// Confidence and tier as Save would default them for each provenance (daemon/src/memory/provenance-defaults.ts):
+// Import stores memories exactly as given, so the harness supplies what Save would have.
+const PROVENANCES = {
+  save: { provenance: Provenance.SAVE, confidence: 0.5, tier: Tier.REGULAR },
+  checkpoint: { provenance: Provenance.CHECKPOINT, confidence: 0.65, tier: Tier.REGULAR },
+  human: { provenance: Provenance.HUMAN, confidence: 0.95, tier: Tier.CORE },
+  distilled: { provenance: Provenance.DISTILLED, confidence: 0.3, tier: Tier.REGULAR },
+} as const;
+const STATUSES = { active: MemoryStatus.ACTIVE, staged: MemoryStatus.STAGED, superseded: MemoryStatus.SUPERSEDED } as const;
+
+const keysOf = <T extends object>(o: T) => Object.keys(o) as [keyof T & string, ...(keyof T & string)[]];
+
+const datasetMemory = z.object({
+  id: z.string().min(1),
+  project: z.string().min(1),
+  type: z.enum(keysOf(KINDS)),
+  content: z.string().min(1),
+  problem: z.string().optional(),
+  solution: z.string().optional(),
+  concepts: z.array(z.string()).default([]),
+  files: z.array(z.string()).default([]),
+  days_ago: z.number().min(0),
+  provenance: z.enum(keysOf(PROVENANCES)),
+  status: z.enum(keysOf(STATUSES)),
+  supersedes: z.string().optional(),
+  pinned: z.boolean().optional(),
+  session: z.string().optional(),
+});
+const datasetQuery = z.object({
+  qid: z.string().min(1),
+  query: z.string().min(1),
+  project: z.string().nullable(),
+  relevant: z.array(z.string()),
+  must_not: z.array(z.string()),
+  kind: z.enum(QUERY_KINDS),
+});
+
+export type DatasetMemory = z.infer<typeof datasetMemory>;
+export type DatasetQuery = z.infer<typeof datasetQuery>;
+
+export interface Dataset {
+  dir: string;
+  memories: DatasetMemory[];
+  queries: DatasetQuery[];
+}
+
+/** Reads memories.jsonl and queries.jsonl of a dataset directory in the dev-set format. */
+export function readDataset(dir: string): Dataset {
+  const memories = readJsonl(path.join(dir, "memories.jsonl"), datasetMemory);
+  const queries = readJsonl(path.join(dir, "queries.jsonl"), datasetQuery);
+  const ids = new Set(memories.map((m) => m.id));
+  for (const m of memories) {
+    if (m.supersedes !== undefined && !ids.has(m.supersedes)) throw new Error(`${m.id} supersedes unknown memory ${m.supersedes}`);
+  }
+  for (const q of queries) {
+    const unknown = [...q.relevant, ...q.must_not].filter((id) => !ids.has(id));
+    if (unknown.length > 0) throw new Error(`${q.qid} names unknown memories ${unknown.join(", ")}`);
+  }
+  return { dir, memories, queries };
+}
+
+function readJsonl<T>(file: string, schema: z.ZodType<T>): T[] {
+  const lines = fs.readFileSync(file, "utf8").split("\n");
+  const out: T[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    const parsed = schema.safeParse(JSON.parse(line));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`${file}:${index + 1}: ${issue?.path.join(".") ?? ""} ${issue?.message ?? "is invalid"}`);
+    }
+    out.push(parsed.data);
+  });
+  return out;
+}
+
+/** Dataset ids and the ULIDs memd stores them under, both ways. */
+export interface IdMap {
+  toUlid: ReadonlyMap<string, string>;
+  toDatasetId: ReadonlyMap<string, string>;
+}
+
+/**
+ * The dataset as memd memories: created `days_ago` days before `now`, with ULIDs made in
+ * creation order (ties broken by dataset id) from a fixed seed, and supersession linked both
+ * ways (the newer memory's supersedes, the older one's superseded_by).
+ */
+export function toMemdMemories(
+  memories: readonly DatasetMemory[],
+  now: number,
+): { memories: MessageInitShape<typeof MemorySchema>[]; ids: IdMap } {
+  const createMs = (m: DatasetMemory) => Math.round(now - m.days_ago * DAY_MS);
+  // Oldest first: a monotonic ULID factory only keeps each id's time when times never go back.
+  const ordered = [...memories].sort((a, b) => createMs(a) - createMs(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const newId = monotonicFactory(mulberry32(ID_SEED));
+  const toUlid = new Map(ordered.map((m) => [m.id, newId(createMs(m))]));
+  const toDatasetId = new Map([...toUlid].map(([datasetId, ulid]) => [ulid, datasetId]));
+  const supersededBy = new Map(
+    memories.filter((m) => m.supersedes !== undefined).map((m) => [m.supersedes as string, m.id]),
+  );
+  const ulidOf = (id: string | undefined) => (id === undefined ? "" : (toUlid.get(id) ?? ""));
+  const converted = ordered.map((m): MessageInitShape<typeof MemorySchema> => {
+    const time = timestampFromMs(createMs(m));
+    const provenance = PROVENANCES[m.provenance];
+    return {
+      id: ulidOf(m.id),
+      content: m.content,
+      kind: KINDS[m.type],
+      project: m.project,
+      problem: m.problem ?? "",
+      solution: m.solution ?? "",
+      concepts: m.concepts,
+      files: m.files,
+      confidence: provenance.confidence,
+      provenance: provenance.provenance,
+      tier: provenance.tier,
+      status: STATUSES[m.status],
+      pinned: m.pinned ?? false,
+      importance: 3,
+      sessionId: m.session ?? "",
+      createTime: time,
+      updateTime: time,
+      supersedes: ulidOf(m.supersedes),
+      supersededBy: ulidOf(supersededBy.get(m.id)),
+    };
+  });
+  return { memories: converted, ids: { toUlid, toDatasetId } };
+}

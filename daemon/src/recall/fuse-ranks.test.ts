@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { fuseRanks } from "./fuse-ranks.js";
+
+describe("fuseRanks", () => {
+  it("rewards candidates that several sources agree on", () => {
+    const fused = fuseRanks([
+      { name: "keyword", weight: 1, ids: ["a", "b", "c"] },
+      { name: "vector", weight: 1, ids: ["c", "d"] },
+    ]);
+    expect(fused[0]?.id).toBe("c");
+    expect(fused[0]?.ranks).toEqual({ keyword: 3, vector: 1 });
+  });
+
+  it("lets a weak source reorder but not outvote the strong source's top hits", () => {
+    const keyword = Array.from({ length: 10 }, (_, i) => `k${i}`);
+    const fused = fuseRanks([
+      { name: "keyword", weight: 1, ids: keyword },
+      { name: "vector", weight: 0.5, ids: ["v-only", "k9"] },
+    ]);
+    const order = fused.map((c) => c.id);
+    expect(order.indexOf("k9")).toBeLessThan(order.indexOf("k8"));
+    expect(order.indexOf("v-only")).toBeGreaterThan(order.indexOf("k8"));
+  });
+
+  it("ignores sources with zero weight and counts a repeated id once", () => {
+    const fused = fuseRanks([
+      { name: "keyword", weight: 1, ids: ["a", "a"] },
+      { name: "graph", weight: 0, ids: ["z"] },
+    ]);
+    expect(fused.map((c) => c.id)).toEqual(["a"]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 61, 10);
+  });
+
+  it("breaks ties by id so the order is deterministic", () => {
+    const fused = fuseRanks([
+      { name: "a", weight: 1, ids: ["y"] },
+      { name: "b", weight: 1, ids: ["x"] },
+    ]);
+    expect(fused.map((c) => c.id)).toEqual(["x", "y"]);
+  });
+});
