@@ -16,13 +16,14 @@ export type EmbeddingPurpose = "document" | "query";
 export interface Embedder {
   readonly space: EmbeddingSpace;
   /**
-   * Embeds a batch, one unit-length vector per text, in order. Texts longer than the model's
-   * window are truncated as `maxInputChars` says. Rejects with EmbeddingError on failure.
+   * Embeds a batch, one unit-length vector of `space.dimensions` per text, in order, each in its
+   * own buffer. Texts longer than `maxInputChars` are cut to it first. Rejects with
+   * EmbeddingError on failure: a blank text, or any call after `close()`, is a non-retryable one.
    */
   embed(texts: readonly string[], purpose: EmbeddingPurpose): Promise<Float32Array[]>;
-  /** The longest text, in characters, that is embedded whole; longer texts are cut to it. */
+  /** The longest text, in characters (UTF-16 code units), that is embedded whole; longer texts are cut to it. */
   readonly maxInputChars: number;
-  /** Releases threads, sockets and models. */
+  /** Releases threads, sockets and models; calls in flight reject. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -39,6 +40,11 @@ export class EmbeddingError extends Error {
     this.retryAfterMs = options?.retryAfterMs;
   }
   readonly retryAfterMs: number | undefined;
+}
+
+/** An embedder cannot be set up as configured (no API key, unknown dimensions); the message says how to fix it. */
+export class EmbedderSetupError extends Error {
+  override readonly name = "EmbedderSetupError";
 }
 
 /** The canonical key of a space, used in logs and in the database. */

@@ -24,9 +24,13 @@ export interface PipelineOptions {
   batchDelayMs: number;
   /** Called when a building space has embedded every memory. */
   onSpaceComplete?: (space: SpaceRecord) => void;
+  /** Called after each batch is stored. */
+  onBatchStored?: () => void;
 }
 
 export type PipelineState = "idle" | "ready" | "failing";
+
+const IDLE_POLL_MS = 5000;
 
 /**
  * Drains the durable embedding queue of one space: forms batches by size and by a short
@@ -100,7 +104,8 @@ export class EmbeddingPipeline {
       if (jobs.length === 0) {
         this.checkComplete();
         const due = store.nextDueAt(space.id);
-        await this.sleep(due === null ? 60_000 : Math.max(10, due - now()));
+        // Writers notify; the idle poll only catches jobs queued by paths that cannot (a repair, another tool).
+        await this.sleep(due === null ? IDLE_POLL_MS : Math.max(10, Math.min(IDLE_POLL_MS, due - now())));
         continue;
       }
       await this.embedBatch(jobs);
@@ -129,6 +134,7 @@ export class EmbeddingPipeline {
       }
       this.currentState = "ready";
       this.error = "";
+      this.options.onBatchStored?.();
       logger.debug({ count: jobs.length, space: space.id }, "embedded batch");
     } catch (error) {
       const retryable = error instanceof EmbeddingError ? error.retryable : true;

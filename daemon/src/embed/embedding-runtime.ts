@@ -8,13 +8,11 @@ import { type Embedder, spaceKey } from "./embedder.js";
 import { EmbeddingPipeline } from "./embedding-pipeline.js";
 import type { EmbeddingStatus, ReindexProgress } from "./embedding-status.js";
 
-/** A vector index that can also persist and reload its compact codes. */
-export interface SpaceIndex extends VectorIndex {
-  encode(vector: Float32Array): Uint8Array;
-  addCode(id: number, code: Uint8Array, partition: string): void;
-}
+/** Makes the in-memory index of a space; `quantizer` is the space's trained parameters, if any. */
+export type SpaceIndexFactory = (space: SpaceRecord, exact: ExactVectorSource) => VectorIndex;
 
-export type SpaceIndexFactory = (space: SpaceRecord, exact: ExactVectorSource) => SpaceIndex;
+/** Trains a quantizer from sample vectors and returns its bytes, to be persisted with the space. */
+export type QuantizerTrainer = (sample: readonly Float32Array[]) => Uint8Array;
 
 export interface EmbeddingRuntimeOptions {
   vectorStore: VectorStore;
@@ -22,6 +20,9 @@ export interface EmbeddingRuntimeOptions {
   /** Why this embedder was chosen, for Health and Stats. */
   reason: string;
   createIndex: SpaceIndexFactory;
+  /** Codes start untrained; once a space holds `trainAt` vectors they are retrained once on them. */
+  trainQuantizer: QuantizerTrainer;
+  trainAt?: number;
   /** An embedder for an older space, to keep serving its vectors while a new space builds; null if none can be had. */
   embedderForSpace?: (space: SpaceRecord) => Promise<Embedder | null>;
   logger: Logger;
@@ -33,10 +34,12 @@ export interface EmbeddingRuntimeOptions {
 interface ServingSpace {
   space: SpaceRecord;
   embedder: Embedder;
-  index: SpaceIndex;
+  index: VectorIndex;
 }
 
+
 const PROGRESS_INTERVAL_MS = 250;
+const TRAIN_AT = 1000;
 const OVERSAMPLING = 3;
 
 /**
@@ -56,12 +59,17 @@ export class EmbeddingRuntime {
       store: options.vectorStore,
       embedder: options.embedder,
       space: current.space,
-      sink: current.index,
+      // The index may be replaced (after training), so the sink always looks up the current one.
+      sink: {
+        encode: (vector) => this.current.index.encode(vector),
+        add: (seq, vector, partition) => this.current.index.add(seq, vector, partition),
+      },
       logger: options.logger,
       now: options.now,
       batchSize: options.batchSize ?? 32,
       batchDelayMs: options.batchDelayMs ?? 20,
       onSpaceComplete: (space) => this.activate(space),
+      onBatchStored: () => this.trainIfDue(),
     });
   }
 
@@ -69,8 +77,9 @@ export class EmbeddingRuntime {
   static async start(options: EmbeddingRuntimeOptions): Promise<EmbeddingRuntime> {
     const { vectorStore, embedder, now, logger } = options;
     const space = vectorStore.ensureSpace(embedder.space, now());
-    const index = await loadIndex(options, space);
-    const runtime = new EmbeddingRuntime(options, { space, embedder, index });
+    let runtime: EmbeddingRuntime | null = null;
+    const index = await loadIndex(options, space, () => runtime?.notify());
+    runtime = new EmbeddingRuntime(options, { space, embedder, index });
     if (space.state === "building") await runtime.servePreviousSpace();
     logger.info(
       { space: spaceKey(space), state: space.state, vectors: index.size, pending: vectorStore.pendingJobs(space.id), reason: options.reason },
@@ -146,6 +155,25 @@ export class EmbeddingRuntime {
     await this.previous?.embedder.close();
   }
 
+  /**
+   * Sign codes work better centred on the space's mean, which needs vectors to learn from:
+   * once enough are stored, train once, persist the quantizer, recode and reload the index.
+   */
+  private trainIfDue(): void {
+    const { vectorStore, logger } = this.options;
+    const space = this.current.space;
+    const trainAt = this.options.trainAt ?? TRAIN_AT;
+    if (space.quantizer !== null || vectorStore.vectorCount(space.id) < trainAt) return;
+    const quantizer = this.options.trainQuantizer(vectorStore.sampleVectors(space.id, trainAt));
+    vectorStore.setQuantizer(space.id, quantizer);
+    space.quantizer = quantizer;
+    const index = this.options.createIndex(space, exactSource(this.options, space, () => this.notify()));
+    vectorStore.recode(space.id, (vector) => index.encode(vector));
+    for (const { memorySeq, project, code } of vectorStore.codes(space.id)) index.addCode(memorySeq, code, project);
+    this.current.index = index;
+    logger.info({ space: spaceKey(space), vectors: index.size }, "trained the vector quantizer and rebuilt the index");
+  }
+
   private async servePreviousSpace(): Promise<void> {
     const old = this.options.vectorStore.spaces().find((s) => s.state === "active");
     if (!old || !this.options.embedderForSpace) return;
@@ -154,7 +182,7 @@ export class EmbeddingRuntime {
       this.options.logger.warn({ space: spaceKey(old) }, "the previous embedder is unavailable; serving the new space while it builds");
       return;
     }
-    this.previous = { space: old, embedder, index: await loadIndex(this.options, old) };
+    this.previous = { space: old, embedder, index: await loadIndex(this.options, old, () => undefined) };
   }
 
   private activate(space: SpaceRecord): void {
@@ -166,8 +194,17 @@ export class EmbeddingRuntime {
   }
 }
 
-async function loadIndex(options: EmbeddingRuntimeOptions, space: SpaceRecord): Promise<SpaceIndex> {
-  const index = options.createIndex(space, (ids) => options.vectorStore.vectors(space.id, ids));
+/** Exact vectors for rescoring; a row found unreadable is re-queued by the store, so wake the pipeline. */
+function exactSource(options: EmbeddingRuntimeOptions, space: SpaceRecord, wake: () => void) {
+  return (ids: readonly number[]) => {
+    const found = options.vectorStore.vectors(space.id, ids);
+    if (found.size < ids.length) wake();
+    return found;
+  };
+}
+
+async function loadIndex(options: EmbeddingRuntimeOptions, space: SpaceRecord, wake: () => void): Promise<VectorIndex> {
+  const index = options.createIndex(space, exactSource(options, space, wake));
   let loaded = 0;
   for (const { memorySeq, project, code } of options.vectorStore.codes(space.id)) {
     index.addCode(memorySeq, code, project);

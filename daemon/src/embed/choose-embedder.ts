@@ -1,0 +1,126 @@
+import { isLoopbackHost } from "../config/config.js";
+import { type Embedder, EmbedderSetupError, type EmbeddingSpace } from "./embedder.js";
+import { LOCAL_SPACE, type LocalEmbedderOptions, createLocalEmbedder } from "./local-embedder.js";
+import { type OllamaEmbedderOptions, createOllamaEmbedder } from "./ollama-embedder.js";
+import { DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL, ollamaModelName } from "./ollama-models.js";
+import { type OllamaProbe, probeOllama } from "./ollama-probe.js";
+import { type OpenAiEmbedderOptions, createOpenAiEmbedder } from "./openai-embedder.js";
+
+export const EMBEDDER_SETTINGS = ["auto", "local", "ollama", "openai"] as const;
+/** "auto" picks Ollama when it answers on this machine with the model, else the local model; never OpenAI. */
+export type EmbedderSetting = (typeof EMBEDDER_SETTINGS)[number];
+
+export interface ChooseEmbedderOptions {
+  setting: EmbedderSetting;
+  /** Where an explicit setting came from, for the reason: "MEMD_EMBEDDER=openai", "--embedder ollama". */
+  settingSource?: string;
+  local?: LocalEmbedderOptions;
+  ollama?: OllamaEmbedderOptions;
+  /** The key may be absent: it is needed, and read, only when the setting is "openai". */
+  openai?: Partial<OpenAiEmbedderOptions>;
+  /** How long "auto" waits for Ollama's model list. Default 400. */
+  probeTimeoutMs?: number;
+}
+
+export interface ChosenEmbedder {
+  embedder: Embedder;
+  /** Why this one, in a sentence, for Health and Stats: "ollama at http://127.0.0.1:11434 has nomic-embed-text". */
+  reason: string;
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 400;
+
+/**
+ * Picks the embedder. An explicit setting wins. Otherwise Ollama, when it answers on this
+ * machine and has the model; otherwise the local model. A cloud provider is never picked by
+ * itself: an API key lying in the environment must not send memories off the machine.
+ * Throws EmbedderSetupError when the explicit choice cannot work (OpenAI without a key).
+ */
+export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<ChosenEmbedder> {
+  const explicitly = `chosen explicitly by ${options.settingSource ?? `the embedder setting "${options.setting}"`}`;
+  const host = options.ollama?.host ?? DEFAULT_OLLAMA_HOST;
+  const model = ollamaModelName(options.ollama?.model ?? DEFAULT_OLLAMA_MODEL);
+  const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+
+  switch (options.setting) {
+    case "local":
+      return { embedder: createLocalEmbedder(options.local), reason: `local: ${explicitly}` };
+    case "openai":
+      return { embedder: openAiEmbedder(options), reason: `openai: ${explicitly}` };
+    case "ollama": {
+      // The choice stands even when Ollama is down: its errors are retryable, and the pipeline waits.
+      const probe = await probeOllama(host, model, probeTimeoutMs);
+      const embedder = createOllamaEmbedder({ ...options.ollama, dimensions: options.ollama?.dimensions ?? learnt(probe) });
+      return { embedder, reason: `ollama at ${host} with ${model}: ${explicitly}${explicitCaveat(probe, model)}` };
+    }
+    case "auto":
+      break;
+  }
+  const local = (why: string): ChosenEmbedder => ({ embedder: createLocalEmbedder(options.local), reason: `local: ${why}` });
+  if (!isOnThisMachine(host)) {
+    return local(`ollama at ${host} is not on this machine, so memd uses it only when chosen explicitly`);
+  }
+  const probe = await probeOllama(host, model, probeTimeoutMs);
+  if (!probe.reachable) return local(`ollama not reachable at ${host} (${probe.detail})`);
+  if (!probe.hasModel) return local(`ollama at ${host} does not have ${model} (\`ollama pull ${model}\` would make memd use it)`);
+  const dimensions = options.ollama?.dimensions ?? probe.dimensions;
+  if (dimensions === undefined) return local(`ollama at ${host} has ${model}, but does not say its embedding size`);
+  return { embedder: createOllamaEmbedder({ ...options.ollama, dimensions }), reason: `ollama at ${host} has ${model}` };
+}
+
+/**
+ * An embedder for an older embedding space, so that it can keep answering searches while a new
+ * space builds; null when that space's provider cannot run now. OpenAI serves only while it is
+ * still the chosen provider: a user who moved away from the cloud does not send searches there.
+ */
+export async function embedderForSpace(space: EmbeddingSpace, options: ChooseEmbedderOptions): Promise<Embedder | null> {
+  try {
+    switch (space.provider) {
+      case "local":
+        return space.model === LOCAL_SPACE.model && space.dimensions === LOCAL_SPACE.dimensions ? createLocalEmbedder(options.local) : null;
+      case "ollama": {
+        const host = options.ollama?.host ?? DEFAULT_OLLAMA_HOST;
+        const probe = await probeOllama(host, space.model, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+        if (!probe.reachable || !probe.hasModel) return null;
+        return createOllamaEmbedder({ ...options.ollama, model: space.model, dimensions: space.dimensions });
+      }
+      case "openai":
+        if (options.setting !== "openai") return null;
+        return createOpenAiEmbedder({ ...options.openai, apiKey: options.openai?.apiKey ?? "", model: space.model, dimensions: space.dimensions });
+      default:
+        return null;
+    }
+  } catch (error) {
+    if (error instanceof EmbedderSetupError) return null;
+    throw error;
+  }
+}
+
+function openAiEmbedder(options: ChooseEmbedderOptions): Embedder {
+  const apiKey = options.openai?.apiKey?.trim();
+  if (!apiKey) {
+    const source = options.settingSource ?? "the embedder setting";
+    throw new EmbedderSetupError(`${source} chooses OpenAI embeddings, but no API key is set: set OPENAI_API_KEY, or choose local or ollama`);
+  }
+  return createOpenAiEmbedder({ ...options.openai, apiKey });
+}
+
+function learnt(probe: OllamaProbe): number | undefined {
+  return probe.reachable ? probe.dimensions : undefined;
+}
+
+/** What the user should know about an explicit Ollama choice that cannot embed right now. */
+function explicitCaveat(probe: OllamaProbe, model: string): string {
+  if (!probe.reachable) return `; not reachable right now (${probe.detail}), embeddings wait until it answers`;
+  if (!probe.hasModel) return `; it does not have the model yet: run \`ollama pull ${model}\``;
+  return "";
+}
+
+/** OLLAMA_HOST may come without a scheme ("127.0.0.1:11434"), as the ollama CLI accepts it. */
+function isOnThisMachine(host: string): boolean {
+  try {
+    return isLoopbackHost(new URL(/^[a-z]+:\/\//i.test(host) ? host : `http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}

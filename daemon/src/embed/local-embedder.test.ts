@@ -1,0 +1,186 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Embedder, EmbeddingError } from "./embedder.js";
+import { createLocalEmbedder, localWorkerUrl } from "./local-embedder.js";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-local-embedder-"));
+const embedders: Embedder[] = [];
+
+/**
+ * A stand-in worker speaking the local protocol: it notes each start in a file, answers each
+ * text with [length, 1, 0, ...], and dies on the text "crash". Tests of the pool run in
+ * milliseconds with it; the real model has its own tests below.
+ */
+function fakeWorker(name: string): { url: URL; starts: () => number } {
+  const marker = path.join(dir, `${name}.starts`);
+  const file = path.join(dir, `${name}.mjs`);
+  fs.writeFileSync(
+    file,
+    `import { parentPort } from "node:worker_threads";
+import fs from "node:fs";
+fs.appendFileSync(${JSON.stringify(marker)}, "start\\n");
+parentPort.on("message", ({ id, texts }) => {
+  if (texts.includes("crash")) throw new Error("simulated crash");
+  const vectors = texts.map((t) => { const v = new Float32Array(512); v[0] = t.length; v[1] = 1; return v; });
+  parentPort.postMessage({ type: "vectors", id, vectors }, vectors.map((v) => v.buffer));
+});
+`,
+  );
+  return { url: pathToFileURL(file), starts: () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").split("\n").length - 1 : 0) };
+}
+
+function embedder(options: Parameters<typeof createLocalEmbedder>[0]): Embedder {
+  const created = createLocalEmbedder(options);
+  embedders.push(created);
+  return created;
+}
+
+async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(EmbeddingError);
+  return error as EmbeddingError;
+}
+
+afterEach(async () => {
+  await Promise.all(embedders.splice(0).map((e) => e.close()));
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("local embedder worker pool (with a stand-in worker)", () => {
+  it("starts no thread until the first call, and a second only when work waits", async () => {
+    const worker = fakeWorker("lazy");
+    const e = embedder({ workerUrl: worker.url, threads: 2 });
+    expect(worker.starts()).toBe(0);
+    await e.embed(["one"], "document");
+    expect(worker.starts()).toBe(1);
+    await e.embed(["a", "b", "c", "d"], "document");
+    expect(worker.starts()).toBe(1);
+    const many = embedder({ workerUrl: worker.url, threads: 2, jobSize: 1 });
+    await many.embed(["a", "b", "c"], "document");
+    expect(worker.starts()).toBe(3);
+  });
+
+  it("stops an extra thread once it is idle, keeping the first, and starts another under the next backlog", async () => {
+    const worker = fakeWorker("idle");
+    const e = embedder({ workerUrl: worker.url, threads: 2, jobSize: 1, idleMs: 0 });
+    await e.embed(["a", "b", "c"], "document");
+    expect(worker.starts()).toBe(2);
+    await vi.waitFor(async () => {
+      await e.embed(["a", "b", "c"], "document");
+      expect(worker.starts()).toBe(3);
+    });
+  });
+
+  it("returns the vectors in the order of the texts, whatever order the jobs ran in", async () => {
+    const texts = ["ccc", "a", "eeeee", "bb", "dddd"];
+    const vectors = await embedder({ workerUrl: fakeWorker("order").url, jobSize: 2 }).embed(texts, "document");
+    expect(vectors.map((v) => v[0])).toEqual([3, 1, 5, 2, 4]);
+  });
+
+  it("serves a search before documents that were queued earlier", async () => {
+    const e = embedder({ workerUrl: fakeWorker("priority").url, threads: 1, jobSize: 1 });
+    const finished: string[] = [];
+    const calls = [
+      e.embed(["document 1"], "document").then(() => finished.push("document 1")),
+      e.embed(["document 2"], "document").then(() => finished.push("document 2")),
+      e.embed(["document 3"], "document").then(() => finished.push("document 3")),
+      e.embed(["search"], "query").then(() => finished.push("search")),
+    ];
+    await Promise.all(calls);
+    expect(finished).toEqual(["document 1", "search", "document 2", "document 3"]);
+  });
+
+  it("rejects the call in flight when its worker crashes, and starts a fresh worker on the next call", async () => {
+    const worker = fakeWorker("crash");
+    const e = embedder({ workerUrl: worker.url });
+    await e.embed(["warm"], "document");
+    const error = await failure(e.embed(["crash"], "document"));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/worker stopped \(simulated crash\)/);
+    expect((await e.embed(["after"], "document"))[0]?.[0]).toBe(5);
+    expect(worker.starts()).toBe(2);
+  });
+
+  it("fails the waiting calls when the worker cannot start, and tries again on the next call", async () => {
+    const e = embedder({ workerUrl: pathToFileURL(path.join(dir, "missing-worker.mjs")) });
+    const errors = await Promise.all([failure(e.embed(["a"], "document")), failure(e.embed(["b"], "query"))]);
+    expect(errors.every((error) => error.retryable)).toBe(true);
+    expect((await failure(e.embed(["c"], "document"))).message).toMatch(/worker stopped/);
+  });
+
+  it("rejects calls in flight on close, and every call after", async () => {
+    const e = embedder({ workerUrl: fakeWorker("close").url, jobSize: 1 });
+    const pending = failure(e.embed(["a", "b", "c"], "document"));
+    await e.close();
+    expect((await pending).message).toMatch(/closed/);
+    expect((await failure(e.embed(["x"], "document"))).retryable).toBe(false);
+    await e.close();
+  });
+
+  it("refuses a blank text without starting a worker", async () => {
+    const worker = fakeWorker("blank");
+    const error = await failure(embedder({ workerUrl: worker.url }).embed([" "], "document"));
+    expect(error.retryable).toBe(false);
+    expect(worker.starts()).toBe(0);
+  });
+});
+
+describe("localWorkerUrl", () => {
+  it("runs the worker beside the compiled module, and the compiled twin when running TypeScript sources", () => {
+    expect(localWorkerUrl("file:///app/dist/daemon/src/embed/local-embedder.js").href).toBe("file:///app/dist/daemon/src/embed/local-worker.js");
+    expect(localWorkerUrl("file:///repo/daemon/src/embed/local-embedder.ts").href).toBe("file:///repo/dist/daemon/src/embed/local-worker.js");
+  });
+});
+
+describe("local embedder (Universal Sentence Encoder lite in a worker thread)", () => {
+  let model: Embedder;
+  const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
+
+  beforeAll(() => {
+    model = createLocalEmbedder({ threads: 1 });
+  });
+  afterAll(() => model.close());
+
+  it("embeds into 512 unit-length dimensions, by meaning rather than shared words", async () => {
+    const [query, auth, postgres] = await model.embed(
+      ["how do users sign in", "Authentication is handled by Clerk, not custom JWT", "Postgres runs on port 5433"],
+      "query",
+    );
+    for (const v of [query, auth, postgres]) {
+      expect(v).toHaveLength(512);
+      expect(Math.hypot(...(v as Float32Array))).toBeCloseTo(1, 5);
+    }
+    expect(dot(query as Float32Array, auth as Float32Array)).toBeGreaterThan(dot(query as Float32Array, postgres as Float32Array));
+    // The model (tfjs) was loaded in the worker, never in this thread.
+    expect("_tfengine" in globalThis).toBe(false);
+  });
+
+  it("keeps the main thread's event loop turning while the worker embeds a batch", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      const texts = Array.from({ length: 48 }, (_, i) => `Memory ${i}: the staging cluster deploys from main after CI passes.`);
+      const vectors = await model.embed(texts, "document");
+      expect(vectors).toHaveLength(48);
+      // The timer fires while the batch is embedded elsewhere, not only once it is done.
+      expect(ticks).toBeGreaterThan(0);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it("lets the end of a long text count, averaging windows past the model's 128 tokens", async () => {
+    // About 220 tokens of one topic, then another: a model that kept only the first 128 tokens would not see the tail.
+    const auth = "Authentication is handled by Clerk, not custom JWT. ".repeat(12);
+    const tail = " Postgres runs on port 5433 in docker compose, and the read replica serves analytics.".repeat(3);
+    const [head, whole, postgres] = await model.embed([auth, auth + tail, "Postgres runs on port 5433"], "document");
+    expect(dot(whole as Float32Array, postgres as Float32Array)).toBeGreaterThan(dot(head as Float32Array, postgres as Float32Array) + 0.05);
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Messages between the local embedder (main thread) and its worker threads. The main thread
+ * sends one request at a time to a worker; the worker answers it before taking another.
+ */
+
+/** Given to each worker as workerData. */
+export interface LocalWorkerSettings {
+  /** Most windows in one model call. */
+  maxBatchWindows: number;
+  /** Most padded tokens in one model call. */
+  batchTokenBudget: number;
+}
+
+export interface LocalEmbedRequest {
+  type: "embed";
+  id: number;
+  /** Already clipped and checked non-blank. */
+  texts: string[];
+}
+
+export type LocalWorkerReply =
+  /** One unit vector per text, in order; each buffer is transferred, not copied. */
+  | { type: "vectors"; id: number; vectors: Float32Array[] }
+  | { type: "error"; id: number; message: string; retryable: boolean };
