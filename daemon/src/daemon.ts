@@ -5,7 +5,12 @@ import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import type { Config } from "./config/config.js";
+import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
+import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
 import { createLogger, type Logger } from "./logger.js";
+import { extractEntities } from "./recall/entities.js";
+import { createBinaryIndex } from "./vectors/binary-index.js";
+import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
 import { createAdminService } from "./services/admin-service.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { createMemoryService } from "./services/memory-service.js";
@@ -48,15 +53,18 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
   };
 
   try {
-    const store = new SqliteStore({ file: config.dbFile, backupDir: config.backupDir, now });
+    const store = new SqliteStore({ file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities });
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
+
+    const embeddings = await startEmbeddings(config, store, logger, now);
+    if (embeddings) cleanups.push(() => embeddings.close());
 
     const newId = monotonicFactory();
     const deps: ServiceDeps = {
       store,
       vectorStore: store.vectors,
-      embeddings: null,
+      embeddings,
       resolveProject: createProjectResolver(store),
       now,
       newId: () => newId(now()),
@@ -133,6 +141,36 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     await runCleanups();
     throw error;
   }
+}
+
+/** Chooses the embedder and starts the embedding runtime, unless embeddings are turned off. */
+async function startEmbeddings(config: Config, store: SqliteStore, logger: Logger, now: () => number): Promise<EmbeddingRuntime | null> {
+  const { embeddings: settings } = config;
+  if (settings.choice === "none") {
+    logger.info("embeddings are turned off (embedder none): keyword search only");
+    return null;
+  }
+  const options: ChooseEmbedderOptions = {
+    setting: settings.choice,
+    settingSource: `embedder setting "${settings.choice}"`,
+    ollama: { host: settings.ollamaHost, model: settings.ollamaModel },
+    openai: { apiKey: settings.openaiApiKey, baseUrl: settings.openaiBaseUrl, model: settings.openaiModel },
+  };
+  const chosen = await chooseEmbedder(options);
+  return EmbeddingRuntime.start({
+    vectorStore: store.vectors,
+    embedder: chosen.embedder,
+    reason: chosen.reason,
+    createIndex: (space, exactVectors) =>
+      createBinaryIndex({
+        quantizer: space.quantizer ? quantizerFromBytes(space.quantizer) : untrainedQuantizer(space.dimensions),
+        exactVectors,
+      }),
+    trainQuantizer: (sample) => quantizerToBytes(trainQuantizer(sample)),
+    embedderForSpace: (space) => embedderForSpace(space, options),
+    logger,
+    now,
+  });
 }
 
 /** Listens on a Unix socket that only this user can open (0600 from the first moment). */

@@ -15,6 +15,12 @@ const program = new Command("memctl")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
+// Output piped into `head` may be closed early; that is not a failure worth a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 registerMemoryCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);

@@ -5,6 +5,7 @@ import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js
 import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryStatus } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
+import { hybridSearch } from "../recall/hybrid-search.js";
 import { validateId } from "../memory/validate.js";
 import type { MemoryFilter } from "../store/store.js";
 import {
@@ -133,11 +134,30 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       let results;
       if (mode === SearchMode.KEYWORD) {
         results = store.searchKeyword({ query: req.query, filter, limit });
+      } else if (mode === SearchMode.HYBRID) {
+        const embeddings = deps.embeddings;
+        const hybrid = await hybridSearch(store, embeddings ? (q, f, n) => embeddings.search(q, f, n) : null, {
+          query: req.query,
+          project,
+          excludeGlobal: req.excludeGlobal,
+          filter: { kinds: filter.kinds, statuses: filter.statuses },
+          limit,
+          now: now(),
+        });
+        return {
+          results: hybrid.map((r) => ({
+            memory: memoryToPb(r.memory),
+            score: r.score,
+            explanation: req.explain ? r.explanation : undefined,
+          })),
+          project: project ?? "",
+          mode,
+        };
       } else if (mode === SearchMode.VECTOR) {
         if (!deps.embeddings) throw new UnavailableError("vector search is off (MEMD_EMBEDDER=none); use keyword mode or turn embeddings on");
         results = await deps.embeddings.search(req.query, filter, limit);
       } else {
-        throw new InvalidInputError(`mode has unknown value ${req.mode}; use keyword or vector`);
+        throw new InvalidInputError(`mode has unknown value ${req.mode}; use keyword, vector or hybrid`);
       }
       return {
         results: results.map((r) => ({ memory: memoryToPb(r.memory), score: r.score })),

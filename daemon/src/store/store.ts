@@ -25,6 +25,10 @@ export interface MemoryStore {
   list(filter: MemoryFilter, page: PageRequest): MemoryRecord[];
   /** Full-text search ranked by BM25, best first. */
   searchKeyword(search: KeywordSearch): ScoredMemory[];
+  /** Memories reached through the entity graph from the query's entity keys, best first. */
+  searchGraph(search: GraphSearch): GraphHit[];
+  /** Records a read through recall: access count and last-accessed time. */
+  recordAccess(ids: readonly string[], at: number): void;
   /** Stores memories exactly as given, keyed by id, in one transaction. */
   importMany(memories: readonly MemoryRecord[]): ImportCounts;
   /** Every memory, oldest first, read in pages so that no read stays open between pages. */
@@ -51,6 +55,33 @@ export interface KeywordSearch {
   query: string;
   filter: MemoryFilter;
   limit: number;
+}
+
+/** An entity a memory names, as the graph stores it. */
+export interface LinkedEntity {
+  key: string;
+  type: string;
+}
+
+export interface GraphSearch {
+  keys: readonly string[];
+  projects?: readonly string[];
+  statuses: readonly string[];
+  limit: number;
+  /** How many of the best direct hits the one-hop expansion starts from. */
+  hopFrom: number;
+  /** How many co-occurring entities one hop out are followed. */
+  hopEntities: number;
+  /** What a one-hop link is worth relative to a direct one. */
+  hopDiscount: number;
+}
+
+export interface GraphHit {
+  seq: number;
+  memory: MemoryRecord;
+  score: number;
+  /** The entity keys that led here. */
+  path: string[];
 }
 
 export interface ScoredMemory {

@@ -71,6 +71,11 @@ export interface VectorStore {
   vectors(spaceId: number, memorySeqs: readonly number[]): Map<number, Float32Array>;
   /** Every code of a space, for building the in-memory index at start-up, in pages. */
   codes(spaceId: number): Iterable<StoredCode>;
+  vectorCount(spaceId: number): number;
+  /** The first stored vectors of a space, to train the index's quantizer on. */
+  sampleVectors(spaceId: number, limit: number): Float32Array[];
+  /** Recomputes every stored code of a space (after its quantizer changed). */
+  recode(spaceId: number, encode: (vector: Float32Array) => Uint8Array): void;
   /** The memories behind index hits, in the given order; missing ones are left out. */
   memoriesBySeq(memorySeqs: readonly number[]): { seq: number; memory: MemoryRecord }[];
   /** Rebuilds the keyword index from the memories table. */

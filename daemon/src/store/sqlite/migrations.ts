@@ -128,16 +128,38 @@ export const MIGRATIONS: readonly Migration[] = [
           PRIMARY KEY (space_id, memory_seq)
         ) WITHOUT ROWID;
 
+        -- Tokens stay below 2^52 so that JavaScript numbers carry them exactly.
         CREATE TRIGGER memories_embed_insert AFTER INSERT ON memories BEGIN
           INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token)
-          SELECT id, new.seq, random() FROM embedding_spaces WHERE state IN ('building', 'active');
+          SELECT id, new.seq, (random() % 4503599627370496) FROM embedding_spaces WHERE state IN ('building', 'active');
         END;
         -- The project is the index partition, so moving a memory re-queues it as well.
         CREATE TRIGGER memories_embed_update
         AFTER UPDATE OF content, problem, solution, concepts, files, project ON memories BEGIN
           INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token)
-          SELECT id, new.seq, random() FROM embedding_spaces WHERE state IN ('building', 'active');
+          SELECT id, new.seq, (random() % 4503599627370496) FROM embedding_spaces WHERE state IN ('building', 'active');
         END;
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: "the entity graph",
+    up(db) {
+      // Entities are extracted in JavaScript when memories are written; a store opened on a
+      // database without links fills them in (see SqliteStore), so no backfill runs here.
+      db.exec(`
+        CREATE TABLE entities (
+          id   INTEGER PRIMARY KEY,
+          key  TEXT NOT NULL UNIQUE,
+          type TEXT NOT NULL
+        );
+        CREATE TABLE memory_entities (
+          entity_id  INTEGER NOT NULL REFERENCES entities (id),
+          memory_seq INTEGER NOT NULL REFERENCES memories (seq) ON DELETE CASCADE,
+          PRIMARY KEY (entity_id, memory_seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_entities_memory ON memory_entities (memory_seq);
       `);
     },
   },

@@ -4,8 +4,10 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryRecord } from "../../memory/memory.js";
 import type {
-  ImportCounts, KeywordSearch, MemoryFilter, MemoryStore, PageRequest, ProjectInfo, ScoredMemory, StoreStats,
+  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LinkedEntity, MemoryFilter, MemoryStore, PageRequest, ProjectInfo,
+  ScoredMemory, StoreStats,
 } from "../store.js";
+import { EntityGraph } from "./entity-graph.js";
 import { matchExpression, queryTerms } from "./fts-query.js";
 import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, rowToMemory, sameRow } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
@@ -18,6 +20,8 @@ export interface SqliteStoreOptions {
   now: () => number;
   /** Replaces the built-in migrations (tests use it to simulate upgrades). */
   migrations?: readonly Migration[];
+  /** The entities a memory names, linked in the entity graph whenever it is written. */
+  entitiesOf?: (memory: MemoryRecord) => readonly LinkedEntity[];
 }
 
 // Field weights for BM25 (content, problem, solution, concepts, files, tags, project_key): a
@@ -45,6 +49,8 @@ export class SqliteStore implements MemoryStore {
   private readonly insertStmt: Database.Statement;
   private readonly updateStmt: Database.Statement;
   private readonly getStmt: Database.Statement;
+  private readonly graph: EntityGraph;
+  private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
 
   constructor(options: SqliteStoreOptions) {
     const opened = openDatabase({
@@ -65,11 +71,25 @@ export class SqliteStore implements MemoryStore {
     const sets = MEMORY_COLUMNS.filter((c) => c !== "id").map((c) => `${c} = @${c}`).join(", ");
     this.updateStmt = this.db.prepare(`UPDATE memories SET ${sets} WHERE id = @id`);
     this.getStmt = this.db.prepare("SELECT * FROM memories WHERE id = ?");
+    this.graph = new EntityGraph(this.db);
+    this.entitiesOf = options.entitiesOf ?? (() => []);
+    if (options.entitiesOf && this.graph.isEmpty()) this.relinkAll();
+  }
+
+  /** Links every memory to its entities (a database from before the graph, or a changed extractor). */
+  relinkAll(): void {
+    this.db.transaction(() => {
+      for (const memory of this.exportAll()) this.graph.setLinks(this.seqOf(memory.id) as number, this.entitiesOf(memory));
+    })();
   }
 
   insert(memory: MemoryRecord): number {
     try {
-      return Number(this.insertStmt.run(memoryToRow(memory)).lastInsertRowid);
+      return this.db.transaction(() => {
+        const seq = Number(this.insertStmt.run(memoryToRow(memory)).lastInsertRowid);
+        this.graph.setLinks(seq, this.entitiesOf(memory));
+        return seq;
+      }).immediate();
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ConflictError(`a memory with id ${memory.id} already exists`, { cause: error });
@@ -93,6 +113,7 @@ export class SqliteStore implements MemoryStore {
       if (!current) throw new NotFoundError(`no memory has id ${id}`);
       const next = { ...change(current), id };
       this.updateStmt.run(memoryToRow(next));
+      this.graph.setLinks(this.seqOf(id) as number, this.entitiesOf(next));
       return next;
     }).immediate();
   }
@@ -156,6 +177,17 @@ export class SqliteStore implements MemoryStore {
     return this.db.prepare("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?").get(match, window) !== undefined;
   }
 
+  searchGraph(search: GraphSearch): GraphHit[] {
+    return this.graph.search(search);
+  }
+
+  recordAccess(ids: readonly string[], at: number): void {
+    if (ids.length === 0) return;
+    this.db
+      .prepare("UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN (SELECT value FROM json_each(?))")
+      .run(at, JSON.stringify(ids));
+  }
+
   importMany(memories: readonly MemoryRecord[]): ImportCounts {
     return this.db.transaction(() => {
       const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0 };
@@ -163,12 +195,14 @@ export class SqliteStore implements MemoryStore {
         const row = memoryToRow(memory);
         const existing = this.getStmt.get(memory.id) as MemoryRow | undefined;
         if (!existing) {
-          this.insertStmt.run(row);
+          const seq = Number(this.insertStmt.run(row).lastInsertRowid);
+          this.graph.setLinks(seq, this.entitiesOf(memory));
           counts.created += 1;
         } else if (sameRow(existing, row)) {
           counts.unchanged += 1;
         } else {
           this.updateStmt.run(row);
+          this.graph.setLinks(this.seqOf(memory.id) as number, this.entitiesOf(memory));
           counts.updated += 1;
         }
       }

@@ -139,7 +139,7 @@ export class SqliteVectorStore implements VectorStore {
 
   requeueAll(spaceId: number): number {
     return this.db
-      .prepare("INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token) SELECT ?, seq, random() FROM memories")
+      .prepare("INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token) SELECT ?, seq, (random() % 4503599627370496) FROM memories")
       .run(spaceId).changes;
   }
 
@@ -175,6 +175,34 @@ export class SqliteVectorStore implements VectorStore {
     }
   }
 
+  vectorCount(spaceId: number): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM memory_vectors WHERE space_id = ?").get(spaceId) as { n: number }).n;
+  }
+
+  sampleVectors(spaceId: number, limit: number): Float32Array[] {
+    const rows = this.db
+      .prepare("SELECT vector FROM memory_vectors WHERE space_id = ? ORDER BY memory_seq LIMIT ?")
+      .all(spaceId, limit) as { vector: Buffer }[];
+    return rows.map((row) => blobToVector(row.vector));
+  }
+
+  recode(spaceId: number, encode: (vector: Float32Array) => Uint8Array): void {
+    const read = this.db.prepare(
+      `SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ? ORDER BY memory_seq LIMIT ${CODE_PAGE}`,
+    );
+    const write = this.db.prepare("UPDATE memory_vectors SET code = ? WHERE space_id = ? AND memory_seq = ?");
+    let after = 0;
+    for (;;) {
+      const rows = read.all(spaceId, after) as { memory_seq: number; vector: Buffer }[];
+      this.db.transaction(() => {
+        for (const row of rows) write.run(Buffer.from(encode(blobToVector(row.vector))), spaceId, row.memory_seq);
+      })();
+      const last = rows.at(-1);
+      if (!last || rows.length < CODE_PAGE) return;
+      after = last.memory_seq;
+    }
+  }
+
   memoriesBySeq(memorySeqs: readonly number[]) {
     if (memorySeqs.length === 0) return [];
     const rows = this.db
@@ -196,7 +224,7 @@ export class SqliteVectorStore implements VectorStore {
     this.db.transaction(() => {
       for (const seq of memorySeqs) {
         this.db.prepare("DELETE FROM memory_vectors WHERE space_id = ? AND memory_seq = ?").run(spaceId, seq);
-        this.db.prepare("INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token) VALUES (?, ?, random())").run(spaceId, seq);
+        this.db.prepare("INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token) VALUES (?, ?, (random() % 4503599627370496))").run(spaceId, seq);
       }
     }).immediate();
   }

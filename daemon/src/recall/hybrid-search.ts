@@ -1,0 +1,141 @@
+import { decayWeight } from "../lifecycle/decay.js";
+import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
+import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
+import { MEMORY_KINDS, GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
+import type { MemoryFilter } from "../memory/memory-filter.js";
+import type { MemoryStore } from "../store/store.js";
+import { queryEntityKeys } from "./entities.js";
+import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
+import { temporalBoost, temporalWindow } from "./temporal.js";
+
+/** Finds candidates by meaning; null when embeddings are off. */
+export type VectorCandidates = (query: string, filter: MemoryFilter, limit: number) => Promise<{ memory: MemoryRecord; score: number }[]>;
+
+export interface HybridSearchInput {
+  query: string;
+  /** The project the caller works in; undefined searches every project alike. */
+  project: string | undefined;
+  excludeGlobal: boolean;
+  filter: Omit<MemoryFilter, "projects">;
+  limit: number;
+  now: number;
+}
+
+export interface Explanation {
+  keywordRank: number;
+  keywordScore: number;
+  vectorRank: number;
+  vectorSimilarity: number;
+  graphPath: string;
+  relevance: number;
+  decay: number;
+  frequency: number;
+  confidence: number;
+}
+
+export interface HybridResult {
+  memory: MemoryRecord;
+  score: number;
+  explanation: Explanation;
+}
+
+/**
+ * How much each source counts, set by measurement on the dev set (npm run bench:recall), not
+ * per query. Keyword search is the strong source; vectors and the graph mostly reorder what it
+ * finds. Results from other projects count half, so the current project wins ties, yet an
+ * answer that lives only in another project still surfaces (cross-project questions).
+ */
+export const SOURCE_WEIGHTS = {
+  keyword: 1,
+  vector: 0.6,
+  graph: 0.5,
+  otherProjects: 0.5,
+} as const;
+
+/** Candidates taken from each source before fusion. */
+const PREFETCH = 50;
+/**
+ * One half-life for every kind when ranking, until per-kind decay drives forgetting: old
+ * memories rank lower but stay findable.
+ */
+const RANKING_HALF_LIFE_MS = 180 * DAY_MS;
+const RANKING_HALF_LIVES = Object.fromEntries(MEMORY_KINDS.map((kind) => [kind, RANKING_HALF_LIFE_MS])) as unknown as HalfLives;
+
+/**
+ * Hybrid recall: keyword (BM25), vector and entity-graph candidates, fused by weighted
+ * reciprocal rank, then weighed by each memory's lifecycle (decay x frequency x confidence)
+ * and, for a time-scoped query, by how well its age fits the time named.
+ */
+export async function hybridSearch(
+  store: MemoryStore,
+  vectors: VectorCandidates | null,
+  input: HybridSearchInput,
+): Promise<HybridResult[]> {
+  const window = temporalWindow(input.query, input.now);
+  // The time phrase says when, not what: leave it out of what is matched.
+  const text = window ? input.query.replace(window.phrase, " ").trim() || input.query : input.query;
+  const local = input.project === undefined ? undefined : input.excludeGlobal ? [input.project] : [input.project, GLOBAL_PROJECT];
+  const base = { ...input.filter };
+
+  const keywordLocal = store.searchKeyword({ query: text, filter: { ...base, projects: local }, limit: PREFETCH });
+  const keywordWide = local ? store.searchKeyword({ query: text, filter: base, limit: PREFETCH }) : [];
+  const vectorLocal = vectors ? await vectors(text, { ...base, projects: local }, PREFETCH) : [];
+  const vectorWide = vectors && local ? await vectors(text, base, PREFETCH) : [];
+  const graph = store.searchGraph({
+    keys: queryEntityKeys(text),
+    projects: local,
+    statuses: base.statuses,
+    limit: PREFETCH,
+    hopFrom: 3,
+    hopEntities: 5,
+    hopDiscount: 0.3,
+  });
+
+  const memories = new Map<string, MemoryRecord>();
+  for (const hit of [...keywordLocal, ...keywordWide, ...vectorLocal, ...vectorWide, ...graph]) memories.set(hit.memory.id, hit.memory);
+  const graphHits = graph.filter((hit) => matchesKinds(hit.memory, base.kinds));
+
+  const ids = (hits: { memory: MemoryRecord }[]) => hits.map((h) => h.memory.id);
+  const sources: RankedSource[] = [
+    { name: "keyword", weight: SOURCE_WEIGHTS.keyword, ids: ids(keywordLocal) },
+    { name: "keyword-wide", weight: SOURCE_WEIGHTS.keyword * SOURCE_WEIGHTS.otherProjects, ids: ids(keywordWide) },
+    { name: "vector", weight: SOURCE_WEIGHTS.vector, ids: ids(vectorLocal) },
+    { name: "vector-wide", weight: SOURCE_WEIGHTS.vector * SOURCE_WEIGHTS.otherProjects, ids: ids(vectorWide) },
+    { name: "graph", weight: SOURCE_WEIGHTS.graph, ids: ids(graphHits) },
+  ];
+  const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
+  const vectorScore = scoreMap([...vectorWide, ...vectorLocal]);
+  const graphPath = new Map(graphHits.map((hit) => [hit.memory.id, hit.path.join(", ")]));
+
+  const results = fuseRanks(sources).map((candidate) => {
+    const memory = memories.get(candidate.id) as MemoryRecord;
+    const decay = decayWeight(memory, null, input.now, RANKING_HALF_LIVES);
+    const frequency = frequencyBoost(memory.accessCount);
+    const confidence = confidenceBoost(memory.confidence);
+    const timing = window ? temporalBoost(memory.createdAt, window) : 1;
+    return {
+      memory,
+      score: candidate.score * decay * frequency * confidence * timing,
+      explanation: {
+        keywordRank: candidate.ranks.keyword ?? candidate.ranks["keyword-wide"] ?? 0,
+        keywordScore: keywordScore.get(memory.id) ?? 0,
+        vectorRank: candidate.ranks.vector ?? candidate.ranks["vector-wide"] ?? 0,
+        vectorSimilarity: vectorScore.get(memory.id) ?? 0,
+        graphPath: graphPath.get(memory.id) ?? "",
+        relevance: candidate.score * timing,
+        decay,
+        frequency,
+        confidence,
+      },
+    };
+  });
+  return results.sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? -1 : 1)).slice(0, input.limit);
+}
+
+function scoreMap(hits: { memory: MemoryRecord; score: number }[]): Map<string, number> {
+  return new Map(hits.map((hit) => [hit.memory.id, hit.score]));
+}
+
+function matchesKinds(memory: MemoryRecord, kinds: readonly string[]): boolean {
+  return kinds.length === 0 || kinds.includes(memory.kind);
+}
