@@ -1,7 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKindSchema, MemorySchema, MemoryStatusSchema } from "../../../gen/memd/v1/memory_pb.js";
-import { type EmbedderStatus, EmbedderStateSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import { type EmbedderStatus, EmbedderStateSchema, type ScoreExplanation } from "../../../gen/memd/v1/memory_service_pb.js";
 import { enumName } from "./enums.js";
 
 /** Human-readable output; --json output goes through the proto JSON mapping instead. */
@@ -62,4 +62,14 @@ export function formatEmbedder(e: EmbedderStatus): string {
   ];
   if (e.lastError) lines.push(`  last error: ${e.lastError}`);
   return lines.join("\n");
+}
+
+export function formatExplanation(e: ScoreExplanation): string {
+  const parts = [
+    e.keywordRank ? `keyword #${e.keywordRank} (bm25 ${e.keywordScore.toFixed(2)})` : "keyword -",
+    e.vectorRank ? `vector #${e.vectorRank} (cos ${e.vectorSimilarity.toFixed(2)})` : "vector -",
+    e.graphPath ? `graph ${e.graphPath}` : "graph -",
+  ];
+  const lifecycle = `relevance ${e.relevance.toFixed(4)} x decay ${e.decay.toFixed(2)} x frequency ${e.frequency.toFixed(2)} x confidence ${e.confidence.toFixed(2)}`;
+  return `  why: ${parts.join(", ")}\n       ${lifecycle}`;
 }

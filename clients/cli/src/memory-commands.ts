@@ -1,13 +1,13 @@
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type MessageInitShape, toJson } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Command, Option } from "commander";
 import { MemoryKindSchema, MemoryStatusSchema, ProvenanceSchema, TierSchema } from "../../../gen/memd/v1/memory_pb.js";
-import { SearchModeSchema, StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import { ScoreExplanationSchema, SearchMode, SearchModeSchema, StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
 import { action } from "./context.js";
 import {
   dateParser, enumListParser, enumNames, enumParser, intParser, listParser, numberParser,
 } from "./enums.js";
-import { formatMemoryFull, formatMemoryLine, memoryJson } from "./format.js";
+import { formatExplanation, formatMemoryFull, formatMemoryLine, memoryJson } from "./format.js";
 
 interface FieldOptions {
   kind?: number;
@@ -98,10 +98,17 @@ export function registerMemoryCommands(program: Command): void {
     .option("-k, --kind <kinds>", "only these kinds", enumListParser(MemoryKindSchema))
     .option("-s, --status <statuses>", "only these statuses (default active)", enumListParser(MemoryStatusSchema))
     .option("-n, --limit <n>", "how many results (1-100, default 10)", intParser)
-    .addOption(new Option("-m, --mode <mode>", "keyword (default) or vector (by meaning)").choices(enumNames(SearchModeSchema)).argParser(enumParser(SearchModeSchema)))
+    .addOption(
+      new Option("-m, --mode <mode>", "hybrid (default: keyword + meaning + entities), keyword or vector")
+        .choices(enumNames(SearchModeSchema))
+        .argParser(enumParser(SearchModeSchema))
+        .default(SearchMode.HYBRID, "hybrid"),
+    )
+    .option("--explain", "show how each score came about")
     .action(
       action(async (ctx, words: string[], opts: {
         project?: string; allProjects?: boolean; excludeGlobal?: boolean; kind?: number[]; status?: number[]; limit?: number; mode?: number;
+        explain?: boolean;
       }) => {
         const res = await ctx.clients.memory.search({
           query: words.join(" "),
@@ -113,13 +120,22 @@ export function registerMemoryCommands(program: Command): void {
           statuses: opts.status,
           limit: opts.limit,
           mode: opts.mode,
+          explain: opts.explain,
         });
         if (ctx.json) {
-          ctx.printJson(res.results.map((r) => ({ score: r.score, memory: r.memory && memoryJson(r.memory) })));
+          ctx.printJson(res.results.map((r) => ({
+            score: r.score,
+            memory: r.memory && memoryJson(r.memory),
+            explanation: r.explanation && toJson(ScoreExplanationSchema, r.explanation),
+          })));
           return;
         }
         if (res.results.length === 0) ctx.print("no memories match");
-        for (const r of res.results) if (r.memory) ctx.print(formatMemoryLine(r.memory, r.score));
+        for (const r of res.results) {
+          if (!r.memory) continue;
+          ctx.print(formatMemoryLine(r.memory, r.score));
+          if (r.explanation) ctx.print(formatExplanation(r.explanation));
+        }
       }),
     );
 

@@ -1212,7 +1212,8 @@ export enum SearchMode {
 
   /**
    * Keyword, vector and entity-graph candidates fused into one ranking and weighed by each
-   * memory's lifecycle (decay, use, confidence).
+   * memory's lifecycle (decay, use, confidence). With a project, it also looks at other
+   * projects at a reduced weight, so an answer that lives elsewhere still surfaces.
    *
    * @generated from enum value: SEARCH_MODE_HYBRID = 3;
    */
