@@ -2,7 +2,7 @@ import { create, type MessageInitShape, toJson } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Command, Option } from "commander";
 import { MemoryKindSchema, MemoryStatusSchema, ProvenanceSchema, TierSchema } from "../../../gen/memd/v1/memory_pb.js";
-import { ScoreExplanationSchema, SearchMode, SearchModeSchema, StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import { RecallResponseSchema, ScoreExplanationSchema, SearchMode, SearchModeSchema, StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
 import { action } from "./context.js";
 import {
   dateParser, enumListParser, enumNames, enumParser, intParser, listParser, numberParser,
@@ -136,6 +136,42 @@ export function registerMemoryCommands(program: Command): void {
           ctx.print(formatMemoryLine(r.memory, r.score));
           if (r.explanation) ctx.print(formatExplanation(r.explanation));
         }
+      }),
+    );
+
+  program
+    .command("recall")
+    .description("what an agent should keep in mind: 1 summaries, 2 full memories, 3 plus related ones")
+    .argument("[query...]", "what you are working on")
+    .option("-p, --project <name>", "the current project (default: derived from the current directory)")
+    .option("-d, --depth <1-3>", "1 recognition, 2 recall, 3 association (default 1)", intParser)
+    .option("-n, --limit <n>", "at most this many memories (default 5)", intParser)
+    .option("--max-tokens <n>", "approximate token budget for the answer", intParser)
+    .option("--ids <ids>", "at depth 2: ids picked from a depth-1 answer, comma-separated", listParser)
+    .option("--explain", "show how each score came about")
+    .action(
+      action(async (ctx, words: string[], opts: { project?: string; depth?: number; limit?: number; maxTokens?: number; ids?: string[]; explain?: boolean }) => {
+        const res = await ctx.clients.memory.recall({
+          query: words.join(" "),
+          project: opts.project,
+          cwd: process.cwd(),
+          depth: opts.depth,
+          limit: opts.limit,
+          maxTokens: opts.maxTokens,
+          ids: opts.ids,
+          explain: opts.explain,
+        });
+        if (ctx.json) {
+          ctx.printJson(toJson(RecallResponseSchema, res));
+          return;
+        }
+        if (res.memories.length === 0) ctx.print("nothing to recall");
+        for (const item of res.memories) {
+          const tag = item.associated ? "  (associated)" : "";
+          ctx.print(item.memory ? `${formatMemoryLine(item.memory, item.score)}${tag}` : `${item.id}  ${item.project}  ${item.summary}${tag}`);
+          if (item.explanation) ctx.print(formatExplanation(item.explanation));
+        }
+        if (res.truncated) ctx.print(`(more matched; ${res.tokens} tokens used)`);
       }),
     );
 

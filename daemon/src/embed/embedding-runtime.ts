@@ -135,6 +135,28 @@ export class EmbeddingRuntime {
     }
   }
 
+  /**
+   * Memories near the centroid of the given memories' vectors (spreading activation), best
+   * first, leaving out the given ones. Memories without a vector yet are ignored.
+   */
+  similarTo(memorySeqs: readonly number[], filter: MemoryFilter, limit: number): ScoredMemory[] {
+    const serving = this.previous ?? this.current;
+    const vectors = [...this.options.vectorStore.vectors(serving.space.id, memorySeqs).values()];
+    if (vectors.length === 0) return [];
+    const centroid = new Float32Array(serving.index.dimensions);
+    for (const vector of vectors) for (let i = 0; i < centroid.length; i++) centroid[i] = (centroid[i] as number) + (vector[i] as number);
+    const norm = Math.hypot(...centroid) || 1;
+    for (let i = 0; i < centroid.length; i++) centroid[i] = (centroid[i] as number) / norm;
+    const exclude = new Set(memorySeqs);
+    const hits = serving.index.search(centroid, { k: limit * OVERSAMPLING + exclude.size + 10, partitions: filter.projects });
+    const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
+    return this.options.vectorStore
+      .memoriesBySeq(hits.map((hit) => hit.id).filter((id) => !exclude.has(id)))
+      .filter(({ memory }) => matchesFilter(memory, filter))
+      .slice(0, limit)
+      .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
+  }
+
   /** Re-embeds every memory in the current space, reporting progress until the queue is empty. */
   async *reindexVectors(signal: AbortSignal): AsyncIterable<ReindexProgress> {
     const { vectorStore } = this.options;

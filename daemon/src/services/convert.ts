@@ -74,6 +74,8 @@ export const provenanceFromPb = (v: PbProvenance, fallback?: Provenance) =>
 export const tierFromPb = (v: PbTier) => fromEnum(TIERS, "tier", v);
 export const statusFromPb = (v: PbStatus, fallback?: MemoryStatus) => fromEnum(STATUSES, "status", v, fallback);
 
+export const kindToPb = (kind: MemoryKind): PbKind => toEnum(KINDS, kind);
+
 export function kindsFromPb(values: readonly PbKind[]): MemoryKind[] {
   return values.map((v) => fromEnum(KINDS, "kinds", v)).filter((v): v is MemoryKind => v !== undefined);
 }

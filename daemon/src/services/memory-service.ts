@@ -6,10 +6,11 @@ import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryStatus } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
+import { recall } from "../recall/recall.js";
 import { validateId } from "../memory/validate.js";
 import type { MemoryFilter } from "../store/store.js";
 import {
-  kindFromPb, kindsFromPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb,
+  kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb,
 } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
@@ -163,6 +164,38 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         results: results.map((r) => ({ memory: memoryToPb(r.memory), score: r.score })),
         project: project ?? "",
         mode,
+      };
+    },
+
+    async recall(req) {
+      const project = deps.resolveProject(req);
+      const result = await recall(store, deps.embeddings, {
+        query: req.query,
+        project,
+        excludeGlobal: req.excludeGlobal,
+        kinds: kindsFromPb(req.kinds),
+        depth: req.depth,
+        limit: req.limit,
+        maxTokens: req.maxTokens,
+        ids: req.ids.map(validateId),
+        now: now(),
+      });
+      const full = result.depth >= 2;
+      return {
+        memories: result.items.map((item) => ({
+          id: item.memory.id,
+          summary: item.summary,
+          kind: kindToPb(item.memory.kind),
+          project: item.memory.project,
+          score: item.score,
+          memory: full ? memoryToPb(item.memory) : undefined,
+          associated: item.associated,
+          explanation: req.explain ? item.explanation : undefined,
+        })),
+        project: project ?? "",
+        depth: result.depth,
+        tokens: result.tokens,
+        truncated: result.truncated,
       };
     },
 

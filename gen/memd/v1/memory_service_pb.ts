@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIvoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSDwoHZXhwbGFpbhgKIAEoCCLMAQoQU2NvcmVFeHBsYW5hdGlvbhIUCgxrZXl3b3JkX3JhbmsYASABKAUSFQoNa2V5d29yZF9zY29yZRgCIAEoARITCgt2ZWN0b3JfcmFuaxgDIAEoBRIZChF2ZWN0b3Jfc2ltaWxhcml0eRgEIAEoARISCgpncmFwaF9wYXRoGAUgASgJEhEKCXJlbGV2YW5jZRgGIAEoARINCgVkZWNheRgHIAEoARIRCglmcmVxdWVuY3kYCCABKAESEgoKY29uZmlkZW5jZRgJIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ibAoOU2VhcmNoUmVzcG9uc2USJgoHcmVzdWx0cxgBIAMoCzIVLm1lbWQudjEuU2VhcmNoUmVzdWx0Eg8KB3Byb2plY3QYAiABKAkSIQoEbW9kZRgDIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZSLTAQoRQ2hlY2twb2ludFJlcXVlc3QSDwoHc3VtbWFyeRgBIAEoCRIPCgdwcm9ibGVtGAIgASgJEhAKCHNvbHV0aW9uGAMgASgJEg0KBWZpbGVzGAQgAygJEhAKCGNvbmNlcHRzGAUgAygJEg8KB3Byb2plY3QYBiABKAkSCwoDY3dkGAcgASgJEhIKCnNlc3Npb25faWQYCCABKAkSFAoMc291cmNlX2FnZW50GAkgASgJEiEKBGtpbmQYCiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQiNQoSQ2hlY2twb2ludFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IlUKC1N5bmNSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFAoMc291cmNlX2FnZW50GAQgASgJInYKDlByb2plY3RTdW1tYXJ5EgwKBG5hbWUYASABKAkSDAoEcm9vdBgCIAEoCRIUCgxhY3RpdmVfY291bnQYAyABKAMSMgoObGFzdF9zYXZlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqsBCgxTeW5jUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMSDwoHcHJvamVjdBgCIAEoCRIcChRwcm9qZWN0X2FjdGl2ZV9jb3VudBgDIAEoAxIaChJ0b3RhbF9hY3RpdmVfY291bnQYBCABKAMSKQoIcHJvamVjdHMYBSADKAsyFy5tZW1kLnYxLlByb2plY3RTdW1tYXJ5IqEBCgxIZWFsdGhTdGF0dXMSCgoCb2sYASABKAgSDwoHdmVyc2lvbhgCIAEoCRIWCg5zY2hlbWFfdmVyc2lvbhgDIAEoBRIWCg51cHRpbWVfc2Vjb25kcxgEIAEoAxILCgNwaWQYBSABKAUSDAoEaG9tZRgGIAEoCRIpCghlbWJlZGRlchgHIAEoCzIXLm1lbWQudjEuRW1iZWRkZXJTdGF0dXMiuQEKDkVtYmVkZGVyU3RhdHVzEhAKCHByb3ZpZGVyGAEgASgJEg0KBW1vZGVsGAIgASgJEhIKCmRpbWVuc2lvbnMYAyABKAUSDgoGcmVhc29uGAQgASgJEiUKBXN0YXRlGAUgASgOMhYubWVtZC52MS5FbWJlZGRlclN0YXRlEhMKC3F1ZXVlX2RlcHRoGAYgASgDEhIKCmxhc3RfZXJyb3IYByABKAkSEgoKcmVpbmRleGluZxgIIAEoCCpyCgpTZWFyY2hNb2RlEhsKF1NFQVJDSF9NT0RFX1VOU1BFQ0lGSUVEEAASFwoTU0VBUkNIX01PREVfS0VZV09SRBABEhYKElNFQVJDSF9NT0RFX1ZFQ1RPUhACEhYKElNFQVJDSF9NT0RFX0hZQlJJRBADKn4KDUVtYmVkZGVyU3RhdGUSHgoaRU1CRURERVJfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNFTUJFRERFUl9TVEFURV9JRExFEAESGAoURU1CRURERVJfU1RBVEVfUkVBRFkQAhIaChZFTUJFRERFUl9TVEFURV9GQUlMSU5HEAMy6gMKDU1lbW9yeVNlcnZpY2USMwoEU2F2ZRIULm1lbWQudjEuU2F2ZVJlcXVlc3QaFS5tZW1kLnYxLlNhdmVSZXNwb25zZRI1CgNHZXQSEy5tZW1kLnYxLkdldFJlcXVlc3QaFC5tZW1kLnYxLkdldFJlc3BvbnNlIgOQAgESOQoGVXBkYXRlEhYubWVtZC52MS5VcGRhdGVSZXF1ZXN0GhcubWVtZC52MS5VcGRhdGVSZXNwb25zZRI8CgdBcmNoaXZlEhcubWVtZC52MS5BcmNoaXZlUmVxdWVzdBoYLm1lbWQudjEuQXJjaGl2ZVJlc3BvbnNlEjgKBExpc3QSFC5tZW1kLnYxLkxpc3RSZXF1ZXN0GhUubWVtZC52MS5MaXN0UmVzcG9uc2UiA5ACARI+CgZTZWFyY2gSFi5tZW1kLnYxLlNlYXJjaFJlcXVlc3QaFy5tZW1kLnYxLlNlYXJjaFJlc3BvbnNlIgOQAgESRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_memd_v1_memory]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIvoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSDwoHZXhwbGFpbhgKIAEoCCLMAQoQU2NvcmVFeHBsYW5hdGlvbhIUCgxrZXl3b3JkX3JhbmsYASABKAUSFQoNa2V5d29yZF9zY29yZRgCIAEoARITCgt2ZWN0b3JfcmFuaxgDIAEoBRIZChF2ZWN0b3Jfc2ltaWxhcml0eRgEIAEoARISCgpncmFwaF9wYXRoGAUgASgJEhEKCXJlbGV2YW5jZRgGIAEoARINCgVkZWNheRgHIAEoARIRCglmcmVxdWVuY3kYCCABKAESEgoKY29uZmlkZW5jZRgJIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ibAoOU2VhcmNoUmVzcG9uc2USJgoHcmVzdWx0cxgBIAMoCzIVLm1lbWQudjEuU2VhcmNoUmVzdWx0Eg8KB3Byb2plY3QYAiABKAkSIQoEbW9kZRgDIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZSLIAQoNUmVjYWxsUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIWCg5leGNsdWRlX2dsb2JhbBgEIAEoCBIiCgVraW5kcxgFIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBINCgVkZXB0aBgGIAEoBRINCgVsaW1pdBgHIAEoBRISCgptYXhfdG9rZW5zGAggASgFEgsKA2lkcxgJIAMoCRIPCgdleHBsYWluGAogASgIItUBCg5SZWNhbGxlZE1lbW9yeRIKCgJpZBgBIAEoCRIPCgdzdW1tYXJ5GAIgASgJEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgEIAEoCRINCgVzY29yZRgFIAEoARIfCgZtZW1vcnkYBiABKAsyDy5tZW1kLnYxLk1lbW9yeRISCgphc3NvY2lhdGVkGAcgASgIEi4KC2V4cGxhbmF0aW9uGAggASgLMhkubWVtZC52MS5TY29yZUV4cGxhbmF0aW9uIn4KDlJlY2FsbFJlc3BvbnNlEikKCG1lbW9yaWVzGAEgAygLMhcubWVtZC52MS5SZWNhbGxlZE1lbW9yeRIPCgdwcm9qZWN0GAIgASgJEg0KBWRlcHRoGAMgASgFEg4KBnRva2VucxgEIAEoBRIRCgl0cnVuY2F0ZWQYBSABKAgi0wEKEUNoZWNrcG9pbnRSZXF1ZXN0Eg8KB3N1bW1hcnkYASABKAkSDwoHcHJvYmxlbRgCIAEoCRIQCghzb2x1dGlvbhgDIAEoCRINCgVmaWxlcxgEIAMoCRIQCghjb25jZXB0cxgFIAMoCRIPCgdwcm9qZWN0GAYgASgJEgsKA2N3ZBgHIAEoCRISCgpzZXNzaW9uX2lkGAggASgJEhQKDHNvdXJjZV9hZ2VudBgJIAEoCRIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJVCgtTeW5jUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDHNvdXJjZV9hZ2VudBgEIAEoCSJ2Cg5Qcm9qZWN0U3VtbWFyeRIMCgRuYW1lGAEgASgJEgwKBHJvb3QYAiABKAkSFAoMYWN0aXZlX2NvdW50GAMgASgDEjIKDmxhc3Rfc2F2ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrAQoMU3luY1Jlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzEg8KB3Byb2plY3QYAiABKAkSHAoUcHJvamVjdF9hY3RpdmVfY291bnQYAyABKAMSGgoSdG90YWxfYWN0aXZlX2NvdW50GAQgASgDEikKCHByb2plY3RzGAUgAygLMhcubWVtZC52MS5Qcm9qZWN0U3VtbWFyeSKhAQoMSGVhbHRoU3RhdHVzEgoKAm9rGAEgASgIEg8KB3ZlcnNpb24YAiABKAkSFgoOc2NoZW1hX3ZlcnNpb24YAyABKAUSFgoOdXB0aW1lX3NlY29uZHMYBCABKAMSCwoDcGlkGAUgASgFEgwKBGhvbWUYBiABKAkSKQoIZW1iZWRkZXIYByABKAsyFy5tZW1kLnYxLkVtYmVkZGVyU3RhdHVzIrkBCg5FbWJlZGRlclN0YXR1cxIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRISCgpkaW1lbnNpb25zGAMgASgFEg4KBnJlYXNvbhgEIAEoCRIlCgVzdGF0ZRgFIAEoDjIWLm1lbWQudjEuRW1iZWRkZXJTdGF0ZRITCgtxdWV1ZV9kZXB0aBgGIAEoAxISCgpsYXN0X2Vycm9yGAcgASgJEhIKCnJlaW5kZXhpbmcYCCABKAgqcgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQARIWChJTRUFSQ0hfTU9ERV9WRUNUT1IQAhIWChJTRUFSQ0hfTU9ERV9IWUJSSUQQAyp+Cg1FbWJlZGRlclN0YXRlEh4KGkVNQkVEREVSX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTRU1CRURERVJfU1RBVEVfSURMRRABEhgKFEVNQkVEREVSX1NUQVRFX1JFQURZEAISGgoWRU1CRURERVJfU1RBVEVfRkFJTElORxADMqUECg1NZW1vcnlTZXJ2aWNlEjMKBFNhdmUSFC5tZW1kLnYxLlNhdmVSZXF1ZXN0GhUubWVtZC52MS5TYXZlUmVzcG9uc2USNQoDR2V0EhMubWVtZC52MS5HZXRSZXF1ZXN0GhQubWVtZC52MS5HZXRSZXNwb25zZSIDkAIBEjkKBlVwZGF0ZRIWLm1lbWQudjEuVXBkYXRlUmVxdWVzdBoXLm1lbWQudjEuVXBkYXRlUmVzcG9uc2USPAoHQXJjaGl2ZRIXLm1lbWQudjEuQXJjaGl2ZVJlcXVlc3QaGC5tZW1kLnYxLkFyY2hpdmVSZXNwb25zZRI4CgRMaXN0EhQubWVtZC52MS5MaXN0UmVxdWVzdBoVLm1lbWQudjEuTGlzdFJlc3BvbnNlIgOQAgESPgoGU2VhcmNoEhYubWVtZC52MS5TZWFyY2hSZXF1ZXN0GhcubWVtZC52MS5TZWFyY2hSZXNwb25zZSIDkAIBEjkKBlJlY2FsbBIWLm1lbWQudjEuUmVjYWxsUmVxdWVzdBoXLm1lbWQudjEuUmVjYWxsUmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_memd_v1_memory]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -812,6 +812,212 @@ export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 14);
 
 /**
+ * RecallRequest asks for the memories an agent should have in mind now.
+ *
+ * @generated from message memd.v1.RecallRequest
+ */
+export type RecallRequest = Message<"memd.v1.RecallRequest"> & {
+  /**
+   * What the agent is working on or asking. Required unless ids are given.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * The current project (plus global); overrides cwd.
+   *
+   * @generated from field: string project = 2;
+   */
+  project: string;
+
+  /**
+   * A working directory from which the daemon derives the project when project is empty.
+   *
+   * @generated from field: string cwd = 3;
+   */
+  cwd: string;
+
+  /**
+   * Leave out the user-wide "global" memories.
+   *
+   * @generated from field: bool exclude_global = 4;
+   */
+  excludeGlobal: boolean;
+
+  /**
+   * Only these kinds; empty means every kind.
+   *
+   * @generated from field: repeated memd.v1.MemoryKind kinds = 5;
+   */
+  kinds: MemoryKind[];
+
+  /**
+   * 1 recognition: one-line summaries of the best matches (cheap in tokens).
+   * 2 recall: full content (for the given ids, or for the best matches).
+   * 3 association: also memories related to the best matches, marked as associated.
+   * 0 means 1.
+   *
+   * @generated from field: int32 depth = 6;
+   */
+  depth: number;
+
+  /**
+   * At most this many memories, 1 to 50; 0 means 5.
+   *
+   * @generated from field: int32 limit = 7;
+   */
+  limit: number;
+
+  /**
+   * An approximate budget of tokens (about 4 characters each) for the returned text; 0 means no budget.
+   *
+   * @generated from field: int32 max_tokens = 8;
+   */
+  maxTokens: number;
+
+  /**
+   * At depth 2: the ids chosen from a depth-1 answer, returned in full.
+   *
+   * @generated from field: repeated string ids = 9;
+   */
+  ids: string[];
+
+  /**
+   * Attach each result's score breakdown.
+   *
+   * @generated from field: bool explain = 10;
+   */
+  explain: boolean;
+};
+
+/**
+ * Describes the message memd.v1.RecallRequest.
+ * Use `create(RecallRequestSchema)` to create a new message.
+ */
+export const RecallRequestSchema: GenMessage<RecallRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 15);
+
+/**
+ * RecalledMemory is one memory as recall returns it.
+ *
+ * @generated from message memd.v1.RecalledMemory
+ */
+export type RecalledMemory = Message<"memd.v1.RecalledMemory"> & {
+  /**
+   * The memory's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * One line: the start of the content, shortened.
+   *
+   * @generated from field: string summary = 2;
+   */
+  summary: string;
+
+  /**
+   * What sort of memory it is.
+   *
+   * @generated from field: memd.v1.MemoryKind kind = 3;
+   */
+  kind: MemoryKind;
+
+  /**
+   * The project it belongs to.
+   *
+   * @generated from field: string project = 4;
+   */
+  project: string;
+
+  /**
+   * The fused, lifecycle-weighted score; 0 for memories asked for by id.
+   *
+   * @generated from field: double score = 5;
+   */
+  score: number;
+
+  /**
+   * The whole memory, at depth 2 and 3.
+   *
+   * @generated from field: memd.v1.Memory memory = 6;
+   */
+  memory?: Memory | undefined;
+
+  /**
+   * True when it came by association (depth 3) rather than by matching the query.
+   *
+   * @generated from field: bool associated = 7;
+   */
+  associated: boolean;
+
+  /**
+   * The score breakdown, when asked to explain.
+   *
+   * @generated from field: memd.v1.ScoreExplanation explanation = 8;
+   */
+  explanation?: ScoreExplanation | undefined;
+};
+
+/**
+ * Describes the message memd.v1.RecalledMemory.
+ * Use `create(RecalledMemorySchema)` to create a new message.
+ */
+export const RecalledMemorySchema: GenMessage<RecalledMemory> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 16);
+
+/**
+ * RecallResponse holds what to keep in mind.
+ *
+ * @generated from message memd.v1.RecallResponse
+ */
+export type RecallResponse = Message<"memd.v1.RecallResponse"> & {
+  /**
+   * Best first; associated memories follow the matches.
+   *
+   * @generated from field: repeated memd.v1.RecalledMemory memories = 1;
+   */
+  memories: RecalledMemory[];
+
+  /**
+   * The project recall was scoped to.
+   *
+   * @generated from field: string project = 2;
+   */
+  project: string;
+
+  /**
+   * The depth that was served.
+   *
+   * @generated from field: int32 depth = 3;
+   */
+  depth: number;
+
+  /**
+   * The approximate tokens of the returned text.
+   *
+   * @generated from field: int32 tokens = 4;
+   */
+  tokens: number;
+
+  /**
+   * True when the limit or the token budget left out memories that matched.
+   *
+   * @generated from field: bool truncated = 5;
+   */
+  truncated: boolean;
+};
+
+/**
+ * Describes the message memd.v1.RecallResponse.
+ * Use `create(RecallResponseSchema)` to create a new message.
+ */
+export const RecallResponseSchema: GenMessage<RecallResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 17);
+
+/**
  * CheckpointRequest summarises a finished task.
  *
  * @generated from message memd.v1.CheckpointRequest
@@ -893,7 +1099,7 @@ export type CheckpointRequest = Message<"memd.v1.CheckpointRequest"> & {
  * Use `create(CheckpointRequestSchema)` to create a new message.
  */
 export const CheckpointRequestSchema: GenMessage<CheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 15);
+  messageDesc(file_memd_v1_memory_service, 18);
 
 /**
  * CheckpointResponse returns the memory the checkpoint became.
@@ -914,7 +1120,7 @@ export type CheckpointResponse = Message<"memd.v1.CheckpointResponse"> & {
  * Use `create(CheckpointResponseSchema)` to create a new message.
  */
 export const CheckpointResponseSchema: GenMessage<CheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 16);
+  messageDesc(file_memd_v1_memory_service, 19);
 
 /**
  * SyncRequest opens an agent session.
@@ -956,7 +1162,7 @@ export type SyncRequest = Message<"memd.v1.SyncRequest"> & {
  * Use `create(SyncRequestSchema)` to create a new message.
  */
 export const SyncRequestSchema: GenMessage<SyncRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 17);
+  messageDesc(file_memd_v1_memory_service, 20);
 
 /**
  * ProjectSummary describes one project memd knows.
@@ -998,7 +1204,7 @@ export type ProjectSummary = Message<"memd.v1.ProjectSummary"> & {
  * Use `create(ProjectSummarySchema)` to create a new message.
  */
 export const ProjectSummarySchema: GenMessage<ProjectSummary> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 18);
+  messageDesc(file_memd_v1_memory_service, 21);
 
 /**
  * SyncResponse tells the agent where it stands.
@@ -1047,7 +1253,7 @@ export type SyncResponse = Message<"memd.v1.SyncResponse"> & {
  * Use `create(SyncResponseSchema)` to create a new message.
  */
 export const SyncResponseSchema: GenMessage<SyncResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 19);
+  messageDesc(file_memd_v1_memory_service, 22);
 
 /**
  * HealthStatus is the daemon's state, shared by Sync and AdminService.Health.
@@ -1110,7 +1316,7 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
  * Use `create(HealthStatusSchema)` to create a new message.
  */
 export const HealthStatusSchema: GenMessage<HealthStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 20);
+  messageDesc(file_memd_v1_memory_service, 23);
 
 /**
  * EmbedderStatus describes the active embedder and its queue.
@@ -1180,7 +1386,7 @@ export type EmbedderStatus = Message<"memd.v1.EmbedderStatus"> & {
  * Use `create(EmbedderStatusSchema)` to create a new message.
  */
 export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 21);
+  messageDesc(file_memd_v1_memory_service, 24);
 
 /**
  * SearchMode chooses which index answers a search.
@@ -1334,6 +1540,18 @@ export const MemoryService: GenService<{
     methodKind: "unary";
     input: typeof SearchRequestSchema;
     output: typeof SearchResponseSchema;
+  },
+  /**
+   * Recall is how an agent remembers: hybrid search in three depths, within a result count
+   * and a token budget. Unlike Search, it records each returned memory as accessed (which
+   * raises its frequency boost; it never counts as evidence for promotion).
+   *
+   * @generated from rpc memd.v1.MemoryService.Recall
+   */
+  recall: {
+    methodKind: "unary";
+    input: typeof RecallRequestSchema;
+    output: typeof RecallResponseSchema;
   },
   /**
    * Checkpoint turns a finished task (summary, problem, solution, files,
