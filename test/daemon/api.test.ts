@@ -242,6 +242,12 @@ describe("bad input gets a clear error and changes nothing", () => {
     expect(hit.results).toHaveLength(1);
   });
 
+  it("answers a search in a project nobody has used with no results rather than an error", async () => {
+    const res = await daemon.clients.memory.search({ query: "anything", project: "no-such-project", excludeGlobal: true });
+    expect(res.results).toEqual([]);
+    expect(res.project).toBe("no-such-project");
+  });
+
   it("keeps binary bodies of valid Saves working after all the rejections", async () => {
     const body = Buffer.from(toBinary(SaveRequestSchema, create(SaveRequestSchema, { content: "still fine", project: "bad" })));
     const res = await rawRequest({

@@ -29,7 +29,7 @@ function toSpace(row: SpaceRow): SpaceRecord {
   };
 }
 
-/** Float32 vectors travel as little-endian BLOBs (the layout sqlite-vec reads too). */
+/** Float32 vectors travel as little-endian BLOBs. */
 export function vectorToBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
