@@ -35,3 +35,8 @@ export class SchemaTooNewError extends Error {
 export class UnavailableError extends Error {
   override readonly name = "UnavailableError";
 }
+
+/** The memory is not in a state that allows the operation (e.g. superseding a superseded claim). */
+export class FailedPreconditionError extends Error {
+  override readonly name = "FailedPreconditionError";
+}

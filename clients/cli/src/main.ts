@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
+import { registerCorrectionCommands } from "./correction-commands.js";
 import { intParser } from "./enums.js";
 import { registerDaemonCommands } from "./daemon-commands.js";
 import { registerMemoryCommands } from "./memory-commands.js";
@@ -22,6 +23,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 registerMemoryCommands(program);
+registerCorrectionCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);
 registerReindexCommand(program);

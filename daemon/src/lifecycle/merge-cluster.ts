@@ -79,6 +79,7 @@ export function mergeCluster(members: readonly ClusterMember[], now: number, id:
     supersedes: "",
     supersededBy: "",
     archiveReason: "",
+    invalidAt: null,
   };
   return {
     memory,

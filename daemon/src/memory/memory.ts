@@ -48,6 +48,17 @@ export interface MemoryRecord {
   supersedes: string;
   supersededBy: string;
   archiveReason: string;
+  /** When the claim stopped holding (it was superseded); null while it holds. */
+  invalidAt: number | null;
+}
+
+/** A recorded change to a memory, kept so that history can be shown and nothing is silently lost. */
+export interface MemoryEvent {
+  memoryId: string;
+  at: number;
+  action: "created" | "updated" | "superseded" | "archived" | "promoted" | "rejected";
+  sessionId: string;
+  detail: string;
 }
 
 /** The fields a caller may change with Update; absent keys stay as they are. */

@@ -63,5 +63,6 @@ export function buildMemory(input: NewMemoryInput, id: string, now: number, limi
     supersedes: "",
     supersededBy: "",
     archiveReason: "",
+    invalidAt: null,
   };
 }

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
-  ConflictError, InvalidInputError, NotFoundError, SchemaTooNewError, TooLargeError, UnavailableError,
+  ConflictError, FailedPreconditionError, InvalidInputError, NotFoundError, SchemaTooNewError, TooLargeError, UnavailableError,
 } from "../errors.js";
 
 /** The one place where domain errors become Connect codes. */
@@ -11,6 +11,7 @@ const CODES: [new (...args: never[]) => Error, Code][] = [
   [ConflictError, Code.AlreadyExists],
   [SchemaTooNewError, Code.FailedPrecondition],
   [UnavailableError, Code.Unavailable],
+  [FailedPreconditionError, Code.FailedPrecondition],
 ];
 
 /**

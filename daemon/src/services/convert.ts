@@ -122,6 +122,7 @@ export function memoryToPb(m: MemoryRecord): Memory {
     supersedes: m.supersedes,
     supersededBy: m.supersededBy,
     archiveReason: m.archiveReason,
+    invalidTime: timeToPb(m.invalidAt),
   });
 }
 
@@ -159,5 +160,6 @@ export function memoryFromPb(m: Memory): Omit<MemoryRecord, "createdAt" | "updat
     supersedes: m.supersedes,
     supersededBy: m.supersededBy,
     archiveReason: m.archiveReason,
+    invalidAt: timeFromPb(m.invalidTime),
   };
 }

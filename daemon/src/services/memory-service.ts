@@ -4,6 +4,7 @@ import { MemoryService, SearchMode, type UpdateRequest } from "../../../gen/memd
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryStatus } from "../memory/memory.js";
+import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/corrections.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { recall } from "../recall/recall.js";
@@ -64,7 +65,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         now(),
         limits,
       );
-      const seq = store.insert(memory);
+      const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
       deps.embeddings?.notify();
       const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, VECTOR_WAIT_MS) : false;
       return { memory: memoryToPb(memory), vectorReady };
@@ -80,17 +81,24 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       if (Object.keys(patch).length === 0) {
         throw new InvalidInputError("update changes nothing: set at least one field besides id");
       }
-      const memory = store.modify(id, (current) => applyPatch(current, patch, now(), limits));
+      const at = now();
+      // The previous version stays in the history: updates never lose what was there.
+      const memory = store.modify(
+        id,
+        (current) => applyPatch(current, patch, at, limits),
+        (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ content: current.content, problem: current.problem, solution: current.solution, concepts: current.concepts, files: current.files, confidence: current.confidence, kind: current.kind }) }),
+      );
       deps.embeddings?.notify();
       return { memory: memoryToPb(memory) };
     },
 
     archive(req) {
       const id = validateId(req.id);
-      const memory = store.modify(id, (current) =>
-        current.status === "archived"
-          ? current
-          : { ...current, status: "archived", archiveReason: req.reason.trim(), updatedAt: now() },
+      const at = now();
+      const memory = store.modify(
+        id,
+        (current) => (current.status === "archived" ? current : { ...current, status: "archived", archiveReason: req.reason.trim(), updatedAt: at }),
+        () => ({ at, action: "archived", sessionId: "", detail: req.reason.trim() }),
       );
       return { memory: memoryToPb(memory) };
     },
@@ -199,6 +207,74 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       };
     },
 
+    supersede(req) {
+      const id = validateId(req.id);
+      const at = now();
+      const result = store.supersede(
+        id,
+        (old) =>
+          supersedeMemory(
+            old,
+            {
+              content: req.content,
+              reason: req.reason,
+              kind: kindFromPb(req.kind),
+              concepts: req.concepts,
+              files: req.files,
+              sessionId: req.sessionId,
+              sourceAgent: req.sourceAgent,
+              provenance: provenanceFromPb(req.provenance),
+            },
+            deps.newId(),
+            at,
+            limits,
+          ),
+        { at, action: "superseded", sessionId: req.sessionId, detail: req.reason.trim() },
+      );
+      deps.embeddings?.notify();
+      return { memory: memoryToPb(result.next), superseded: memoryToPb(result.old) };
+    },
+
+    history(req) {
+      const start = getOrThrow(req.id);
+      const chain = [start];
+      // The seen set guards against a cycle in imported data.
+      const seen = new Set([start.id]);
+      for (let m = start; m.supersedes && !seen.has(m.supersedes); ) {
+        const older = store.get(m.supersedes);
+        if (!older) break;
+        seen.add(older.id);
+        chain.unshift(older);
+        m = older;
+      }
+      for (let m = start; m.supersededBy && !seen.has(m.supersededBy); ) {
+        const newer = store.get(m.supersededBy);
+        if (!newer) break;
+        seen.add(newer.id);
+        chain.push(newer);
+        m = newer;
+      }
+      const events = store.events(chain.map((m) => m.id));
+      return {
+        chain: chain.map(memoryToPb),
+        events: events.map((e) => ({ memoryId: e.memoryId, time: timestampFromMs(e.at), action: e.action, sessionId: e.sessionId, detail: e.detail })),
+      };
+    },
+
+    promote(req) {
+      const id = validateId(req.id);
+      const at = now();
+      const memory = store.modify(id, (current) => promoteMemory(current, at), () => ({ at, action: "promoted", sessionId: "", detail: "by a person" }));
+      return { memory: memoryToPb(memory) };
+    },
+
+    reject(req) {
+      const id = validateId(req.id);
+      const at = now();
+      const memory = store.modify(id, (current) => rejectMemory(current, req.reason, at), () => ({ at, action: "rejected", sessionId: "", detail: req.reason.trim() }));
+      return { memory: memoryToPb(memory) };
+    },
+
     checkpoint(req) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
       const memory = buildMemory(
@@ -218,7 +294,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         now(),
         limits,
       );
-      store.insert(memory);
+      store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "checkpoint" });
       deps.embeddings?.notify();
       return { memory: memoryToPb(memory) };
     },

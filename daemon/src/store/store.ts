@@ -1,4 +1,4 @@
-import type { MemoryRecord } from "../memory/memory.js";
+import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryFilter } from "../memory/memory-filter.js";
 
 export type { MemoryFilter };
@@ -15,12 +15,19 @@ export interface MemoryStore {
    * Stores a new memory durably; throws ConflictError if the id exists. Returns the memory's
    * sequence number, the key that derived indexes (vectors) use.
    */
-  insert(memory: MemoryRecord): number;
+  insert(memory: MemoryRecord, event?: NewEvent): number;
   get(id: string): MemoryRecord | undefined;
   /** The sequence number of a memory id. */
   seqOf(id: string): number | undefined;
-  /** Applies `change` to the stored memory atomically; throws NotFoundError for an unknown id. */
-  modify(id: string, change: (current: MemoryRecord) => MemoryRecord): MemoryRecord;
+  /**
+   * Applies `change` to the stored memory atomically, recording `event(current)` in the same
+   * transaction when given; throws NotFoundError for an unknown id.
+   */
+  modify(id: string, change: (current: MemoryRecord) => MemoryRecord, event?: (current: MemoryRecord) => NewEvent): MemoryRecord;
+  /** Saves a new claim and marks the old one superseded, in one transaction. */
+  supersede(oldId: string, change: (old: MemoryRecord) => { next: MemoryRecord; old: MemoryRecord }, event: NewEvent): { next: MemoryRecord; old: MemoryRecord };
+  /** Recorded changes of these memories, oldest first. */
+  events(memoryIds: readonly string[]): MemoryEvent[];
   /** Memories matching the filter, newest first, starting after `page.afterId`. */
   list(filter: MemoryFilter, page: PageRequest): MemoryRecord[];
   /** Full-text search ranked by BM25, best first. */
@@ -56,6 +63,9 @@ export interface KeywordSearch {
   filter: MemoryFilter;
   limit: number;
 }
+
+/** An event to record with a write; the store stamps the memory id. */
+export type NewEvent = Omit<MemoryEvent, "memoryId">;
 
 /** An entity a memory names, as the graph stores it. */
 export interface LinkedEntity {

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIvoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSDwoHZXhwbGFpbhgKIAEoCCLMAQoQU2NvcmVFeHBsYW5hdGlvbhIUCgxrZXl3b3JkX3JhbmsYASABKAUSFQoNa2V5d29yZF9zY29yZRgCIAEoARITCgt2ZWN0b3JfcmFuaxgDIAEoBRIZChF2ZWN0b3Jfc2ltaWxhcml0eRgEIAEoARISCgpncmFwaF9wYXRoGAUgASgJEhEKCXJlbGV2YW5jZRgGIAEoARINCgVkZWNheRgHIAEoARIRCglmcmVxdWVuY3kYCCABKAESEgoKY29uZmlkZW5jZRgJIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ibAoOU2VhcmNoUmVzcG9uc2USJgoHcmVzdWx0cxgBIAMoCzIVLm1lbWQudjEuU2VhcmNoUmVzdWx0Eg8KB3Byb2plY3QYAiABKAkSIQoEbW9kZRgDIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZSLIAQoNUmVjYWxsUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIWCg5leGNsdWRlX2dsb2JhbBgEIAEoCBIiCgVraW5kcxgFIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBINCgVkZXB0aBgGIAEoBRINCgVsaW1pdBgHIAEoBRISCgptYXhfdG9rZW5zGAggASgFEgsKA2lkcxgJIAMoCRIPCgdleHBsYWluGAogASgIItUBCg5SZWNhbGxlZE1lbW9yeRIKCgJpZBgBIAEoCRIPCgdzdW1tYXJ5GAIgASgJEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgEIAEoCRINCgVzY29yZRgFIAEoARIfCgZtZW1vcnkYBiABKAsyDy5tZW1kLnYxLk1lbW9yeRISCgphc3NvY2lhdGVkGAcgASgIEi4KC2V4cGxhbmF0aW9uGAggASgLMhkubWVtZC52MS5TY29yZUV4cGxhbmF0aW9uIn4KDlJlY2FsbFJlc3BvbnNlEikKCG1lbW9yaWVzGAEgAygLMhcubWVtZC52MS5SZWNhbGxlZE1lbW9yeRIPCgdwcm9qZWN0GAIgASgJEg0KBWRlcHRoGAMgASgFEg4KBnRva2VucxgEIAEoBRIRCgl0cnVuY2F0ZWQYBSABKAgi0wEKEUNoZWNrcG9pbnRSZXF1ZXN0Eg8KB3N1bW1hcnkYASABKAkSDwoHcHJvYmxlbRgCIAEoCRIQCghzb2x1dGlvbhgDIAEoCRINCgVmaWxlcxgEIAMoCRIQCghjb25jZXB0cxgFIAMoCRIPCgdwcm9qZWN0GAYgASgJEgsKA2N3ZBgHIAEoCRISCgpzZXNzaW9uX2lkGAggASgJEhQKDHNvdXJjZV9hZ2VudBgJIAEoCRIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJVCgtTeW5jUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDHNvdXJjZV9hZ2VudBgEIAEoCSJ2Cg5Qcm9qZWN0U3VtbWFyeRIMCgRuYW1lGAEgASgJEgwKBHJvb3QYAiABKAkSFAoMYWN0aXZlX2NvdW50GAMgASgDEjIKDmxhc3Rfc2F2ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrAQoMU3luY1Jlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzEg8KB3Byb2plY3QYAiABKAkSHAoUcHJvamVjdF9hY3RpdmVfY291bnQYAyABKAMSGgoSdG90YWxfYWN0aXZlX2NvdW50GAQgASgDEikKCHByb2plY3RzGAUgAygLMhcubWVtZC52MS5Qcm9qZWN0U3VtbWFyeSKhAQoMSGVhbHRoU3RhdHVzEgoKAm9rGAEgASgIEg8KB3ZlcnNpb24YAiABKAkSFgoOc2NoZW1hX3ZlcnNpb24YAyABKAUSFgoOdXB0aW1lX3NlY29uZHMYBCABKAMSCwoDcGlkGAUgASgFEgwKBGhvbWUYBiABKAkSKQoIZW1iZWRkZXIYByABKAsyFy5tZW1kLnYxLkVtYmVkZGVyU3RhdHVzIrkBCg5FbWJlZGRlclN0YXR1cxIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRISCgpkaW1lbnNpb25zGAMgASgFEg4KBnJlYXNvbhgEIAEoCRIlCgVzdGF0ZRgFIAEoDjIWLm1lbWQudjEuRW1iZWRkZXJTdGF0ZRITCgtxdWV1ZV9kZXB0aBgGIAEoAxISCgpsYXN0X2Vycm9yGAcgASgJEhIKCnJlaW5kZXhpbmcYCCABKAgqcgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQARIWChJTRUFSQ0hfTU9ERV9WRUNUT1IQAhIWChJTRUFSQ0hfTU9ERV9IWUJSSUQQAyp+Cg1FbWJlZGRlclN0YXRlEh4KGkVNQkVEREVSX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTRU1CRURERVJfU1RBVEVfSURMRRABEhgKFEVNQkVEREVSX1NUQVRFX1JFQURZEAISGgoWRU1CRURERVJfU1RBVEVfRkFJTElORxADMqUECg1NZW1vcnlTZXJ2aWNlEjMKBFNhdmUSFC5tZW1kLnYxLlNhdmVSZXF1ZXN0GhUubWVtZC52MS5TYXZlUmVzcG9uc2USNQoDR2V0EhMubWVtZC52MS5HZXRSZXF1ZXN0GhQubWVtZC52MS5HZXRSZXNwb25zZSIDkAIBEjkKBlVwZGF0ZRIWLm1lbWQudjEuVXBkYXRlUmVxdWVzdBoXLm1lbWQudjEuVXBkYXRlUmVzcG9uc2USPAoHQXJjaGl2ZRIXLm1lbWQudjEuQXJjaGl2ZVJlcXVlc3QaGC5tZW1kLnYxLkFyY2hpdmVSZXNwb25zZRI4CgRMaXN0EhQubWVtZC52MS5MaXN0UmVxdWVzdBoVLm1lbWQudjEuTGlzdFJlc3BvbnNlIgOQAgESPgoGU2VhcmNoEhYubWVtZC52MS5TZWFyY2hSZXF1ZXN0GhcubWVtZC52MS5TZWFyY2hSZXNwb25zZSIDkAIBEjkKBlJlY2FsbBIWLm1lbWQudjEuUmVjYWxsUmVxdWVzdBoXLm1lbWQudjEuUmVjYWxsUmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_memd_v1_memory]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJFCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSKqAgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiSgoMTGlzdFJlc3BvbnNlEiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIvoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDGFsbF9wcm9qZWN0cxgEIAEoCBIWCg5leGNsdWRlX2dsb2JhbBgFIAEoCBIiCgVraW5kcxgGIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgHIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEg0KBWxpbWl0GAggASgFEiEKBG1vZGUYCSABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSDwoHZXhwbGFpbhgKIAEoCCLMAQoQU2NvcmVFeHBsYW5hdGlvbhIUCgxrZXl3b3JkX3JhbmsYASABKAUSFQoNa2V5d29yZF9zY29yZRgCIAEoARITCgt2ZWN0b3JfcmFuaxgDIAEoBRIZChF2ZWN0b3Jfc2ltaWxhcml0eRgEIAEoARISCgpncmFwaF9wYXRoGAUgASgJEhEKCXJlbGV2YW5jZRgGIAEoARINCgVkZWNheRgHIAEoARIRCglmcmVxdWVuY3kYCCABKAESEgoKY29uZmlkZW5jZRgJIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ibAoOU2VhcmNoUmVzcG9uc2USJgoHcmVzdWx0cxgBIAMoCzIVLm1lbWQudjEuU2VhcmNoUmVzdWx0Eg8KB3Byb2plY3QYAiABKAkSIQoEbW9kZRgDIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZSLIAQoNUmVjYWxsUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIWCg5leGNsdWRlX2dsb2JhbBgEIAEoCBIiCgVraW5kcxgFIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBINCgVkZXB0aBgGIAEoBRINCgVsaW1pdBgHIAEoBRISCgptYXhfdG9rZW5zGAggASgFEgsKA2lkcxgJIAMoCRIPCgdleHBsYWluGAogASgIItUBCg5SZWNhbGxlZE1lbW9yeRIKCgJpZBgBIAEoCRIPCgdzdW1tYXJ5GAIgASgJEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgEIAEoCRINCgVzY29yZRgFIAEoARIfCgZtZW1vcnkYBiABKAsyDy5tZW1kLnYxLk1lbW9yeRISCgphc3NvY2lhdGVkGAcgASgIEi4KC2V4cGxhbmF0aW9uGAggASgLMhkubWVtZC52MS5TY29yZUV4cGxhbmF0aW9uIn4KDlJlY2FsbFJlc3BvbnNlEikKCG1lbW9yaWVzGAEgAygLMhcubWVtZC52MS5SZWNhbGxlZE1lbW9yeRIPCgdwcm9qZWN0GAIgASgJEg0KBWRlcHRoGAMgASgFEg4KBnRva2VucxgEIAEoBRIRCgl0cnVuY2F0ZWQYBSABKAgi1gEKEFN1cGVyc2VkZVJlcXVlc3QSCgoCaWQYASABKAkSDwoHY29udGVudBgCIAEoCRIOCgZyZWFzb24YAyABKAkSIQoEa2luZBgEIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIQCghjb25jZXB0cxgFIAMoCRINCgVmaWxlcxgGIAMoCRISCgpzZXNzaW9uX2lkGAcgASgJEhQKDHNvdXJjZV9hZ2VudBgIIAEoCRInCgpwcm92ZW5hbmNlGAkgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlIlkKEVN1cGVyc2VkZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5EiMKCnN1cGVyc2VkZWQYAiABKAsyDy5tZW1kLnYxLk1lbW9yeSIcCg5IaXN0b3J5UmVxdWVzdBIKCgJpZBgBIAEoCSJ+CgtNZW1vcnlFdmVudBIRCgltZW1vcnlfaWQYASABKAkSKAoEdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYWN0aW9uGAMgASgJEhIKCnNlc3Npb25faWQYBCABKAkSDgoGZGV0YWlsGAUgASgJIlcKD0hpc3RvcnlSZXNwb25zZRIeCgVjaGFpbhgBIAMoCzIPLm1lbWQudjEuTWVtb3J5EiQKBmV2ZW50cxgCIAMoCzIULm1lbWQudjEuTWVtb3J5RXZlbnQiHAoOUHJvbW90ZVJlcXVlc3QSCgoCaWQYASABKAkiMgoPUHJvbW90ZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IisKDVJlamVjdFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjEKDlJlamVjdFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5ItMBChFDaGVja3BvaW50UmVxdWVzdBIPCgdzdW1tYXJ5GAEgASgJEg8KB3Byb2JsZW0YAiABKAkSEAoIc29sdXRpb24YAyABKAkSDQoFZmlsZXMYBCADKAkSEAoIY29uY2VwdHMYBSADKAkSDwoHcHJvamVjdBgGIAEoCRILCgNjd2QYByABKAkSEgoKc2Vzc2lvbl9pZBgIIAEoCRIUCgxzb3VyY2VfYWdlbnQYCSABKAkSIQoEa2luZBgKIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZCI1ChJDaGVja3BvaW50UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiVQoLU3luY1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxzb3VyY2VfYWdlbnQYBCABKAkidgoOUHJvamVjdFN1bW1hcnkSDAoEbmFtZRgBIAEoCRIMCgRyb290GAIgASgJEhQKDGFjdGl2ZV9jb3VudBgDIAEoAxIyCg5sYXN0X3NhdmVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiqwEKDFN5bmNSZXNwb25zZRIlCgZoZWFsdGgYASABKAsyFS5tZW1kLnYxLkhlYWx0aFN0YXR1cxIPCgdwcm9qZWN0GAIgASgJEhwKFHByb2plY3RfYWN0aXZlX2NvdW50GAMgASgDEhoKEnRvdGFsX2FjdGl2ZV9jb3VudBgEIAEoAxIpCghwcm9qZWN0cxgFIAMoCzIXLm1lbWQudjEuUHJvamVjdFN1bW1hcnkioQEKDEhlYWx0aFN0YXR1cxIKCgJvaxgBIAEoCBIPCgd2ZXJzaW9uGAIgASgJEhYKDnNjaGVtYV92ZXJzaW9uGAMgASgFEhYKDnVwdGltZV9zZWNvbmRzGAQgASgDEgsKA3BpZBgFIAEoBRIMCgRob21lGAYgASgJEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cyK5AQoORW1iZWRkZXJTdGF0dXMSEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSEgoKZGltZW5zaW9ucxgDIAEoBRIOCgZyZWFzb24YBCABKAkSJQoFc3RhdGUYBSABKA4yFi5tZW1kLnYxLkVtYmVkZGVyU3RhdGUSEwoLcXVldWVfZGVwdGgYBiABKAMSEgoKbGFzdF9lcnJvchgHIAEoCRISCgpyZWluZGV4aW5nGAggASgIKnIKClNlYXJjaE1vZGUSGwoXU0VBUkNIX01PREVfVU5TUEVDSUZJRUQQABIXChNTRUFSQ0hfTU9ERV9LRVlXT1JEEAESFgoSU0VBUkNIX01PREVfVkVDVE9SEAISFgoSU0VBUkNIX01PREVfSFlCUklEEAMqfgoNRW1iZWRkZXJTdGF0ZRIeChpFTUJFRERFUl9TVEFURV9VTlNQRUNJRklFRBAAEhcKE0VNQkVEREVSX1NUQVRFX0lETEUQARIYChRFTUJFRERFUl9TVEFURV9SRUFEWRACEhoKFkVNQkVEREVSX1NUQVRFX0ZBSUxJTkcQAzKlBgoNTWVtb3J5U2VydmljZRIzCgRTYXZlEhQubWVtZC52MS5TYXZlUmVxdWVzdBoVLm1lbWQudjEuU2F2ZVJlc3BvbnNlEjUKA0dldBITLm1lbWQudjEuR2V0UmVxdWVzdBoULm1lbWQudjEuR2V0UmVzcG9uc2UiA5ACARI5CgZVcGRhdGUSFi5tZW1kLnYxLlVwZGF0ZVJlcXVlc3QaFy5tZW1kLnYxLlVwZGF0ZVJlc3BvbnNlEjwKB0FyY2hpdmUSFy5tZW1kLnYxLkFyY2hpdmVSZXF1ZXN0GhgubWVtZC52MS5BcmNoaXZlUmVzcG9uc2USOAoETGlzdBIULm1lbWQudjEuTGlzdFJlcXVlc3QaFS5tZW1kLnYxLkxpc3RSZXNwb25zZSIDkAIBEj4KBlNlYXJjaBIWLm1lbWQudjEuU2VhcmNoUmVxdWVzdBoXLm1lbWQudjEuU2VhcmNoUmVzcG9uc2UiA5ACARI5CgZSZWNhbGwSFi5tZW1kLnYxLlJlY2FsbFJlcXVlc3QaFy5tZW1kLnYxLlJlY2FsbFJlc3BvbnNlEkIKCVN1cGVyc2VkZRIZLm1lbWQudjEuU3VwZXJzZWRlUmVxdWVzdBoaLm1lbWQudjEuU3VwZXJzZWRlUmVzcG9uc2USQQoHSGlzdG9yeRIXLm1lbWQudjEuSGlzdG9yeVJlcXVlc3QaGC5tZW1kLnYxLkhpc3RvcnlSZXNwb25zZSIDkAIBEjwKB1Byb21vdGUSFy5tZW1kLnYxLlByb21vdGVSZXF1ZXN0GhgubWVtZC52MS5Qcm9tb3RlUmVzcG9uc2USOQoGUmVqZWN0EhYubWVtZC52MS5SZWplY3RSZXF1ZXN0GhcubWVtZC52MS5SZWplY3RSZXNwb25zZRJFCgpDaGVja3BvaW50EhoubWVtZC52MS5DaGVja3BvaW50UmVxdWVzdBobLm1lbWQudjEuQ2hlY2twb2ludFJlc3BvbnNlEjMKBFN5bmMSFC5tZW1kLnYxLlN5bmNSZXF1ZXN0GhUubWVtZC52MS5TeW5jUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_memd_v1_memory]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -1018,6 +1018,300 @@ export const RecallResponseSchema: GenMessage<RecallResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 17);
 
 /**
+ * SupersedeRequest carries the correction.
+ *
+ * @generated from message memd.v1.SupersedeRequest
+ */
+export type SupersedeRequest = Message<"memd.v1.SupersedeRequest"> & {
+  /**
+   * The id of the memory that no longer holds.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The new claim. Required.
+   *
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * Why the old claim no longer holds.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * The new claim's kind; unspecified keeps the old one's.
+   *
+   * @generated from field: memd.v1.MemoryKind kind = 4;
+   */
+  kind: MemoryKind;
+
+  /**
+   * Topics; empty keeps the old one's.
+   *
+   * @generated from field: repeated string concepts = 5;
+   */
+  concepts: string[];
+
+  /**
+   * Files; empty keeps the old one's.
+   *
+   * @generated from field: repeated string files = 6;
+   */
+  files: string[];
+
+  /**
+   * The agent session making the correction.
+   *
+   * @generated from field: string session_id = 7;
+   */
+  sessionId: string;
+
+  /**
+   * The agent making the correction.
+   *
+   * @generated from field: string source_agent = 8;
+   */
+  sourceAgent: string;
+
+  /**
+   * How the correction came to be; unspecified means save.
+   *
+   * @generated from field: memd.v1.Provenance provenance = 9;
+   */
+  provenance: Provenance;
+};
+
+/**
+ * Describes the message memd.v1.SupersedeRequest.
+ * Use `create(SupersedeRequestSchema)` to create a new message.
+ */
+export const SupersedeRequestSchema: GenMessage<SupersedeRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 18);
+
+/**
+ * SupersedeResponse returns both claims.
+ *
+ * @generated from message memd.v1.SupersedeResponse
+ */
+export type SupersedeResponse = Message<"memd.v1.SupersedeResponse"> & {
+  /**
+   * The new, current claim.
+   *
+   * @generated from field: memd.v1.Memory memory = 1;
+   */
+  memory?: Memory | undefined;
+
+  /**
+   * The old claim, now superseded.
+   *
+   * @generated from field: memd.v1.Memory superseded = 2;
+   */
+  superseded?: Memory | undefined;
+};
+
+/**
+ * Describes the message memd.v1.SupersedeResponse.
+ * Use `create(SupersedeResponseSchema)` to create a new message.
+ */
+export const SupersedeResponseSchema: GenMessage<SupersedeResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 19);
+
+/**
+ * HistoryRequest names any memory of a chain.
+ *
+ * @generated from message memd.v1.HistoryRequest
+ */
+export type HistoryRequest = Message<"memd.v1.HistoryRequest"> & {
+  /**
+   * The memory's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message memd.v1.HistoryRequest.
+ * Use `create(HistoryRequestSchema)` to create a new message.
+ */
+export const HistoryRequestSchema: GenMessage<HistoryRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 20);
+
+/**
+ * MemoryEvent is one recorded change.
+ *
+ * @generated from message memd.v1.MemoryEvent
+ */
+export type MemoryEvent = Message<"memd.v1.MemoryEvent"> & {
+  /**
+   * The memory it happened to.
+   *
+   * @generated from field: string memory_id = 1;
+   */
+  memoryId: string;
+
+  /**
+   * When.
+   *
+   * @generated from field: google.protobuf.Timestamp time = 2;
+   */
+  time?: Timestamp | undefined;
+
+  /**
+   * What: created, updated, superseded, archived, promoted, rejected.
+   *
+   * @generated from field: string action = 3;
+   */
+  action: string;
+
+  /**
+   * The session that caused it, if known.
+   *
+   * @generated from field: string session_id = 4;
+   */
+  sessionId: string;
+
+  /**
+   * For updates, the content before the change; for archives, the reason.
+   *
+   * @generated from field: string detail = 5;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message memd.v1.MemoryEvent.
+ * Use `create(MemoryEventSchema)` to create a new message.
+ */
+export const MemoryEventSchema: GenMessage<MemoryEvent> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 21);
+
+/**
+ * HistoryResponse lists the chain and its events.
+ *
+ * @generated from message memd.v1.HistoryResponse
+ */
+export type HistoryResponse = Message<"memd.v1.HistoryResponse"> & {
+  /**
+   * Every claim of the chain, oldest first; the last one is current unless archived.
+   *
+   * @generated from field: repeated memd.v1.Memory chain = 1;
+   */
+  chain: Memory[];
+
+  /**
+   * Every recorded change to those claims, oldest first.
+   *
+   * @generated from field: repeated memd.v1.MemoryEvent events = 2;
+   */
+  events: MemoryEvent[];
+};
+
+/**
+ * Describes the message memd.v1.HistoryResponse.
+ * Use `create(HistoryResponseSchema)` to create a new message.
+ */
+export const HistoryResponseSchema: GenMessage<HistoryResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 22);
+
+/**
+ * PromoteRequest names a staged memory.
+ *
+ * @generated from message memd.v1.PromoteRequest
+ */
+export type PromoteRequest = Message<"memd.v1.PromoteRequest"> & {
+  /**
+   * The memory's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message memd.v1.PromoteRequest.
+ * Use `create(PromoteRequestSchema)` to create a new message.
+ */
+export const PromoteRequestSchema: GenMessage<PromoteRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 23);
+
+/**
+ * PromoteResponse returns the promoted memory.
+ *
+ * @generated from message memd.v1.PromoteResponse
+ */
+export type PromoteResponse = Message<"memd.v1.PromoteResponse"> & {
+  /**
+   * The memory, now active.
+   *
+   * @generated from field: memd.v1.Memory memory = 1;
+   */
+  memory?: Memory | undefined;
+};
+
+/**
+ * Describes the message memd.v1.PromoteResponse.
+ * Use `create(PromoteResponseSchema)` to create a new message.
+ */
+export const PromoteResponseSchema: GenMessage<PromoteResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 24);
+
+/**
+ * RejectRequest names a staged memory.
+ *
+ * @generated from message memd.v1.RejectRequest
+ */
+export type RejectRequest = Message<"memd.v1.RejectRequest"> & {
+  /**
+   * The memory's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Why it is wrong.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message memd.v1.RejectRequest.
+ * Use `create(RejectRequestSchema)` to create a new message.
+ */
+export const RejectRequestSchema: GenMessage<RejectRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 25);
+
+/**
+ * RejectResponse returns the rejected memory.
+ *
+ * @generated from message memd.v1.RejectResponse
+ */
+export type RejectResponse = Message<"memd.v1.RejectResponse"> & {
+  /**
+   * The memory, now archived.
+   *
+   * @generated from field: memd.v1.Memory memory = 1;
+   */
+  memory?: Memory | undefined;
+};
+
+/**
+ * Describes the message memd.v1.RejectResponse.
+ * Use `create(RejectResponseSchema)` to create a new message.
+ */
+export const RejectResponseSchema: GenMessage<RejectResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 26);
+
+/**
  * CheckpointRequest summarises a finished task.
  *
  * @generated from message memd.v1.CheckpointRequest
@@ -1099,7 +1393,7 @@ export type CheckpointRequest = Message<"memd.v1.CheckpointRequest"> & {
  * Use `create(CheckpointRequestSchema)` to create a new message.
  */
 export const CheckpointRequestSchema: GenMessage<CheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 18);
+  messageDesc(file_memd_v1_memory_service, 27);
 
 /**
  * CheckpointResponse returns the memory the checkpoint became.
@@ -1120,7 +1414,7 @@ export type CheckpointResponse = Message<"memd.v1.CheckpointResponse"> & {
  * Use `create(CheckpointResponseSchema)` to create a new message.
  */
 export const CheckpointResponseSchema: GenMessage<CheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 19);
+  messageDesc(file_memd_v1_memory_service, 28);
 
 /**
  * SyncRequest opens an agent session.
@@ -1162,7 +1456,7 @@ export type SyncRequest = Message<"memd.v1.SyncRequest"> & {
  * Use `create(SyncRequestSchema)` to create a new message.
  */
 export const SyncRequestSchema: GenMessage<SyncRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 20);
+  messageDesc(file_memd_v1_memory_service, 29);
 
 /**
  * ProjectSummary describes one project memd knows.
@@ -1204,7 +1498,7 @@ export type ProjectSummary = Message<"memd.v1.ProjectSummary"> & {
  * Use `create(ProjectSummarySchema)` to create a new message.
  */
 export const ProjectSummarySchema: GenMessage<ProjectSummary> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 21);
+  messageDesc(file_memd_v1_memory_service, 30);
 
 /**
  * SyncResponse tells the agent where it stands.
@@ -1253,7 +1547,7 @@ export type SyncResponse = Message<"memd.v1.SyncResponse"> & {
  * Use `create(SyncResponseSchema)` to create a new message.
  */
 export const SyncResponseSchema: GenMessage<SyncResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 22);
+  messageDesc(file_memd_v1_memory_service, 31);
 
 /**
  * HealthStatus is the daemon's state, shared by Sync and AdminService.Health.
@@ -1316,7 +1610,7 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
  * Use `create(HealthStatusSchema)` to create a new message.
  */
 export const HealthStatusSchema: GenMessage<HealthStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 23);
+  messageDesc(file_memd_v1_memory_service, 32);
 
 /**
  * EmbedderStatus describes the active embedder and its queue.
@@ -1386,7 +1680,7 @@ export type EmbedderStatus = Message<"memd.v1.EmbedderStatus"> & {
  * Use `create(EmbedderStatusSchema)` to create a new message.
  */
 export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 24);
+  messageDesc(file_memd_v1_memory_service, 33);
 
 /**
  * SearchMode chooses which index answers a search.
@@ -1552,6 +1846,47 @@ export const MemoryService: GenService<{
     methodKind: "unary";
     input: typeof RecallRequestSchema;
     output: typeof RecallResponseSchema;
+  },
+  /**
+   * Supersede records a correction: the new claim is saved with a link to the old one, and
+   * the old one becomes superseded, with the time it stopped holding. Nothing is overwritten.
+   *
+   * @generated from rpc memd.v1.MemoryService.Supersede
+   */
+  supersede: {
+    methodKind: "unary";
+    input: typeof SupersedeRequestSchema;
+    output: typeof SupersedeResponseSchema;
+  },
+  /**
+   * History shows a memory's whole chain of claims and its recorded changes, oldest first.
+   *
+   * @generated from rpc memd.v1.MemoryService.History
+   */
+  history: {
+    methodKind: "unary";
+    input: typeof HistoryRequestSchema;
+    output: typeof HistoryResponseSchema;
+  },
+  /**
+   * Promote makes a staged (inferred, unconfirmed) memory active: a person confirmed it.
+   *
+   * @generated from rpc memd.v1.MemoryService.Promote
+   */
+  promote: {
+    methodKind: "unary";
+    input: typeof PromoteRequestSchema;
+    output: typeof PromoteResponseSchema;
+  },
+  /**
+   * Reject archives a staged memory: a person said it is wrong.
+   *
+   * @generated from rpc memd.v1.MemoryService.Reject
+   */
+  reject: {
+    methodKind: "unary";
+    input: typeof RejectRequestSchema;
+    output: typeof RejectResponseSchema;
   },
   /**
    * Checkpoint turns a finished task (summary, problem, solution, files,

@@ -30,6 +30,7 @@ export interface MemoryRow {
   supersedes: string;
   superseded_by: string;
   archive_reason: string;
+  invalid_at: number | null;
 }
 
 /** The columns written for a memory, in a fixed order shared by INSERT and UPDATE. */
@@ -37,7 +38,7 @@ export const MEMORY_COLUMNS = [
   "id", "content", "kind", "project", "problem", "solution", "concepts", "files", "tags",
   "confidence", "provenance", "tier", "status", "pinned", "importance", "valence", "intensity",
   "session_id", "source_agent", "created_at", "updated_at", "last_accessed_at", "expires_at",
-  "review_at", "access_count", "supersedes", "superseded_by", "archive_reason",
+  "review_at", "access_count", "supersedes", "superseded_by", "archive_reason", "invalid_at",
 ] as const;
 
 export function rowToMemory(row: MemoryRow): MemoryRecord {
@@ -70,6 +71,7 @@ export function rowToMemory(row: MemoryRow): MemoryRecord {
     supersedes: row.supersedes,
     supersededBy: row.superseded_by,
     archiveReason: row.archive_reason,
+    invalidAt: row.invalid_at,
   };
 }
 
@@ -103,6 +105,7 @@ export function memoryToRow(m: MemoryRecord): MemoryRow {
     supersedes: m.supersedes,
     superseded_by: m.supersededBy,
     archive_reason: m.archiveReason,
+    invalid_at: m.invalidAt,
   };
 }
 

@@ -163,4 +163,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: "supersede times and the memory event log",
+    up(db) {
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN invalid_at INTEGER;
+        CREATE TABLE memory_events (
+          id         INTEGER PRIMARY KEY,
+          memory_id  TEXT NOT NULL,
+          at         INTEGER NOT NULL,
+          action     TEXT NOT NULL,
+          session_id TEXT NOT NULL DEFAULT '',
+          detail     TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX memory_events_memory ON memory_events (memory_id, id);
+      `);
+    },
+  },
 ];

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
-import type { MemoryRecord } from "../../memory/memory.js";
+import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LinkedEntity, MemoryFilter, MemoryStore, PageRequest, ProjectInfo,
-  ScoredMemory, StoreStats,
+  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  ProjectInfo, ScoredMemory, StoreStats,
 } from "../store.js";
 import { EntityGraph } from "./entity-graph.js";
 import { matchExpression, queryTerms } from "./fts-query.js";
@@ -83,11 +83,12 @@ export class SqliteStore implements MemoryStore {
     })();
   }
 
-  insert(memory: MemoryRecord): number {
+  insert(memory: MemoryRecord, event?: NewEvent): number {
     try {
       return this.db.transaction(() => {
         const seq = Number(this.insertStmt.run(memoryToRow(memory)).lastInsertRowid);
         this.graph.setLinks(seq, this.entitiesOf(memory));
+        if (event) this.recordEvent(memory.id, event);
         return seq;
       }).immediate();
     } catch (error) {
@@ -107,15 +108,44 @@ export class SqliteStore implements MemoryStore {
     return (this.db.prepare("SELECT seq FROM memories WHERE id = ?").get(id) as { seq: number } | undefined)?.seq;
   }
 
-  modify(id: string, change: (current: MemoryRecord) => MemoryRecord): MemoryRecord {
+  modify(id: string, change: (current: MemoryRecord) => MemoryRecord, event?: (current: MemoryRecord) => NewEvent): MemoryRecord {
     return this.db.transaction(() => {
       const current = this.get(id);
       if (!current) throw new NotFoundError(`no memory has id ${id}`);
       const next = { ...change(current), id };
       this.updateStmt.run(memoryToRow(next));
       this.graph.setLinks(this.seqOf(id) as number, this.entitiesOf(next));
+      if (event) this.recordEvent(id, event(current));
       return next;
     }).immediate();
+  }
+
+  supersede(oldId: string, change: (old: MemoryRecord) => { next: MemoryRecord; old: MemoryRecord }, event: NewEvent) {
+    return this.db.transaction(() => {
+      const current = this.get(oldId);
+      if (!current) throw new NotFoundError(`no memory has id ${oldId}`);
+      const result = change(current);
+      this.updateStmt.run(memoryToRow(result.old));
+      this.graph.setLinks(this.seqOf(oldId) as number, this.entitiesOf(result.old));
+      this.recordEvent(oldId, event);
+      const seq = Number(this.insertStmt.run(memoryToRow(result.next)).lastInsertRowid);
+      this.graph.setLinks(seq, this.entitiesOf(result.next));
+      this.recordEvent(result.next.id, { ...event, action: "created", detail: `supersedes ${oldId}` });
+      return result;
+    }).immediate();
+  }
+
+  events(memoryIds: readonly string[]): MemoryEvent[] {
+    const rows = this.db
+      .prepare("SELECT memory_id, at, action, session_id, detail FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY id")
+      .all(JSON.stringify(memoryIds)) as { memory_id: string; at: number; action: MemoryEvent["action"]; session_id: string; detail: string }[];
+    return rows.map((r) => ({ memoryId: r.memory_id, at: r.at, action: r.action, sessionId: r.session_id, detail: r.detail }));
+  }
+
+  private recordEvent(memoryId: string, event: NewEvent): void {
+    this.db
+      .prepare("INSERT INTO memory_events (memory_id, at, action, session_id, detail) VALUES (?, ?, ?, ?, ?)")
+      .run(memoryId, event.at, event.action, event.sessionId, event.detail);
   }
 
   list(filter: MemoryFilter, page: PageRequest): MemoryRecord[] {

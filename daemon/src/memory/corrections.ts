@@ -1,0 +1,79 @@
+import { FailedPreconditionError } from "../errors.js";
+import { DEFAULT_PROMOTION_CONFIG } from "../lifecycle/promotion.js";
+import type { MemoryKind, MemoryRecord, Provenance } from "./memory.js";
+import { buildMemory } from "./new-memory.js";
+import type { MemoryLimits } from "./validate.js";
+
+export interface Correction {
+  content: string;
+  reason: string;
+  kind?: MemoryKind;
+  concepts: readonly string[];
+  files: readonly string[];
+  sessionId: string;
+  sourceAgent: string;
+  provenance?: Provenance;
+}
+
+/**
+ * A correction never overwrites: the new claim is a new memory that points back, and the old
+ * one is marked superseded with the time it stopped holding. Only a current claim (active or
+ * staged) can be superseded, so a chain never forks.
+ */
+export function supersedeMemory(old: MemoryRecord, correction: Correction, newId: string, now: number, limits: MemoryLimits) {
+  if (old.status === "superseded") {
+    throw new FailedPreconditionError(`memory ${old.id} was already superseded by ${old.supersededBy}: supersede that one instead`);
+  }
+  if (old.status === "archived") {
+    throw new FailedPreconditionError(`memory ${old.id} is archived; save a new memory instead of superseding it`);
+  }
+  const built = buildMemory(
+    {
+      content: correction.content,
+      kind: correction.kind ?? old.kind,
+      project: old.project,
+      concepts: correction.concepts.length > 0 ? correction.concepts : old.concepts,
+      files: correction.files.length > 0 ? correction.files : old.files,
+      tags: old.tags,
+      provenance: correction.provenance ?? "save",
+      importance: old.importance,
+      pinned: old.pinned,
+      sessionId: correction.sessionId,
+      sourceAgent: correction.sourceAgent,
+    },
+    newId,
+    now,
+    limits,
+  );
+  // A correction of a confirmed claim is itself a claim someone made: it starts active.
+  const next: MemoryRecord = { ...built, status: "active", supersedes: old.id };
+  const superseded: MemoryRecord = {
+    ...old,
+    status: "superseded",
+    supersededBy: newId,
+    invalidAt: now,
+    updatedAt: now,
+  };
+  return { next, old: superseded };
+}
+
+/** A person confirmed a staged memory. */
+export function promoteMemory(memory: MemoryRecord, now: number): MemoryRecord {
+  if (memory.status !== "staged") {
+    throw new FailedPreconditionError(`memory ${memory.id} is ${memory.status}, not staged: only staged memories can be promoted`);
+  }
+  return {
+    ...memory,
+    status: "active",
+    confidence: Math.max(memory.confidence, DEFAULT_PROMOTION_CONFIG.promotedConfidence),
+    updatedAt: now,
+  };
+}
+
+/** A person said a staged memory is wrong: it is archived, never deleted. */
+export function rejectMemory(memory: MemoryRecord, reason: string, now: number): MemoryRecord {
+  if (memory.status !== "staged") {
+    throw new FailedPreconditionError(`memory ${memory.id} is ${memory.status}, not staged: archive it instead`);
+  }
+  return { ...memory, status: "archived", archiveReason: reason.trim() || "rejected", updatedAt: now };
+}
