@@ -8,6 +8,7 @@ import type { Config } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
 import { createLogger, type Logger } from "./logger.js";
+import { normalizedContentHash } from "./lifecycle/content-hash.js";
 import { extractEntities } from "./recall/entities.js";
 import { createBinaryIndex } from "./vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
@@ -53,7 +54,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
   };
 
   try {
-    const store = new SqliteStore({ file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities });
+    const store = new SqliteStore({ file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities, contentHashOf: normalizedContentHash });
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
 

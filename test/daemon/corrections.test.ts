@@ -93,3 +93,25 @@ describe("the promotion gate, by hand", () => {
     expect(history.stdout).toContain("superseded");
   });
 });
+
+describe("dedup on write", () => {
+  it("merges an exact repeat into the existing memory and says so", async () => {
+    const first = await daemon.clients.memory.save({ content: "Run make migrate-up before the tests", project: "dedup", kind: 4, concepts: ["migrations"], sessionId: "s1" });
+    const before = await total();
+    const again = await daemon.clients.memory.save({ content: "run  make migrate-up before the tests!", project: "dedup", kind: 4, files: ["Makefile"], sessionId: "s2" });
+    expect(again.mergedInto).toBe(first.memory?.id);
+    expect(again.memory).toMatchObject({ id: first.memory?.id, concepts: ["migrations"], files: ["Makefile"] });
+    expect(await total()).toBe(before);
+    const history = await daemon.clients.memory.history({ id: first.memory?.id ?? "" });
+    expect(history.events.map((e) => [e.action, e.sessionId])).toEqual([["created", "s1"], ["reinforced", "s2"]]);
+  });
+
+  it("promotes a staged guess when another session states the same thing, but not the same session", async () => {
+    const guess = await daemon.clients.memory.save({ content: "Prefers rebase over merge", project: "global", kind: 3, provenance: Provenance.DISTILLED, sessionId: "a" });
+    const same = await daemon.clients.memory.save({ content: "Prefers rebase over merge", project: "global", kind: 3, provenance: Provenance.DISTILLED, sessionId: "a" });
+    expect(same.mergedInto).toBe(guess.memory?.id);
+    expect(same.memory?.status).toBe(MemoryStatus.STAGED);
+    const other = await daemon.clients.memory.save({ content: "Prefers rebase over merge", project: "global", kind: 3, provenance: Provenance.DISTILLED, sessionId: "b" });
+    expect(other.memory?.status).toBe(MemoryStatus.ACTIVE);
+  });
+});

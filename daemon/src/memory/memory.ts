@@ -56,7 +56,7 @@ export interface MemoryRecord {
 export interface MemoryEvent {
   memoryId: string;
   at: number;
-  action: "created" | "updated" | "superseded" | "archived" | "promoted" | "rejected";
+  action: "created" | "updated" | "superseded" | "archived" | "promoted" | "rejected" | "reinforced";
   sessionId: string;
   detail: string;
 }

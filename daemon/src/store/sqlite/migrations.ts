@@ -181,4 +181,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: "content hashes for dedup on write",
+    up(db) {
+      // Filled by the store (the normalisation lives in JavaScript); empty means not yet hashed.
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN content_hash TEXT NOT NULL DEFAULT '';
+        CREATE INDEX memories_content_hash ON memories (content_hash, project, kind) WHERE content_hash != '';
+      `);
+    },
+  },
 ];

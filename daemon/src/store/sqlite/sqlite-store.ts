@@ -22,6 +22,8 @@ export interface SqliteStoreOptions {
   migrations?: readonly Migration[];
   /** The entities a memory names, linked in the entity graph whenever it is written. */
   entitiesOf?: (memory: MemoryRecord) => readonly LinkedEntity[];
+  /** The normalised content hash that finds exact duplicates. */
+  contentHashOf?: (content: string) => string;
 }
 
 // Field weights for BM25 (content, problem, solution, concepts, files, tags, project_key): a
@@ -51,6 +53,7 @@ export class SqliteStore implements MemoryStore {
   private readonly getStmt: Database.Statement;
   private readonly graph: EntityGraph;
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
+  private readonly contentHashOf: ((content: string) => string) | undefined;
 
   constructor(options: SqliteStoreOptions) {
     const opened = openDatabase({
@@ -73,13 +76,41 @@ export class SqliteStore implements MemoryStore {
     this.getStmt = this.db.prepare("SELECT * FROM memories WHERE id = ?");
     this.graph = new EntityGraph(this.db);
     this.entitiesOf = options.entitiesOf ?? (() => []);
+    this.contentHashOf = options.contentHashOf;
     if (options.entitiesOf && this.graph.isEmpty()) this.relinkAll();
+    if (this.contentHashOf) this.hashUnhashed();
+  }
+
+  /** Hashes memories written before hashing existed (or by a store opened without a hasher). */
+  private hashUnhashed(): void {
+    const rows = this.db.prepare("SELECT seq, content FROM memories WHERE content_hash = ''").all() as { seq: number; content: string }[];
+    if (rows.length === 0) return;
+    const set = this.db.prepare("UPDATE memories SET content_hash = ? WHERE seq = ?");
+    this.db.transaction(() => {
+      for (const row of rows) set.run(this.contentHashOf?.(row.content) ?? "", row.seq);
+    })();
+  }
+
+  /** Derived columns and links that follow every write of a memory. */
+  private afterWrite(seq: number, memory: MemoryRecord): void {
+    this.graph.setLinks(seq, this.entitiesOf(memory));
+    if (this.contentHashOf) this.db.prepare("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
+  }
+
+  sameContent(memory: MemoryRecord): MemoryRecord[] {
+    if (!this.contentHashOf) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM memories WHERE content_hash = ? AND project = ? AND kind = ? AND status IN ('active', 'staged') ORDER BY id`,
+      )
+      .all(this.contentHashOf(memory.content), memory.project, memory.kind) as MemoryRow[];
+    return rows.map(rowToMemory);
   }
 
   /** Links every memory to its entities (a database from before the graph, or a changed extractor). */
   relinkAll(): void {
     this.db.transaction(() => {
-      for (const memory of this.exportAll()) this.graph.setLinks(this.seqOf(memory.id) as number, this.entitiesOf(memory));
+      for (const memory of this.exportAll()) this.afterWrite(this.seqOf(memory.id) as number, memory);
     })();
   }
 
@@ -87,7 +118,7 @@ export class SqliteStore implements MemoryStore {
     try {
       return this.db.transaction(() => {
         const seq = Number(this.insertStmt.run(memoryToRow(memory)).lastInsertRowid);
-        this.graph.setLinks(seq, this.entitiesOf(memory));
+        this.afterWrite(seq, memory);
         if (event) this.recordEvent(memory.id, event);
         return seq;
       }).immediate();
@@ -114,7 +145,7 @@ export class SqliteStore implements MemoryStore {
       if (!current) throw new NotFoundError(`no memory has id ${id}`);
       const next = { ...change(current), id };
       this.updateStmt.run(memoryToRow(next));
-      this.graph.setLinks(this.seqOf(id) as number, this.entitiesOf(next));
+      this.afterWrite(this.seqOf(id) as number, next);
       if (event) this.recordEvent(id, event(current));
       return next;
     }).immediate();
@@ -126,10 +157,10 @@ export class SqliteStore implements MemoryStore {
       if (!current) throw new NotFoundError(`no memory has id ${oldId}`);
       const result = change(current);
       this.updateStmt.run(memoryToRow(result.old));
-      this.graph.setLinks(this.seqOf(oldId) as number, this.entitiesOf(result.old));
+      this.afterWrite(this.seqOf(oldId) as number, result.old);
       this.recordEvent(oldId, event);
       const seq = Number(this.insertStmt.run(memoryToRow(result.next)).lastInsertRowid);
-      this.graph.setLinks(seq, this.entitiesOf(result.next));
+      this.afterWrite(seq, result.next);
       this.recordEvent(result.next.id, { ...event, action: "created", detail: `supersedes ${oldId}` });
       return result;
     }).immediate();
@@ -226,13 +257,13 @@ export class SqliteStore implements MemoryStore {
         const existing = this.getStmt.get(memory.id) as MemoryRow | undefined;
         if (!existing) {
           const seq = Number(this.insertStmt.run(row).lastInsertRowid);
-          this.graph.setLinks(seq, this.entitiesOf(memory));
+          this.afterWrite(seq, memory);
           counts.created += 1;
         } else if (sameRow(existing, row)) {
           counts.unchanged += 1;
         } else {
           this.updateStmt.run(row);
-          this.graph.setLinks(this.seqOf(memory.id) as number, this.entitiesOf(memory));
+          this.afterWrite(this.seqOf(memory.id) as number, memory);
           counts.updated += 1;
         }
       }
