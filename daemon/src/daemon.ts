@@ -7,6 +7,7 @@ import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import type { Config } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
+import { Maintenance } from "./maintenance/maintenance.js";
 import { createLogger, type Logger } from "./logger.js";
 import { normalizedContentHash } from "./lifecycle/content-hash.js";
 import { extractEntities } from "./recall/entities.js";
@@ -62,10 +63,14 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (embeddings) cleanups.push(() => embeddings.close());
 
     const newId = monotonicFactory();
+    const maintenance = new Maintenance({ store, embeddings, logger, now, newId: () => newId(now()) });
+    maintenance.start();
+    cleanups.push(() => maintenance.stop());
     const deps: ServiceDeps = {
       store,
       vectorStore: store.vectors,
       embeddings,
+      maintenance,
       resolveProject: createProjectResolver(store),
       now,
       newId: () => newId(now()),

@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
 import { registerCorrectionCommands } from "./correction-commands.js";
 import { intParser } from "./enums.js";
+import { registerMaintenanceCommands } from "./maintenance-commands.js";
 import { registerDaemonCommands } from "./daemon-commands.js";
 import { registerMemoryCommands } from "./memory-commands.js";
 import { registerReindexCommand } from "./reindex-command.js";
@@ -27,6 +28,7 @@ registerCorrectionCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);
 registerReindexCommand(program);
+registerMaintenanceCommands(program);
 for (const command of program.commands) command.exitOverride();
 
 try {

@@ -135,6 +135,11 @@ export class EmbeddingRuntime {
     }
   }
 
+  /** The stored vectors of these memories in the current space; memories not embedded yet are absent. */
+  vectorsOf(memorySeqs: readonly number[]): Map<number, Float32Array> {
+    return this.options.vectorStore.vectors(this.current.space.id, memorySeqs);
+  }
+
   /**
    * Memories near the centroid of the given memories' vectors (spreading activation), best
    * first, leaving out the given ones. Memories without a vector yet are ignored.

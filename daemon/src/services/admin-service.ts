@@ -60,6 +60,19 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
       return counts;
     },
 
+    async clean(req) {
+      const archived = await deps.maintenance.clean(req.dryRun);
+      return { archived, dryRun: req.dryRun };
+    },
+
+    async consolidate(req) {
+      const merged = await deps.maintenance.consolidate(req.dryRun);
+      return {
+        consolidations: merged.map((c) => ({ memory: memoryToPb(c.memory), originalIds: c.originalIds })),
+        dryRun: req.dryRun,
+      };
+    },
+
     async *reindex(req, ctx) {
       const target = req.target;
       if (ReindexTarget[target] === undefined) {

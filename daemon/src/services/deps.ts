@@ -1,4 +1,5 @@
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
+import type { Maintenance } from "../maintenance/maintenance.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryStore } from "../store/store.js";
 import type { VectorStore } from "../store/vector-store.js";
@@ -15,6 +16,8 @@ export interface ServiceDeps {
   daemon: DaemonInfo;
   /** Embeddings and vector search; null when turned off (MEMD_EMBEDDER=none). */
   embeddings: EmbeddingRuntime | null;
+  /** Consolidation and GC, on demand and on schedule. */
+  maintenance: Maintenance;
 }
 
 /** Facts about the running daemon that Health and Sync report. */

@@ -71,6 +71,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       if (merged) return { memory: memoryToPb(merged), vectorReady: false, mergedInto: merged.id };
       const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
       deps.embeddings?.notify();
+      deps.maintenance.noteSave();
       const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, VECTOR_WAIT_MS) : false;
       return { memory: memoryToPb(memory), vectorReady };
     },
@@ -300,6 +301,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       );
       store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "checkpoint" });
       deps.embeddings?.notify();
+      deps.maintenance.noteSave();
       return { memory: memoryToPb(memory) };
     },
 

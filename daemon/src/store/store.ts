@@ -28,6 +28,8 @@ export interface MemoryStore {
   supersede(oldId: string, change: (old: MemoryRecord) => { next: MemoryRecord; old: MemoryRecord }, event: NewEvent): { next: MemoryRecord; old: MemoryRecord };
   /** Current memories (active or staged) of the same project and kind whose normalised content is the same. */
   sameContent(memory: MemoryRecord): MemoryRecord[];
+  /** When each memory was last reinforced (saved again, corroborated), for decay; memories never reinforced are absent. */
+  lastReinforcements(): Map<string, number>;
   /** Recorded changes of these memories, oldest first. */
   events(memoryIds: readonly string[]): MemoryEvent[];
   /** Memories matching the filter, newest first, starting after `page.afterId`. */

@@ -14,7 +14,168 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/admin_service.proto.
  */
 export const file_memd_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiDwoNSGVhbHRoUmVxdWVzdCI3Cg5IZWFsdGhSZXNwb25zZRIlCgZoZWFsdGgYASABKAsyFS5tZW1kLnYxLkhlYWx0aFN0YXR1cyIfCgxTdGF0c1JlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIjCgVDb3VudBILCgNrZXkYASABKAkSDQoFY291bnQYAiABKAMi4QEKDVN0YXRzUmVzcG9uc2USDQoFdG90YWwYASABKAMSIQoJYnlfc3RhdHVzGAIgAygLMg4ubWVtZC52MS5Db3VudBIfCgdieV9raW5kGAMgAygLMg4ubWVtZC52MS5Db3VudBIiCgpieV9wcm9qZWN0GAQgAygLMg4ubWVtZC52MS5Db3VudBIWCg5kYXRhYmFzZV9ieXRlcxgFIAEoAxIWCg5zY2hlbWFfdmVyc2lvbhgGIAEoBRIpCghlbWJlZGRlchgHIAEoCzIXLm1lbWQudjEuRW1iZWRkZXJTdGF0dXMiOAoOUmVpbmRleFJlcXVlc3QSJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0ImoKD1JlaW5kZXhSZXNwb25zZRImCgZ0YXJnZXQYASABKA4yFi5tZW1kLnYxLlJlaW5kZXhUYXJnZXQSDAoEZG9uZRgCIAEoAxINCgV0b3RhbBgDIAEoAxISCgpsYXN0X2Vycm9yGAQgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIxCg5FeHBvcnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIyCg1JbXBvcnRSZXF1ZXN0EiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkiRQoOSW1wb3J0UmVzcG9uc2USDwoHY3JlYXRlZBgBIAEoBRIPCgd1cGRhdGVkGAIgASgFEhEKCXVuY2hhbmdlZBgDIAEoBSJEChNJbnN0cnVjdGlvbnNSZXF1ZXN0Ei0KB2NoYW5uZWwYASABKA4yHC5tZW1kLnYxLkluc3RydWN0aW9uc0NoYW5uZWwiJAoUSW5zdHJ1Y3Rpb25zUmVzcG9uc2USDAoEdGV4dBgBIAEoCSpnCg1SZWluZGV4VGFyZ2V0Eh4KGlJFSU5ERVhfVEFSR0VUX1VOU1BFQ0lGSUVEEAASGgoWUkVJTkRFWF9UQVJHRVRfVkVDVE9SUxABEhoKFlJFSU5ERVhfVEFSR0VUX0tFWVdPUkQQAiqWAQoTSW5zdHJ1Y3Rpb25zQ2hhbm5lbBIkCiBJTlNUUlVDVElPTlNfQ0hBTk5FTF9VTlNQRUNJRklFRBAAEhwKGElOU1RSVUNUSU9OU19DSEFOTkVMX0NMSRABEh0KGUlOU1RSVUNUSU9OU19DSEFOTkVMX0NVUkwQAhIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9NQ1AQAzKaAwoMQWRtaW5TZXJ2aWNlEj4KBkhlYWx0aBIWLm1lbWQudjEuSGVhbHRoUmVxdWVzdBoXLm1lbWQudjEuSGVhbHRoUmVzcG9uc2UiA5ACARI7CgVTdGF0cxIVLm1lbWQudjEuU3RhdHNSZXF1ZXN0GhYubWVtZC52MS5TdGF0c1Jlc3BvbnNlIgOQAgESQAoGRXhwb3J0EhYubWVtZC52MS5FeHBvcnRSZXF1ZXN0GhcubWVtZC52MS5FeHBvcnRSZXNwb25zZSIDkAIBMAESOQoGSW1wb3J0EhYubWVtZC52MS5JbXBvcnRSZXF1ZXN0GhcubWVtZC52MS5JbXBvcnRSZXNwb25zZRJQCgxJbnN0cnVjdGlvbnMSHC5tZW1kLnYxLkluc3RydWN0aW9uc1JlcXVlc3QaHS5tZW1kLnYxLkluc3RydWN0aW9uc1Jlc3BvbnNlIgOQAgESPgoHUmVpbmRleBIXLm1lbWQudjEuUmVpbmRleFJlcXVlc3QaGC5tZW1kLnYxLlJlaW5kZXhSZXNwb25zZTABYgZwcm90bzM", [file_memd_v1_memory, file_memd_v1_memory_service]);
+  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMQ2xlYW5SZXF1ZXN0Eg8KB2RyeV9ydW4YASABKAgiSgoRTWFpbnRlbmFuY2VBY3Rpb24SEQoJbWVtb3J5X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCRISCgpyZWxhdGVkX2lkGAMgASgJIk4KDUNsZWFuUmVzcG9uc2USLAoIYXJjaGl2ZWQYASADKAsyGi5tZW1kLnYxLk1haW50ZW5hbmNlQWN0aW9uEg8KB2RyeV9ydW4YAiABKAgiJQoSQ29uc29saWRhdGVSZXF1ZXN0Eg8KB2RyeV9ydW4YASABKAgiTAoTQ29uc29saWRhdGlvblJlc3VsdBIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIUCgxvcmlnaW5hbF9pZHMYAiADKAkiXAoTQ29uc29saWRhdGVSZXNwb25zZRI0Cg5jb25zb2xpZGF0aW9ucxgBIAMoCzIcLm1lbWQudjEuQ29uc29saWRhdGlvblJlc3VsdBIPCgdkcnlfcnVuGAIgASgIIg8KDUhlYWx0aFJlcXVlc3QiNwoOSGVhbHRoUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMiHwoMU3RhdHNSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiIwoFQ291bnQSCwoDa2V5GAEgASgJEg0KBWNvdW50GAIgASgDIuEBCg1TdGF0c1Jlc3BvbnNlEg0KBXRvdGFsGAEgASgDEiEKCWJ5X3N0YXR1cxgCIAMoCzIOLm1lbWQudjEuQ291bnQSHwoHYnlfa2luZBgDIAMoCzIOLm1lbWQudjEuQ291bnQSIgoKYnlfcHJvamVjdBgEIAMoCzIOLm1lbWQudjEuQ291bnQSFgoOZGF0YWJhc2VfYnl0ZXMYBSABKAMSFgoOc2NoZW1hX3ZlcnNpb24YBiABKAUSKQoIZW1iZWRkZXIYByABKAsyFy5tZW1kLnYxLkVtYmVkZGVyU3RhdHVzIjgKDlJlaW5kZXhSZXF1ZXN0EiYKBnRhcmdldBgBIAEoDjIWLm1lbWQudjEuUmVpbmRleFRhcmdldCJqCg9SZWluZGV4UmVzcG9uc2USJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0EgwKBGRvbmUYAiABKAMSDQoFdG90YWwYAyABKAMSEgoKbGFzdF9lcnJvchgEIAEoCSIgCg1FeHBvcnRSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiMQoORXhwb3J0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiMgoNSW1wb3J0UmVxdWVzdBIhCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5IkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqZwoNUmVpbmRleFRhcmdldBIeChpSRUlOREVYX1RBUkdFVF9VTlNQRUNJRklFRBAAEhoKFlJFSU5ERVhfVEFSR0VUX1ZFQ1RPUlMQARIaChZSRUlOREVYX1RBUkdFVF9LRVlXT1JEEAIqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMynAQKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBEj4KB1JlaW5kZXgSFy5tZW1kLnYxLlJlaW5kZXhSZXF1ZXN0GhgubWVtZC52MS5SZWluZGV4UmVzcG9uc2UwARI2CgVDbGVhbhIVLm1lbWQudjEuQ2xlYW5SZXF1ZXN0GhYubWVtZC52MS5DbGVhblJlc3BvbnNlEkgKC0NvbnNvbGlkYXRlEhsubWVtZC52MS5Db25zb2xpZGF0ZVJlcXVlc3QaHC5tZW1kLnYxLkNvbnNvbGlkYXRlUmVzcG9uc2ViBnByb3RvMw", [file_memd_v1_memory, file_memd_v1_memory_service]);
+
+/**
+ * CleanRequest says whether to act or only report.
+ *
+ * @generated from message memd.v1.CleanRequest
+ */
+export type CleanRequest = Message<"memd.v1.CleanRequest"> & {
+  /**
+   * Report what would be archived without changing anything.
+   *
+   * @generated from field: bool dry_run = 1;
+   */
+  dryRun: boolean;
+};
+
+/**
+ * Describes the message memd.v1.CleanRequest.
+ * Use `create(CleanRequestSchema)` to create a new message.
+ */
+export const CleanRequestSchema: GenMessage<CleanRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 0);
+
+/**
+ * MaintenanceAction is one change maintenance made (or would make).
+ *
+ * @generated from message memd.v1.MaintenanceAction
+ */
+export type MaintenanceAction = Message<"memd.v1.MaintenanceAction"> & {
+  /**
+   * The memory concerned.
+   *
+   * @generated from field: string memory_id = 1;
+   */
+  memoryId: string;
+
+  /**
+   * Why: expired, decayed, staged-stale, duplicate or consolidated.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * For duplicates, the memory kept; for consolidation, the consolidated memory.
+   *
+   * @generated from field: string related_id = 3;
+   */
+  relatedId: string;
+};
+
+/**
+ * Describes the message memd.v1.MaintenanceAction.
+ * Use `create(MaintenanceActionSchema)` to create a new message.
+ */
+export const MaintenanceActionSchema: GenMessage<MaintenanceAction> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 1);
+
+/**
+ * CleanResponse reports what was archived.
+ *
+ * @generated from message memd.v1.CleanResponse
+ */
+export type CleanResponse = Message<"memd.v1.CleanResponse"> & {
+  /**
+   * Every memory archived (or that would be, on a dry run).
+   *
+   * @generated from field: repeated memd.v1.MaintenanceAction archived = 1;
+   */
+  archived: MaintenanceAction[];
+
+  /**
+   * True when nothing was changed.
+   *
+   * @generated from field: bool dry_run = 2;
+   */
+  dryRun: boolean;
+};
+
+/**
+ * Describes the message memd.v1.CleanResponse.
+ * Use `create(CleanResponseSchema)` to create a new message.
+ */
+export const CleanResponseSchema: GenMessage<CleanResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 2);
+
+/**
+ * ConsolidateRequest says whether to act or only report.
+ *
+ * @generated from message memd.v1.ConsolidateRequest
+ */
+export type ConsolidateRequest = Message<"memd.v1.ConsolidateRequest"> & {
+  /**
+   * Report what would be merged without changing anything.
+   *
+   * @generated from field: bool dry_run = 1;
+   */
+  dryRun: boolean;
+};
+
+/**
+ * Describes the message memd.v1.ConsolidateRequest.
+ * Use `create(ConsolidateRequestSchema)` to create a new message.
+ */
+export const ConsolidateRequestSchema: GenMessage<ConsolidateRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 3);
+
+/**
+ * ConsolidationResult is one cluster merged into one memory.
+ *
+ * @generated from message memd.v1.ConsolidationResult
+ */
+export type ConsolidationResult = Message<"memd.v1.ConsolidationResult"> & {
+  /**
+   * The consolidated memory (its id is empty on a dry run).
+   *
+   * @generated from field: memd.v1.Memory memory = 1;
+   */
+  memory?: Memory | undefined;
+
+  /**
+   * The memories it replaces, archived with a link to it.
+   *
+   * @generated from field: repeated string original_ids = 2;
+   */
+  originalIds: string[];
+};
+
+/**
+ * Describes the message memd.v1.ConsolidationResult.
+ * Use `create(ConsolidationResultSchema)` to create a new message.
+ */
+export const ConsolidationResultSchema: GenMessage<ConsolidationResult> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 4);
+
+/**
+ * ConsolidateResponse reports the merges.
+ *
+ * @generated from message memd.v1.ConsolidateResponse
+ */
+export type ConsolidateResponse = Message<"memd.v1.ConsolidateResponse"> & {
+  /**
+   * Every cluster merged (or that would be, on a dry run).
+   *
+   * @generated from field: repeated memd.v1.ConsolidationResult consolidations = 1;
+   */
+  consolidations: ConsolidationResult[];
+
+  /**
+   * True when nothing was changed.
+   *
+   * @generated from field: bool dry_run = 2;
+   */
+  dryRun: boolean;
+};
+
+/**
+ * Describes the message memd.v1.ConsolidateResponse.
+ * Use `create(ConsolidateResponseSchema)` to create a new message.
+ */
+export const ConsolidateResponseSchema: GenMessage<ConsolidateResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 5);
 
 /**
  * HealthRequest has no fields.
@@ -29,7 +190,7 @@ export type HealthRequest = Message<"memd.v1.HealthRequest"> & {
  * Use `create(HealthRequestSchema)` to create a new message.
  */
 export const HealthRequestSchema: GenMessage<HealthRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 0);
+  messageDesc(file_memd_v1_admin_service, 6);
 
 /**
  * HealthResponse carries the daemon's state.
@@ -50,7 +211,7 @@ export type HealthResponse = Message<"memd.v1.HealthResponse"> & {
  * Use `create(HealthResponseSchema)` to create a new message.
  */
 export const HealthResponseSchema: GenMessage<HealthResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 1);
+  messageDesc(file_memd_v1_admin_service, 7);
 
 /**
  * StatsRequest selects what to count.
@@ -71,7 +232,7 @@ export type StatsRequest = Message<"memd.v1.StatsRequest"> & {
  * Use `create(StatsRequestSchema)` to create a new message.
  */
 export const StatsRequestSchema: GenMessage<StatsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 2);
+  messageDesc(file_memd_v1_admin_service, 8);
 
 /**
  * Count is one labelled number.
@@ -99,7 +260,7 @@ export type Count = Message<"memd.v1.Count"> & {
  * Use `create(CountSchema)` to create a new message.
  */
 export const CountSchema: GenMessage<Count> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 3);
+  messageDesc(file_memd_v1_admin_service, 9);
 
 /**
  * StatsResponse holds the counts.
@@ -162,7 +323,7 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
  * Use `create(StatsResponseSchema)` to create a new message.
  */
 export const StatsResponseSchema: GenMessage<StatsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 4);
+  messageDesc(file_memd_v1_admin_service, 10);
 
 /**
  * ReindexRequest says what to rebuild.
@@ -183,7 +344,7 @@ export type ReindexRequest = Message<"memd.v1.ReindexRequest"> & {
  * Use `create(ReindexRequestSchema)` to create a new message.
  */
 export const ReindexRequestSchema: GenMessage<ReindexRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 5);
+  messageDesc(file_memd_v1_admin_service, 11);
 
 /**
  * ReindexResponse reports progress; the stream ends when the rebuild is complete.
@@ -225,7 +386,7 @@ export type ReindexResponse = Message<"memd.v1.ReindexResponse"> & {
  * Use `create(ReindexResponseSchema)` to create a new message.
  */
 export const ReindexResponseSchema: GenMessage<ReindexResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 6);
+  messageDesc(file_memd_v1_admin_service, 12);
 
 /**
  * ExportRequest selects what to export.
@@ -246,7 +407,7 @@ export type ExportRequest = Message<"memd.v1.ExportRequest"> & {
  * Use `create(ExportRequestSchema)` to create a new message.
  */
 export const ExportRequestSchema: GenMessage<ExportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 7);
+  messageDesc(file_memd_v1_admin_service, 13);
 
 /**
  * ExportResponse carries one exported memory.
@@ -267,7 +428,7 @@ export type ExportResponse = Message<"memd.v1.ExportResponse"> & {
  * Use `create(ExportResponseSchema)` to create a new message.
  */
 export const ExportResponseSchema: GenMessage<ExportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 8);
+  messageDesc(file_memd_v1_admin_service, 14);
 
 /**
  * ImportRequest carries a batch of memories to store.
@@ -288,7 +449,7 @@ export type ImportRequest = Message<"memd.v1.ImportRequest"> & {
  * Use `create(ImportRequestSchema)` to create a new message.
  */
 export const ImportRequestSchema: GenMessage<ImportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 9);
+  messageDesc(file_memd_v1_admin_service, 15);
 
 /**
  * ImportResponse says what the import did.
@@ -323,7 +484,7 @@ export type ImportResponse = Message<"memd.v1.ImportResponse"> & {
  * Use `create(ImportResponseSchema)` to create a new message.
  */
 export const ImportResponseSchema: GenMessage<ImportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 10);
+  messageDesc(file_memd_v1_admin_service, 16);
 
 /**
  * InstructionsRequest asks for the agent system prompt.
@@ -344,7 +505,7 @@ export type InstructionsRequest = Message<"memd.v1.InstructionsRequest"> & {
  * Use `create(InstructionsRequestSchema)` to create a new message.
  */
 export const InstructionsRequestSchema: GenMessage<InstructionsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 11);
+  messageDesc(file_memd_v1_admin_service, 17);
 
 /**
  * InstructionsResponse carries the prompt.
@@ -365,7 +526,7 @@ export type InstructionsResponse = Message<"memd.v1.InstructionsResponse"> & {
  * Use `create(InstructionsResponseSchema)` to create a new message.
  */
 export const InstructionsResponseSchema: GenMessage<InstructionsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 12);
+  messageDesc(file_memd_v1_admin_service, 18);
 
 /**
  * ReindexTarget names a derived index.
@@ -509,6 +670,28 @@ export const AdminService: GenService<{
     methodKind: "server_streaming";
     input: typeof ReindexRequestSchema;
     output: typeof ReindexResponseSchema;
+  },
+  /**
+   * Clean archives what stopped mattering: memories whose decay weight fell below 0.1 (pinned
+   * ones never), expired ones, stale staged guesses and near-duplicates. It never deletes.
+   *
+   * @generated from rpc memd.v1.AdminService.Clean
+   */
+  clean: {
+    methodKind: "unary";
+    input: typeof CleanRequestSchema;
+    output: typeof CleanResponseSchema;
+  },
+  /**
+   * Consolidate merges clusters of aging, similar memories (same project and kind) into one
+   * consolidated memory and archives the originals with a link to it.
+   *
+   * @generated from rpc memd.v1.AdminService.Consolidate
+   */
+  consolidate: {
+    methodKind: "unary";
+    input: typeof ConsolidateRequestSchema;
+    output: typeof ConsolidateResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memd_v1_admin_service, 0);

@@ -166,6 +166,13 @@ export class SqliteStore implements MemoryStore {
     }).immediate();
   }
 
+  lastReinforcements(): Map<string, number> {
+    const rows = this.db
+      .prepare("SELECT memory_id, MAX(at) AS at FROM memory_events WHERE action = 'reinforced' GROUP BY memory_id")
+      .all() as { memory_id: string; at: number }[];
+    return new Map(rows.map((r) => [r.memory_id, r.at]));
+  }
+
   events(memoryIds: readonly string[]): MemoryEvent[] {
     const rows = this.db
       .prepare("SELECT memory_id, at, action, session_id, detail FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY id")

@@ -1,0 +1,187 @@
+import cron from "node-cron";
+import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
+import { clusterAgingMemories, DEFAULT_CLUSTER_CONFIG } from "../lifecycle/cluster-aging.js";
+import { decayWeight } from "../lifecycle/decay.js";
+import { DEFAULT_GC_CONFIG, planGc } from "../lifecycle/gc-plan.js";
+import { DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
+import { mergeCluster } from "../lifecycle/merge-cluster.js";
+import type { Logger } from "../logger.js";
+import type { MemoryRecord } from "../memory/memory.js";
+import type { MemoryStore } from "../store/store.js";
+
+export interface ArchivedAction {
+  memoryId: string;
+  reason: string;
+  relatedId: string;
+}
+
+export interface ConsolidationAction {
+  memory: MemoryRecord;
+  originalIds: string[];
+}
+
+export interface MaintenanceOptions {
+  store: MemoryStore;
+  embeddings: EmbeddingRuntime | null;
+  logger: Logger;
+  now: () => number;
+  newId: () => string;
+  /** Cron expression for the daily run. */
+  schedule?: string;
+  /** Run after this many saves as well. */
+  everySaves?: number;
+}
+
+/**
+ * Near-duplicate detection compares every pair within a project and kind; beyond this many
+ * memories in one group it is skipped (decay and expiry still apply) to keep the run bounded.
+ */
+const MAX_PAIRWISE_GROUP = 2000;
+const SAVE_RUN_INTERVAL_MS = 60_000;
+
+/**
+ * Runs the lifecycle's plans against the store: GC (archive what decayed, expired, went stale
+ * or duplicates another) and consolidation (merge aging similar memories). It runs on a daily
+ * schedule and after every `everySaves` saves, never two at once, and a second run right after
+ * a first changes nothing. Nothing is ever deleted.
+ */
+export class Maintenance {
+  private running: Promise<unknown> = Promise.resolve();
+  private savesSinceRun = 0;
+  private queued = false;
+  private lastSaveTriggeredAt = Number.NEGATIVE_INFINITY;
+  private task: ReturnType<typeof cron.schedule> | null = null;
+
+  constructor(private readonly options: MaintenanceOptions) {}
+
+  start(): void {
+    this.task = cron.schedule(this.options.schedule ?? "17 3 * * *", () => void this.runAll("schedule"), { noOverlap: true });
+  }
+
+  /**
+   * Counts a save; every `everySaves` saves, maintenance runs in the background. A run already
+   * waiting covers later saves, and save-triggered runs start at most once a minute, since each
+   * reads every current memory.
+   */
+  noteSave(): void {
+    this.savesSinceRun += 1;
+    const at = this.options.now();
+    if (this.savesSinceRun < (this.options.everySaves ?? 10) || this.queued || at - this.lastSaveTriggeredAt < SAVE_RUN_INTERVAL_MS) return;
+    this.savesSinceRun = 0;
+    this.lastSaveTriggeredAt = at;
+    void this.runAll("saves");
+  }
+
+  clean(dryRun: boolean): Promise<ArchivedAction[]> {
+    return this.exclusive(() => this.cleanNow(dryRun));
+  }
+
+  consolidate(dryRun: boolean): Promise<ConsolidationAction[]> {
+    return this.exclusive(() => this.consolidateNow(dryRun));
+  }
+
+  async stop(): Promise<void> {
+    await this.task?.stop();
+    await this.running.catch(() => undefined);
+  }
+
+  private async runAll(trigger: string): Promise<void> {
+    if (this.queued) return;
+    this.queued = true;
+    try {
+      const consolidated = await this.consolidate(false);
+      const archived = await this.clean(false);
+      this.options.logger.info({ trigger, consolidated: consolidated.length, archived: archived.length }, "maintenance ran");
+    } catch (error) {
+      this.options.logger.error({ err: error, trigger }, "maintenance failed");
+    } finally {
+      this.queued = false;
+    }
+  }
+
+  /** Chains runs so that two never overlap. */
+  private exclusive<T>(work: () => T): Promise<T> {
+    const next = this.running.catch(() => undefined).then(work);
+    this.running = next;
+    return next;
+  }
+
+  private current(): MemoryRecord[] {
+    return [...this.options.store.exportAll()].filter((m) => m.status === "active" || m.status === "staged");
+  }
+
+  private vectorsFor(memories: readonly MemoryRecord[]): Map<string, Float32Array> {
+    const { store, embeddings } = this.options;
+    if (!embeddings) return new Map();
+    const seqs = new Map(memories.map((m) => [store.seqOf(m.id) as number, m.id]));
+    const vectors = embeddings.vectorsOf([...seqs.keys()]);
+    return new Map([...vectors].map(([seq, vector]) => [seqs.get(seq) as string, vector]));
+  }
+
+  private cleanNow(dryRun: boolean): ArchivedAction[] {
+    const { store, now } = this.options;
+    const at = now();
+    const memories = this.current();
+    const reinforced = store.lastReinforcements();
+    const groupSize = new Map<string, number>();
+    for (const m of memories) groupSize.set(`${m.project}\u0000${m.kind}`, (groupSize.get(`${m.project}\u0000${m.kind}`) ?? 0) + 1);
+    const small = memories.filter((m) => (groupSize.get(`${m.project}\u0000${m.kind}`) ?? 0) <= MAX_PAIRWISE_GROUP);
+    const vectors = this.vectorsFor(small);
+    const plan = planGc(
+      memories.map((memory) => ({
+        memory,
+        decayWeight: decayWeight(memory, reinforced.get(memory.id) ?? null, at, DEFAULT_HALF_LIVES),
+        vector: vectors.get(memory.id) ?? null,
+      })),
+      at,
+      DEFAULT_GC_CONFIG,
+    );
+    const actions = plan.map((p) => ({ memoryId: p.id, reason: p.reason, relatedId: p.duplicateOf ?? "" }));
+    if (!dryRun) {
+      for (const action of actions) {
+        store.modify(
+          action.memoryId,
+          (m) => ({ ...m, status: "archived", archiveReason: action.reason, updatedAt: at }),
+          () => ({ at, action: "archived", sessionId: "", detail: action.relatedId ? `${action.reason} of ${action.relatedId}` : action.reason }),
+        );
+      }
+    }
+    return actions;
+  }
+
+  private consolidateNow(dryRun: boolean): ConsolidationAction[] {
+    const { store, now, newId, embeddings } = this.options;
+    if (!embeddings) return [];
+    const at = now();
+    const reinforced = store.lastReinforcements();
+    const memories = this.current().filter((m) => m.status === "active");
+    const aging = memories
+      .map((memory) => ({ memory, decayWeight: decayWeight(memory, reinforced.get(memory.id) ?? null, at, DEFAULT_HALF_LIVES) }))
+      .filter((item) => item.decayWeight < DEFAULT_CLUSTER_CONFIG.agingBelow);
+    const vectors = this.vectorsFor(aging.map((item) => item.memory));
+    const clusters = clusterAgingMemories(
+      aging.map((item) => ({ ...item, vector: vectors.get(item.memory.id) ?? null })),
+      DEFAULT_CLUSTER_CONFIG,
+    ).filter((cluster) => cluster.length > 1);
+    const actions: ConsolidationAction[] = [];
+    for (const cluster of clusters) {
+      const merged = mergeCluster(
+        cluster.map((item) => ({ memory: item.memory, lastReinforcedAt: reinforced.get(item.memory.id) ?? null })),
+        at,
+        dryRun ? "" : newId(),
+      );
+      actions.push({ memory: merged.memory, originalIds: merged.archive.map((a) => a.id) });
+      if (dryRun) continue;
+      store.insert(merged.memory, { at, action: "created", sessionId: "", detail: `consolidates ${merged.archive.map((a) => a.id).join(", ")}` });
+      for (const original of merged.archive) {
+        store.modify(
+          original.id,
+          (m) => ({ ...m, status: "archived", archiveReason: original.archiveReason, supersededBy: original.supersededBy, updatedAt: at }),
+          () => ({ at, action: "archived", sessionId: "", detail: `consolidated into ${original.supersededBy}` }),
+        );
+      }
+    }
+    if (actions.length > 0 && !dryRun) embeddings.notify();
+    return actions;
+  }
+}

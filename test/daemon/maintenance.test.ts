@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
+import { startFakeOllama } from "../embed/fake-ollama.js";
+import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+
+const DAY = 86_400_000;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function daemonWith(env: Record<string, string> = {}): Promise<TestDaemon> {
+  const d = await spawnDaemon({ env });
+  cleanups.push(async () => {
+    if (d.process.exitCode === null) await d.stop();
+    fs.rmSync(d.home, { recursive: true, force: true });
+  });
+  return d;
+}
+
+const ULIDS = ["01HZ0000000000000000000001", "01HZ0000000000000000000002", "01HZ0000000000000000000003", "01HZ0000000000000000000004", "01HZ0000000000000000000005"];
+
+function old(id: string, content: string, daysAgo: number, extra: Record<string, unknown> = {}) {
+  const at = timestampFromMs(Date.now() - daysAgo * DAY);
+  return { id, content, kind: MemoryKind.TRACE, project: "ops", importance: 3, confidence: 0.5, status: MemoryStatus.ACTIVE, createTime: at, updateTime: at, ...extra };
+}
+
+describe("GC (Clean)", () => {
+  it("archives decayed and expired memories, spares pinned ones, never deletes, and a second run changes nothing", async () => {
+    const d = await daemonWith();
+    await d.clients.admin.import({
+      memories: [
+        old(ULIDS[0] as string, "npm test failed once on a flaky port", 30),
+        old(ULIDS[1] as string, "pinned trace that must stay", 30, { pinned: true }),
+        old(ULIDS[2] as string, "temporary staging URL", 1, { kind: MemoryKind.FACT, expireTime: timestampFromMs(Date.now() - DAY) }),
+        old(ULIDS[3] as string, "fresh trace from today", 0),
+      ],
+    });
+    const dry = await d.clients.admin.clean({ dryRun: true });
+    expect(dry.archived.map((a) => [a.memoryId, a.reason]).sort()).toEqual([
+      [ULIDS[0], "decayed"],
+      [ULIDS[2], "expired"],
+    ]);
+    expect((await d.clients.memory.get({ id: ULIDS[0] as string })).memory?.status).toBe(MemoryStatus.ACTIVE);
+
+    const real = await d.clients.admin.clean({});
+    expect(real.archived).toHaveLength(2);
+    expect((await d.clients.memory.get({ id: ULIDS[0] as string })).memory).toMatchObject({ status: MemoryStatus.ARCHIVED, archiveReason: "decayed" });
+    expect((await d.clients.memory.get({ id: ULIDS[1] as string })).memory?.status).toBe(MemoryStatus.ACTIVE);
+    expect((await d.clients.admin.stats({})).total).toBe(4n);
+
+    const again = await runCli(d.home, ["clean"]);
+    expect(again.stdout).toBe("archived 0 memories\n");
+  });
+});
+
+describe("consolidation (against a local server speaking the Ollama API)", () => {
+  it("merges aging similar memories into one, archives the originals with a link, and is idempotent", async () => {
+    const ollama = await startFakeOllama();
+    cleanups.push(() => ollama.close());
+    const d = await daemonWith({ MEMD_EMBEDDER: "ollama", OLLAMA_HOST: ollama.url });
+    const content = "The nightly backup job writes to the s3 bucket ops-backups.";
+    await d.clients.admin.import({
+      memories: [
+        old(ULIDS[0] as string, content, 200, { kind: MemoryKind.EPISODE, concepts: ["backup"], tags: ["ops"] }),
+        old(ULIDS[1] as string, `${content} Daily.`, 190, { kind: MemoryKind.EPISODE, concepts: ["backup"], tags: ["s3"] }),
+        old(ULIDS[2] as string, "Unrelated: the office coffee machine is on floor 3.", 195, { kind: MemoryKind.EPISODE }),
+      ],
+    });
+    for (let i = 0; i < 100; i++) {
+      if (Number((await d.clients.admin.stats({})).embedder?.queueDepth ?? 1) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const res = await d.clients.admin.consolidate({});
+    expect(res.consolidations).toHaveLength(1);
+    const merged = res.consolidations[0];
+    expect(merged?.originalIds.sort()).toEqual([ULIDS[0], ULIDS[1]]);
+    expect(merged?.memory?.content).toBe(`${content}\nDaily.`);
+    expect(merged?.memory).toMatchObject({ concepts: ["backup"], tags: ["ops", "s3"] });
+    const original = await d.clients.memory.get({ id: ULIDS[0] as string });
+    expect(original.memory).toMatchObject({ status: MemoryStatus.ARCHIVED, supersededBy: merged?.memory?.id });
+    expect((await d.clients.admin.consolidate({})).consolidations).toEqual([]);
+  });
+});
