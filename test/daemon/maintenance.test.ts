@@ -53,6 +53,18 @@ describe("GC (Clean)", () => {
 
     const again = await runCli(d.home, ["clean"]);
     expect(again.stdout).toBe("archived 0 memories\n");
+    const ledger = Object.fromEntries((await d.clients.admin.stats({})).ledger.map((c) => [c.key, Number(c.count)]));
+    expect(ledger).toMatchObject({ active: 2, archived: 2, decayed: 1, expired: 1, staged: 0, review: 0 });
+  });
+});
+
+describe("rules", () => {
+  it("flags a rule for review once its review date passes, instead of letting it decay away", async () => {
+    const d = await daemonWith();
+    await d.clients.admin.import({ memories: [old(ULIDS[4] as string, "Never push to main directly", 400, { kind: MemoryKind.RULE })] });
+    expect((await d.clients.admin.clean({})).archived).toEqual([]);
+    const ledger = Object.fromEntries((await d.clients.admin.stats({})).ledger.map((c) => [c.key, Number(c.count)]));
+    expect(ledger.review).toBe(1);
   });
 });
 

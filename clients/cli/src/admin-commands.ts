@@ -66,6 +66,7 @@ export function registerAdminCommands(program: Command): void {
           databaseBytes: Number(s.databaseBytes),
           schemaVersion: s.schemaVersion,
           embedder: s.embedder ? toJson(EmbedderStatusSchema, s.embedder) : null,
+          ledger: counts(s.ledger),
         };
         if (ctx.json) {
           ctx.printJson(view);
@@ -73,7 +74,7 @@ export function registerAdminCommands(program: Command): void {
         }
         ctx.print(`${view.total} memories, database ${(view.databaseBytes / 1024 / 1024).toFixed(1)} MiB, schema v${view.schemaVersion}`);
         if (s.embedder) ctx.print(formatEmbedder(s.embedder));
-        for (const [title, record] of [["status", view.byStatus], ["kind (active)", view.byKind], ["project (active)", view.byProject]] as const) {
+        for (const [title, record] of [["status", view.byStatus], ["kind (active)", view.byKind], ["project (active)", view.byProject], ["lifecycle", view.ledger]] as const) {
           ctx.print(`by ${title}:`);
           for (const [key, n] of Object.entries(record)) ctx.print(`  ${key.padEnd(24)} ${String(n).padStart(8)}`);
         }

@@ -10,6 +10,8 @@ export interface MemoryFilter {
   pinnedOnly?: boolean;
   createdAfter?: number;
   createdBefore?: number;
+  /** Only memories with a review date. */
+  withReviewDate?: boolean;
 }
 
 export function matchesFilter(memory: MemoryRecord, filter: MemoryFilter): boolean {
@@ -20,6 +22,7 @@ export function matchesFilter(memory: MemoryRecord, filter: MemoryFilter): boole
     (!filter.sessionId || memory.sessionId === filter.sessionId) &&
     (!filter.pinnedOnly || memory.pinned) &&
     (filter.createdAfter === undefined || memory.createdAt >= filter.createdAfter) &&
-    (filter.createdBefore === undefined || memory.createdAt < filter.createdBefore)
+    (filter.createdBefore === undefined || memory.createdAt < filter.createdBefore) &&
+    (!filter.withReviewDate || memory.reviewAt !== null)
   );
 }

@@ -5,6 +5,7 @@ import { validateImported } from "../memory/imported-memory.js";
 import { memoryFromPb, memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { embedderStatus, healthStatus } from "./health.js";
+import { rulesDueForReview } from "./review.js";
 import { instructionsText } from "./instructions.js";
 
 const MAX_IMPORT_BATCH = 1000;
@@ -29,6 +30,10 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         databaseBytes: BigInt(stats.databaseBytes),
         schemaVersion: stats.schemaVersion,
         embedder: embedderStatus(deps),
+        ledger: [
+          ...counts({ ...store.ledger(project) }),
+          { key: "review", count: BigInt(rulesDueForReview(store, project, deps.now()).length) },
+        ],
       };
     },
 

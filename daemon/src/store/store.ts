@@ -45,6 +45,8 @@ export interface MemoryStore {
   /** Every memory, oldest first, read in pages so that no read stays open between pages. */
   exportAll(project?: string): Iterable<MemoryRecord>;
   stats(project?: string): StoreStats;
+  /** Lifecycle counts for the ledger (see LedgerCounts). */
+  ledger(project?: string): LedgerCounts;
   /** Every project with memories, most recently saved into first. */
   projects(): ProjectInfo[];
   /**
@@ -117,6 +119,21 @@ export interface StoreStats {
   byProject: Record<string, number>;
   databaseBytes: number;
   schemaVersion: number;
+}
+
+export interface LedgerCounts {
+  active: number;
+  staged: number;
+  /** Memories reinforced at least once. */
+  reinforced: number;
+  /** Inferred memories that became active (corroborated or confirmed). */
+  promoted: number;
+  episodes: number;
+  archived: number;
+  superseded: number;
+  consolidated: number;
+  expired: number;
+  decayed: number;
 }
 
 export interface ProjectInfo {

@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
   ProjectInfo, ScoredMemory, StoreStats,
 } from "../store.js";
 import { EntityGraph } from "./entity-graph.js";
@@ -315,6 +315,28 @@ export class SqliteStore implements MemoryStore {
     };
   }
 
+  ledger(project?: string): LedgerCounts {
+    const scope = project === undefined ? "1 = 1" : "project = @project";
+    const row = this.db
+      .prepare(
+        `SELECT
+           SUM(status = 'active') AS active,
+           SUM(status = 'staged') AS staged,
+           SUM(provenance = 'distilled' AND status = 'active') AS promoted,
+           SUM(kind = 'episode' AND status = 'active') AS episodes,
+           SUM(status = 'archived') AS archived,
+           SUM(status = 'superseded') AS superseded,
+           SUM(status = 'archived' AND archive_reason = 'consolidated') AS consolidated,
+           SUM(status = 'archived' AND archive_reason = 'expired') AS expired,
+           SUM(status = 'archived' AND archive_reason = 'decayed') AS decayed,
+           (SELECT COUNT(DISTINCT e.memory_id) FROM memory_events e JOIN memories r ON r.id = e.memory_id
+             WHERE e.action = 'reinforced' AND ${scope.replace("project", "r.project")}) AS reinforced
+         FROM memories WHERE ${scope}`,
+      )
+      .get(project === undefined ? {} : { project }) as Record<keyof LedgerCounts, number | null>;
+    return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value ?? 0])) as unknown as LedgerCounts;
+  }
+
   projects(): ProjectInfo[] {
     const rows = this.db
       .prepare(
@@ -374,6 +396,7 @@ function filterClause(filter: MemoryFilter, prefix: string): Where {
     parts.push(`${prefix}created_at < ?`);
     params.push(filter.createdBefore);
   }
+  if (filter.withReviewDate) parts.push(`${prefix}review_at IS NOT NULL`);
   return { sql: parts.join(" AND "), params };
 }
 
