@@ -63,7 +63,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (embeddings) cleanups.push(() => embeddings.close());
 
     const newId = monotonicFactory();
-    const maintenance = new Maintenance({ store, embeddings, logger, now, newId: () => newId(now()) });
+    const maintenance = new Maintenance({ store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
     const deps: ServiceDeps = {

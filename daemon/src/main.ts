@@ -50,6 +50,11 @@ Embedding settings (environment):
   MEMD_OPENAI_MODEL     default text-embedding-3-small (1536 dims)
   MEMD_OPENAI_BASE_URL  default https://api.openai.com
 
+Lifecycle (environment):
+  MEMD_HALF_LIVES       per-kind half-lives over the defaults, e.g. "episode=14d,trace=12h,idea=never"
+                        (defaults: procedure 365d, preference 180d, decision 180d, fact 120d, context 90d,
+                        task 14d, episode 7d, trace 1d, idea and rule never; rules are flagged for review)
+
 Signals: SIGINT and SIGTERM stop accepting, finish in-flight requests and close the database.
 Exit codes: 0 clean stop, 1 failed to start (already running, bad database), 2 invalid settings.`,
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, isLoopbackHost, loadConfig, parseListenAddress } from "./config.js";
+import { DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
+import { ConfigError, isLoopbackHost, loadConfig, parseHalfLives, parseListenAddress } from "./config.js";
 
 describe("parseListenAddress", () => {
   it.each([
@@ -59,5 +60,20 @@ describe("loadConfig", () => {
 
   it("rejects a home whose socket path would be too long for a Unix socket", () => {
     expect(() => loadConfig({ home: `/${"x".repeat(120)}` })).toThrow(/shorter MEMD_HOME/);
+  });
+});
+
+describe("half-lives", () => {
+  it("overrides the defaults per kind with units", () => {
+    const halfLives = parseHalfLives("episode=14d, trace=12h, idea=never");
+    expect(halfLives.episode).toBe(14 * 86_400_000);
+    expect(halfLives.trace).toBe(12 * 3_600_000);
+    expect(halfLives.idea).toBe(Number.POSITIVE_INFINITY);
+    expect(halfLives.fact).toBe(DEFAULT_HALF_LIVES.fact);
+  });
+
+  it.each(["episode=0d", "episode=-3d", "episode=soon", "ghost=3d"])("refuses %s with a clear message", (value) => {
+    expect(() => parseHalfLives(value)).toThrow(ConfigError);
+    expect(() => parseHalfLives(value)).toThrow(/MEMD_HALF_LIVES/);
   });
 });

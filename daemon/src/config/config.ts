@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { DAY_MS, DEFAULT_HALF_LIVES, type HalfLives, validateHalfLives } from "../lifecycle/half-lives.js";
 import type { MemdEnv } from "./env.js";
 
 /** Everything the daemon needs to know at start-up, validated, with defaults applied. */
@@ -18,6 +19,8 @@ export interface Config {
   logLevel: LogLevel;
   maxContentBytes: number;
   embeddings: EmbeddingConfig;
+  /** How fast each kind of memory fades, in ms (MEMD_HALF_LIVES overrides the defaults). */
+  halfLives: HalfLives;
 }
 
 export const EMBEDDER_CHOICES = ["auto", "local", "ollama", "openai", "none"] as const;
@@ -109,6 +112,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     listen: parsed.data.listen ? parseListenAddress(parsed.data.listen) : null,
     logLevel: parsed.data.logLevel,
     maxContentBytes: parsed.data.maxContentBytes,
+    halfLives: parseHalfLives(env.halfLives),
     embeddings: {
       choice: parsed.data.embedder,
       ollamaHost: parsed.data.ollamaHost,
@@ -118,6 +122,27 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
       openaiModel: parsed.data.openaiModel,
     },
   };
+}
+
+const DURATION_UNITS: Record<string, number> = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS, y: 365 * DAY_MS };
+
+/** Parses "episode=14d,trace=12h,idea=never" over the defaults; zero, negative and malformed values are refused. */
+export function parseHalfLives(value: string | undefined): HalfLives {
+  if (value === undefined || value.trim() === "") return DEFAULT_HALF_LIVES;
+  const partial: Record<string, number> = {};
+  for (const entry of value.split(",")) {
+    const match = /^\s*([a-z]+)\s*=\s*(never|(-?[\d.]+)\s*([hdwy]))\s*$/.exec(entry);
+    if (!match) {
+      throw new ConfigError(`MEMD_HALF_LIVES entry "${entry.trim()}" is not KIND=DURATION, e.g. episode=14d (units h, d, w, y, or never)`);
+    }
+    const [, kind, whole, amount, unit] = match;
+    partial[kind as string] = whole === "never" ? Number.POSITIVE_INFINITY : Number(amount) * (DURATION_UNITS[unit as string] as number);
+  }
+  try {
+    return validateHalfLives(partial);
+  } catch (error) {
+    throw new ConfigError(`MEMD_HALF_LIVES: ${(error as Error).message}`);
+  }
 }
 
 /** OLLAMA_HOST is often given as host:port, as the ollama CLI accepts. */

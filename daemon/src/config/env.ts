@@ -11,6 +11,7 @@ export interface MemdEnv {
   openaiApiKey?: string;
   openaiBaseUrl?: string;
   openaiModel?: string;
+  halfLives?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -26,5 +27,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     openaiApiKey: env.OPENAI_API_KEY,
     openaiBaseUrl: env.MEMD_OPENAI_BASE_URL,
     openaiModel: env.MEMD_OPENAI_MODEL,
+    halfLives: env.MEMD_HALF_LIVES,
   };
 }

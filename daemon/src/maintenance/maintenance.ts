@@ -3,7 +3,7 @@ import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import { clusterAgingMemories, DEFAULT_CLUSTER_CONFIG } from "../lifecycle/cluster-aging.js";
 import { decayWeight } from "../lifecycle/decay.js";
 import { DEFAULT_GC_CONFIG, planGc } from "../lifecycle/gc-plan.js";
-import { DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
+import type { HalfLives } from "../lifecycle/half-lives.js";
 import { mergeCluster } from "../lifecycle/merge-cluster.js";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
@@ -30,6 +30,7 @@ export interface MaintenanceOptions {
   schedule?: string;
   /** Run after this many saves as well. */
   everySaves?: number;
+  halfLives: HalfLives;
 }
 
 /**
@@ -130,7 +131,7 @@ export class Maintenance {
     const plan = planGc(
       memories.map((memory) => ({
         memory,
-        decayWeight: decayWeight(memory, reinforced.get(memory.id) ?? null, at, DEFAULT_HALF_LIVES),
+        decayWeight: decayWeight(memory, reinforced.get(memory.id) ?? null, at, this.options.halfLives),
         vector: vectors.get(memory.id) ?? null,
       })),
       at,
@@ -156,7 +157,7 @@ export class Maintenance {
     const reinforced = store.lastReinforcements();
     const memories = this.current().filter((m) => m.status === "active");
     const aging = memories
-      .map((memory) => ({ memory, decayWeight: decayWeight(memory, reinforced.get(memory.id) ?? null, at, DEFAULT_HALF_LIVES) }))
+      .map((memory) => ({ memory, decayWeight: decayWeight(memory, reinforced.get(memory.id) ?? null, at, this.options.halfLives) }))
       .filter((item) => item.decayWeight < DEFAULT_CLUSTER_CONFIG.agingBelow);
     const vectors = this.vectorsFor(aging.map((item) => item.memory));
     const clusters = clusterAgingMemories(
