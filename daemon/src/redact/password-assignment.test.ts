@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { findPasswordAssignments } from "./password-assignment.js";
+
+const values = (text: string) => findPasswordAssignments(text).map((f) => text.slice(f.start, f.end));
+
+describe("findPasswordAssignments", () => {
+  it("takes the value and keeps the key in env, INI, YAML, JSON and flag forms", () => {
+    expect(values("DB_PASSWORD=h8C0G0Uo")).toEqual(["h8C0G0Uo"]);
+    expect(values("password = s3cret-value\n")).toEqual(["s3cret-value"]);
+    expect(values("  token: abc123\n")).toEqual(["abc123"]);
+    expect(values('{"api_key": "k-88a1"}')).toEqual(["k-88a1"]);
+    expect(values("mycli --api-key k-88a1 --verbose")).toEqual(["k-88a1"]);
+    expect(values("mycli --password=k-88a1")).toEqual(["k-88a1"]);
+  });
+
+  it("reads JSON-escaped quotes inside raw JSON text", () => {
+    expect(values(String.raw`{"content":"set \"password\": \"h8C0 G0Uo\" please"}`)).toEqual(["h8C0 G0Uo"]);
+  });
+
+  it("stops a bare value at connection-string, query-string and sentence punctuation", () => {
+    expect(values("Password=Fz3kL9q;Encrypt=True")).toEqual(["Fz3kL9q"]);
+    expect(values("/export?token=02fb371a&format=jsonl")).toEqual(["02fb371a"]);
+    expect(values("set DB_PASSWORD=hunter2.")).toEqual(["hunter2"]);
+  });
+
+  it("takes a bare word after a colon only when it ends the line", () => {
+    expect(values("password: swordfish\n")).toEqual(["swordfish"]);
+    expect(values("password: swordfish # prod\n")).toEqual(["swordfish"]);
+    expect(values("Password: must be long\nToken: see the runbook")).toEqual([]);
+  });
+
+  it("always takes a quoted value and a value with a digit", () => {
+    expect(values('Token: "see the runbook"')).toEqual(["see the runbook"]);
+    expect(values("Secret: v2x9 is the current one")).toEqual(["v2x9"]);
+  });
+
+  it("leaves type annotations, declarations and field copies alone", () => {
+    expect(values("interface C { token: string; password?: string }")).toEqual([]);
+    expect(values("const token = await fetchToken();")).toEqual([]);
+    expect(values("const TOKEN = /[\\p{L}]+/gu;")).toEqual([]);
+    expect(values("return { token: row.token, secret: process.env.JWT_SECRET };")).toEqual([]);
+    expect(values("if (token == null) password = getPassword();")).toEqual([]);
+  });
+
+  it("still takes a string literal in a declaration", () => {
+    expect(values('const apiKey = "k-88a1-live";')).toEqual(["k-88a1-live"]);
+  });
+
+  it("leaves placeholders and token counts alone", () => {
+    expect(values("GH_TOKEN: ${{ secrets.GH_TOKEN }}\nDB_PASSWORD=$DB_PASSWORD\ntoken=<github-token>")).toEqual([]);
+    expect(values('password: "********"\napi_key=your_api_key\nsecret: "[hidden]"')).toEqual([]);
+    expect(values("MAX_OUTPUT_TOKEN=8192 CHARS_PER_TOKEN = 4")).toEqual([]);
+  });
+
+  it("does not take the next flag as a flag's value", () => {
+    expect(values("mycli --token --verbose")).toEqual([]);
+  });
+
+  it("ignores a secret word that is not followed by a separator", () => {
+    expect(values('FATAL: password authentication failed for user "app"')).toEqual([]);
+  });
+});

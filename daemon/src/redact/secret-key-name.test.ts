@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { isSecretKeyName, keyWords } from "./secret-key-name.js";
+
+describe("keyWords", () => {
+  it("splits camelCase, kebab, snake and dotted keys into lower-case words", () => {
+    expect(keyWords("clientSecret")).toEqual(["client", "secret"]);
+    expect(keyWords("X-Api-Key")).toEqual(["x", "api", "key"]);
+    expect(keyWords("spring.datasource.password")).toEqual(["spring", "datasource", "password"]);
+    expect(keyWords("_authToken")).toEqual(["auth", "token"]);
+  });
+});
+
+describe("isSecretKeyName", () => {
+  it("accepts keys that end in a secret word", () => {
+    for (const key of ["password", "DB_PASSWORD", "passwd", "clientSecret", "GH_TOKEN", "_authToken", "apikey", "OPENAI_API_KEY", "x-api-key", "secret_key", "private_key", "DB_PASS", "SMTP_PWD", "passphrase"]) {
+      expect(isSecretKeyName(key), key).toBe(true);
+    }
+  });
+
+  it("rejects keys where the secret word is not last", () => {
+    for (const key of ["max_tokens", "token_url", "password_min_length", "tokenizer", "secret_name", "api_key_id", "password-stdin"]) {
+      expect(isSecretKeyName(key), key).toBe(false);
+    }
+  });
+
+  it("rejects key alone, the shell's PWD and pagination tokens", () => {
+    for (const key of ["key", "sort_key", "PWD", "OLDPWD", "OLD_PWD", "page_token", "nextPageToken", "continuation_token"]) {
+      expect(isSecretKeyName(key), key).toBe(false);
+    }
+  });
+
+  it("takes a bare pass only as a command-line flag", () => {
+    expect(isSecretKeyName("pass")).toBe(false);
+    expect(isSecretKeyName("pass", true)).toBe(true);
+    expect(isSecretKeyName("bypass", true)).toBe(false);
+  });
+});
