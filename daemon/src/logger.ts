@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pino, { type Logger } from "pino";
 import type { LogLevel } from "./config/config.js";
+import { redactDeep } from "./redact/redact-deep.js";
 
 export type { Logger };
 
@@ -21,6 +22,10 @@ export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
       level,
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // Log lines can echo what a request carried (a rejected value, an error from a provider):
+      // they pass through the same redactor as memories.
+      formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
+      serializers: { err: (error: unknown) => redactDeep(pino.stdSerializers.err(error as Error)) },
     },
     destination,
   );

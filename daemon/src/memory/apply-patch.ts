@@ -1,4 +1,5 @@
 import type { MemoryPatch, MemoryRecord } from "./memory.js";
+import { redactMemory } from "./redact-memory.js";
 import {
   type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateProjectName,
   validateRange,
@@ -24,5 +25,5 @@ export function applyPatch(current: MemoryRecord, patch: MemoryPatch, now: numbe
   if (patch.expiresAt !== undefined) next.expiresAt = patch.expiresAt;
   if (patch.reviewAt !== undefined) next.reviewAt = patch.reviewAt;
   next.updatedAt = now;
-  return next;
+  return redactMemory(next);
 }

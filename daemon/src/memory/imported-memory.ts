@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../errors.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
+import { redactMemory } from "./redact-memory.js";
 import {
   type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateProjectName,
   validateRange, validateUlid,
@@ -29,7 +30,7 @@ export function validateImported(m: ImportedFields, limits: MemoryLimits): Memor
   if (!Number.isSafeInteger(m.accessCount) || m.accessCount < 0) {
     throw new InvalidInputError(`memory ${m.id} has an invalid access_count ${m.accessCount}`);
   }
-  return {
+  return redactMemory({
     ...m,
     project,
     concepts: normalizeList("concepts", m.concepts),
@@ -37,5 +38,5 @@ export function validateImported(m: ImportedFields, limits: MemoryLimits): Memor
     tags: normalizeList("tags", m.tags),
     createdAt: m.createdAt,
     updatedAt: m.updatedAt ?? m.createdAt,
-  };
+  });
 }

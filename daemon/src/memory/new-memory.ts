@@ -1,5 +1,6 @@
 import type { MemoryKind, MemoryRecord, Provenance, Tier } from "./memory.js";
 import { provenanceDefaults } from "./provenance-defaults.js";
+import { redactMemory } from "./redact-memory.js";
 import {
   type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateRange,
 } from "./validate.js";
@@ -33,7 +34,7 @@ const DEFAULT_IMPORTANCE = 3;
 export function buildMemory(input: NewMemoryInput, id: string, now: number, limits: MemoryLimits): MemoryRecord {
   const provenance = input.provenance ?? "save";
   const defaults = provenanceDefaults(provenance);
-  return {
+  return redactMemory({
     id,
     content: validateContent("content", input.content, limits),
     kind: input.kind ?? "fact",
@@ -64,5 +65,5 @@ export function buildMemory(input: NewMemoryInput, id: string, now: number, limi
     supersededBy: "",
     archiveReason: "",
     invalidAt: null,
-  };
+  });
 }

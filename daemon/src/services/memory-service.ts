@@ -10,6 +10,7 @@ import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/correcti
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { recall } from "../recall/recall.js";
+import { redact } from "../redact/redact-secrets.js";
 import { validateId } from "../memory/validate.js";
 import type { MemoryFilter } from "../store/store.js";
 import {
@@ -100,10 +101,11 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     archive(req) {
       const id = validateId(req.id);
       const at = now();
+      const reason = redact(req.reason.trim());
       const memory = store.modify(
         id,
-        (current) => (current.status === "archived" ? current : { ...current, status: "archived", archiveReason: req.reason.trim(), updatedAt: at }),
-        () => ({ at, action: "archived", sessionId: "", detail: req.reason.trim() }),
+        (current) => (current.status === "archived" ? current : { ...current, status: "archived", archiveReason: reason, updatedAt: at }),
+        () => ({ at, action: "archived", sessionId: "", detail: reason }),
       );
       return { memory: memoryToPb(memory) };
     },
@@ -234,7 +236,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
             at,
             limits,
           ),
-        { at, action: "superseded", sessionId: req.sessionId, detail: req.reason.trim() },
+        { at, action: "superseded", sessionId: req.sessionId, detail: redact(req.reason.trim()) },
       );
       deps.embeddings?.notify();
       return { memory: memoryToPb(result.next), superseded: memoryToPb(result.old) };
@@ -276,7 +278,8 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     reject(req) {
       const id = validateId(req.id);
       const at = now();
-      const memory = store.modify(id, (current) => rejectMemory(current, req.reason, at), () => ({ at, action: "rejected", sessionId: "", detail: req.reason.trim() }));
+      const reason = redact(req.reason.trim());
+      const memory = store.modify(id, (current) => rejectMemory(current, reason, at), () => ({ at, action: "rejected", sessionId: "", detail: reason }));
       return { memory: memoryToPb(memory) };
     },
 
