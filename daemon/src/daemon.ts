@@ -75,7 +75,14 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       now,
       newId: () => newId(now()),
       limits: { maxContentBytes: config.maxContentBytes },
-      daemon: { version: readVersion(), home: config.home, socketPath: config.socketPath, pid: process.pid, startedAt: now() },
+      daemon: {
+        version: readVersion(),
+        home: config.home,
+        socketPath: config.socketPath,
+        backupDir: config.backupDir,
+        pid: process.pid,
+        startedAt: now(),
+      },
     };
     const routes = (router: ConnectRouter) => {
       router.service(MemoryService, createMemoryService(deps));

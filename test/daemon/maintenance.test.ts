@@ -65,6 +65,24 @@ describe("rules", () => {
     expect((await d.clients.admin.clean({})).archived).toEqual([]);
     const ledger = Object.fromEntries((await d.clients.admin.stats({})).ledger.map((c) => [c.key, Number(c.count)]));
     expect(ledger.review).toBe(1);
+    expect((await d.clients.memory.sync({ project: "ops" })).reviewDue.map((m) => m.id)).toEqual([ULIDS[4]]);
+    expect((await runCli(d.home, ["review"])).stdout).toContain("Never push to main directly");
+  });
+});
+
+describe("purge", () => {
+  it("deletes only archived memories, only with the exact confirmation, and backs up first", async () => {
+    const d = await daemonWith();
+    await d.clients.admin.import({ memories: [old(ULIDS[0] as string, "kept", 1), old(ULIDS[1] as string, "gone", 1, { status: MemoryStatus.ARCHIVED })] });
+    const refused = await runCli(d.home, ["purge", "--confirm", "yes"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('confirm with exactly "delete archived memories"');
+    expect((await d.clients.admin.stats({})).total).toBe(2n);
+    const res = await d.clients.admin.purge({ confirm: "delete archived memories" });
+    expect(res.deleted).toBe(1n);
+    expect(fs.existsSync(res.backupPath)).toBe(true);
+    expect((await d.clients.admin.stats({})).total).toBe(1n);
+    expect((await d.clients.memory.get({ id: ULIDS[0] as string })).memory?.content).toBe("kept");
   });
 });
 

@@ -1,9 +1,34 @@
 import type { Command } from "commander";
 import { action } from "./context.js";
-import { formatMemoryLine } from "./format.js";
+import { formatMemoryLine, memoryJson } from "./format.js";
 
 /** On-demand maintenance; the daemon also runs both daily and after every ten saves. */
 export function registerMaintenanceCommands(program: Command): void {
+  program
+    .command("review")
+    .description("list memories due for review (rules past their review date): confirm, edit or archive them")
+    .option("-p, --project <name>", "only this project")
+    .action(
+      action(async (ctx, opts: { project?: string }) => {
+        const res = await ctx.clients.memory.list({ project: opts.project, reviewDue: true });
+        if (ctx.json) ctx.printJson(res.memories.map(memoryJson));
+        else if (res.memories.length === 0) ctx.print("nothing is due for review");
+        else for (const m of res.memories) ctx.print(formatMemoryLine(m));
+      }),
+    );
+
+  program
+    .command("purge")
+    .description('delete archived memories for good, after a backup (needs --confirm "delete archived memories")')
+    .requiredOption("--confirm <words>", 'type exactly: "delete archived memories"')
+    .action(
+      action(async (ctx, opts: { confirm: string }) => {
+        const res = await ctx.clients.admin.purge({ confirm: opts.confirm });
+        if (ctx.json) ctx.printJson({ deleted: Number(res.deleted), backupPath: res.backupPath });
+        else ctx.print(`deleted ${res.deleted} archived memories; the database before the purge is at ${res.backupPath}`);
+      }),
+    );
+
   program
     .command("clean")
     .description("archive what stopped mattering: decayed, expired, stale staged and near-duplicate memories (never deletes)")

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { AdminService, InstructionsChannel, ReindexTarget } from "../../../gen/memd/v1/admin_service_pb.js";
 import { InvalidInputError, UnavailableError } from "../errors.js";
@@ -9,6 +11,7 @@ import { rulesDueForReview } from "./review.js";
 import { instructionsText } from "./instructions.js";
 
 const MAX_IMPORT_BATCH = 1000;
+const PURGE_CONFIRMATION = "delete archived memories";
 
 export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminService> {
   const { store } = deps;
@@ -76,6 +79,17 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         consolidations: merged.map((c) => ({ memory: memoryToPb(c.memory), originalIds: c.originalIds })),
         dryRun: req.dryRun,
       };
+    },
+
+    purge(req) {
+      if (req.confirm !== PURGE_CONFIRMATION) {
+        throw new InvalidInputError(`purge deletes archived memories for good: confirm with exactly "${PURGE_CONFIRMATION}"`);
+      }
+      fs.mkdirSync(deps.daemon.backupDir, { recursive: true, mode: 0o700 });
+      const stamp = new Date(deps.now()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
+      const backupPath = path.join(deps.daemon.backupDir, `memd-before-purge-${stamp}.db`);
+      const deleted = store.purgeArchived(backupPath);
+      return { deleted: BigInt(deleted), backupPath };
     },
 
     async *reindex(req, ctx) {

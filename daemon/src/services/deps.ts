@@ -25,6 +25,8 @@ export interface DaemonInfo {
   version: string;
   home: string;
   socketPath: string;
+  /** Where copies of the database go before destructive operations. */
+  backupDir: string;
   pid: number;
   startedAt: number;
 }

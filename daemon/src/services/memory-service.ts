@@ -18,6 +18,7 @@ import {
 } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
+import { rulesDueForReview } from "./review.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -111,6 +112,10 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     list(req) {
+      if (req.reviewDue) {
+        const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+        return { memories: rulesDueForReview(store, project, now()).map(memoryToPb), nextPageToken: "" };
+      }
       const pageSize = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
       const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
       const filter: MemoryFilter = {
@@ -311,7 +316,9 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     sync(req) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
       const projects = store.projects();
+      const review = [...rulesDueForReview(store, project, now()), ...(project === GLOBAL_PROJECT ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now()))];
       return {
+        reviewDue: review.map(memoryToPb),
         health: healthStatus(deps),
         project,
         projectActiveCount: BigInt(projects.find((p) => p.name === project)?.activeCount ?? 0),

@@ -14,7 +14,56 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/admin_service.proto.
  */
 export const file_memd_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMQ2xlYW5SZXF1ZXN0Eg8KB2RyeV9ydW4YASABKAgiSgoRTWFpbnRlbmFuY2VBY3Rpb24SEQoJbWVtb3J5X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCRISCgpyZWxhdGVkX2lkGAMgASgJIk4KDUNsZWFuUmVzcG9uc2USLAoIYXJjaGl2ZWQYASADKAsyGi5tZW1kLnYxLk1haW50ZW5hbmNlQWN0aW9uEg8KB2RyeV9ydW4YAiABKAgiJQoSQ29uc29saWRhdGVSZXF1ZXN0Eg8KB2RyeV9ydW4YASABKAgiTAoTQ29uc29saWRhdGlvblJlc3VsdBIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIUCgxvcmlnaW5hbF9pZHMYAiADKAkiXAoTQ29uc29saWRhdGVSZXNwb25zZRI0Cg5jb25zb2xpZGF0aW9ucxgBIAMoCzIcLm1lbWQudjEuQ29uc29saWRhdGlvblJlc3VsdBIPCgdkcnlfcnVuGAIgASgIIg8KDUhlYWx0aFJlcXVlc3QiNwoOSGVhbHRoUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMiHwoMU3RhdHNSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiIwoFQ291bnQSCwoDa2V5GAEgASgJEg0KBWNvdW50GAIgASgDIoECCg1TdGF0c1Jlc3BvbnNlEg0KBXRvdGFsGAEgASgDEiEKCWJ5X3N0YXR1cxgCIAMoCzIOLm1lbWQudjEuQ291bnQSHwoHYnlfa2luZBgDIAMoCzIOLm1lbWQudjEuQ291bnQSIgoKYnlfcHJvamVjdBgEIAMoCzIOLm1lbWQudjEuQ291bnQSFgoOZGF0YWJhc2VfYnl0ZXMYBSABKAMSFgoOc2NoZW1hX3ZlcnNpb24YBiABKAUSKQoIZW1iZWRkZXIYByABKAsyFy5tZW1kLnYxLkVtYmVkZGVyU3RhdHVzEh4KBmxlZGdlchgIIAMoCzIOLm1lbWQudjEuQ291bnQiOAoOUmVpbmRleFJlcXVlc3QSJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0ImoKD1JlaW5kZXhSZXNwb25zZRImCgZ0YXJnZXQYASABKA4yFi5tZW1kLnYxLlJlaW5kZXhUYXJnZXQSDAoEZG9uZRgCIAEoAxINCgV0b3RhbBgDIAEoAxISCgpsYXN0X2Vycm9yGAQgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIxCg5FeHBvcnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIyCg1JbXBvcnRSZXF1ZXN0EiEKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnkiRQoOSW1wb3J0UmVzcG9uc2USDwoHY3JlYXRlZBgBIAEoBRIPCgd1cGRhdGVkGAIgASgFEhEKCXVuY2hhbmdlZBgDIAEoBSJEChNJbnN0cnVjdGlvbnNSZXF1ZXN0Ei0KB2NoYW5uZWwYASABKA4yHC5tZW1kLnYxLkluc3RydWN0aW9uc0NoYW5uZWwiJAoUSW5zdHJ1Y3Rpb25zUmVzcG9uc2USDAoEdGV4dBgBIAEoCSpnCg1SZWluZGV4VGFyZ2V0Eh4KGlJFSU5ERVhfVEFSR0VUX1VOU1BFQ0lGSUVEEAASGgoWUkVJTkRFWF9UQVJHRVRfVkVDVE9SUxABEhoKFlJFSU5ERVhfVEFSR0VUX0tFWVdPUkQQAiqWAQoTSW5zdHJ1Y3Rpb25zQ2hhbm5lbBIkCiBJTlNUUlVDVElPTlNfQ0hBTk5FTF9VTlNQRUNJRklFRBAAEhwKGElOU1RSVUNUSU9OU19DSEFOTkVMX0NMSRABEh0KGUlOU1RSVUNUSU9OU19DSEFOTkVMX0NVUkwQAhIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9NQ1AQAzKcBAoMQWRtaW5TZXJ2aWNlEj4KBkhlYWx0aBIWLm1lbWQudjEuSGVhbHRoUmVxdWVzdBoXLm1lbWQudjEuSGVhbHRoUmVzcG9uc2UiA5ACARI7CgVTdGF0cxIVLm1lbWQudjEuU3RhdHNSZXF1ZXN0GhYubWVtZC52MS5TdGF0c1Jlc3BvbnNlIgOQAgESQAoGRXhwb3J0EhYubWVtZC52MS5FeHBvcnRSZXF1ZXN0GhcubWVtZC52MS5FeHBvcnRSZXNwb25zZSIDkAIBMAESOQoGSW1wb3J0EhYubWVtZC52MS5JbXBvcnRSZXF1ZXN0GhcubWVtZC52MS5JbXBvcnRSZXNwb25zZRJQCgxJbnN0cnVjdGlvbnMSHC5tZW1kLnYxLkluc3RydWN0aW9uc1JlcXVlc3QaHS5tZW1kLnYxLkluc3RydWN0aW9uc1Jlc3BvbnNlIgOQAgESPgoHUmVpbmRleBIXLm1lbWQudjEuUmVpbmRleFJlcXVlc3QaGC5tZW1kLnYxLlJlaW5kZXhSZXNwb25zZTABEjYKBUNsZWFuEhUubWVtZC52MS5DbGVhblJlcXVlc3QaFi5tZW1kLnYxLkNsZWFuUmVzcG9uc2USSAoLQ29uc29saWRhdGUSGy5tZW1kLnYxLkNvbnNvbGlkYXRlUmVxdWVzdBocLm1lbWQudjEuQ29uc29saWRhdGVSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_memory, file_memd_v1_memory_service]);
+  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyKBAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50IjgKDlJlaW5kZXhSZXF1ZXN0EiYKBnRhcmdldBgBIAEoDjIWLm1lbWQudjEuUmVpbmRleFRhcmdldCJqCg9SZWluZGV4UmVzcG9uc2USJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0EgwKBGRvbmUYAiABKAMSDQoFdG90YWwYAyABKAMSEgoKbGFzdF9lcnJvchgEIAEoCSIgCg1FeHBvcnRSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiMQoORXhwb3J0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiMgoNSW1wb3J0UmVxdWVzdBIhCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5IkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqZwoNUmVpbmRleFRhcmdldBIeChpSRUlOREVYX1RBUkdFVF9VTlNQRUNJRklFRBAAEhoKFlJFSU5ERVhfVEFSR0VUX1ZFQ1RPUlMQARIaChZSRUlOREVYX1RBUkdFVF9LRVlXT1JEEAIqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMy1AQKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBEj4KB1JlaW5kZXgSFy5tZW1kLnYxLlJlaW5kZXhSZXF1ZXN0GhgubWVtZC52MS5SZWluZGV4UmVzcG9uc2UwARI2CgVDbGVhbhIVLm1lbWQudjEuQ2xlYW5SZXF1ZXN0GhYubWVtZC52MS5DbGVhblJlc3BvbnNlEkgKC0NvbnNvbGlkYXRlEhsubWVtZC52MS5Db25zb2xpZGF0ZVJlcXVlc3QaHC5tZW1kLnYxLkNvbnNvbGlkYXRlUmVzcG9uc2USNgoFUHVyZ2USFS5tZW1kLnYxLlB1cmdlUmVxdWVzdBoWLm1lbWQudjEuUHVyZ2VSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_memory, file_memd_v1_memory_service]);
+
+/**
+ * PurgeRequest confirms a deletion.
+ *
+ * @generated from message memd.v1.PurgeRequest
+ */
+export type PurgeRequest = Message<"memd.v1.PurgeRequest"> & {
+  /**
+   * Must be exactly "delete archived memories".
+   *
+   * @generated from field: string confirm = 1;
+   */
+  confirm: string;
+};
+
+/**
+ * Describes the message memd.v1.PurgeRequest.
+ * Use `create(PurgeRequestSchema)` to create a new message.
+ */
+export const PurgeRequestSchema: GenMessage<PurgeRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 0);
+
+/**
+ * PurgeResponse reports the deletion.
+ *
+ * @generated from message memd.v1.PurgeResponse
+ */
+export type PurgeResponse = Message<"memd.v1.PurgeResponse"> & {
+  /**
+   * How many memories were deleted.
+   *
+   * @generated from field: int64 deleted = 1;
+   */
+  deleted: bigint;
+
+  /**
+   * The copy of the database taken first.
+   *
+   * @generated from field: string backup_path = 2;
+   */
+  backupPath: string;
+};
+
+/**
+ * Describes the message memd.v1.PurgeResponse.
+ * Use `create(PurgeResponseSchema)` to create a new message.
+ */
+export const PurgeResponseSchema: GenMessage<PurgeResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 1);
 
 /**
  * CleanRequest says whether to act or only report.
@@ -35,7 +84,7 @@ export type CleanRequest = Message<"memd.v1.CleanRequest"> & {
  * Use `create(CleanRequestSchema)` to create a new message.
  */
 export const CleanRequestSchema: GenMessage<CleanRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 0);
+  messageDesc(file_memd_v1_admin_service, 2);
 
 /**
  * MaintenanceAction is one change maintenance made (or would make).
@@ -70,7 +119,7 @@ export type MaintenanceAction = Message<"memd.v1.MaintenanceAction"> & {
  * Use `create(MaintenanceActionSchema)` to create a new message.
  */
 export const MaintenanceActionSchema: GenMessage<MaintenanceAction> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 1);
+  messageDesc(file_memd_v1_admin_service, 3);
 
 /**
  * CleanResponse reports what was archived.
@@ -98,7 +147,7 @@ export type CleanResponse = Message<"memd.v1.CleanResponse"> & {
  * Use `create(CleanResponseSchema)` to create a new message.
  */
 export const CleanResponseSchema: GenMessage<CleanResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 2);
+  messageDesc(file_memd_v1_admin_service, 4);
 
 /**
  * ConsolidateRequest says whether to act or only report.
@@ -119,7 +168,7 @@ export type ConsolidateRequest = Message<"memd.v1.ConsolidateRequest"> & {
  * Use `create(ConsolidateRequestSchema)` to create a new message.
  */
 export const ConsolidateRequestSchema: GenMessage<ConsolidateRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 3);
+  messageDesc(file_memd_v1_admin_service, 5);
 
 /**
  * ConsolidationResult is one cluster merged into one memory.
@@ -147,7 +196,7 @@ export type ConsolidationResult = Message<"memd.v1.ConsolidationResult"> & {
  * Use `create(ConsolidationResultSchema)` to create a new message.
  */
 export const ConsolidationResultSchema: GenMessage<ConsolidationResult> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 4);
+  messageDesc(file_memd_v1_admin_service, 6);
 
 /**
  * ConsolidateResponse reports the merges.
@@ -175,7 +224,7 @@ export type ConsolidateResponse = Message<"memd.v1.ConsolidateResponse"> & {
  * Use `create(ConsolidateResponseSchema)` to create a new message.
  */
 export const ConsolidateResponseSchema: GenMessage<ConsolidateResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 5);
+  messageDesc(file_memd_v1_admin_service, 7);
 
 /**
  * HealthRequest has no fields.
@@ -190,7 +239,7 @@ export type HealthRequest = Message<"memd.v1.HealthRequest"> & {
  * Use `create(HealthRequestSchema)` to create a new message.
  */
 export const HealthRequestSchema: GenMessage<HealthRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 6);
+  messageDesc(file_memd_v1_admin_service, 8);
 
 /**
  * HealthResponse carries the daemon's state.
@@ -211,7 +260,7 @@ export type HealthResponse = Message<"memd.v1.HealthResponse"> & {
  * Use `create(HealthResponseSchema)` to create a new message.
  */
 export const HealthResponseSchema: GenMessage<HealthResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 7);
+  messageDesc(file_memd_v1_admin_service, 9);
 
 /**
  * StatsRequest selects what to count.
@@ -232,7 +281,7 @@ export type StatsRequest = Message<"memd.v1.StatsRequest"> & {
  * Use `create(StatsRequestSchema)` to create a new message.
  */
 export const StatsRequestSchema: GenMessage<StatsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 8);
+  messageDesc(file_memd_v1_admin_service, 10);
 
 /**
  * Count is one labelled number.
@@ -260,7 +309,7 @@ export type Count = Message<"memd.v1.Count"> & {
  * Use `create(CountSchema)` to create a new message.
  */
 export const CountSchema: GenMessage<Count> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 9);
+  messageDesc(file_memd_v1_admin_service, 11);
 
 /**
  * StatsResponse holds the counts.
@@ -331,7 +380,7 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
  * Use `create(StatsResponseSchema)` to create a new message.
  */
 export const StatsResponseSchema: GenMessage<StatsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 10);
+  messageDesc(file_memd_v1_admin_service, 12);
 
 /**
  * ReindexRequest says what to rebuild.
@@ -352,7 +401,7 @@ export type ReindexRequest = Message<"memd.v1.ReindexRequest"> & {
  * Use `create(ReindexRequestSchema)` to create a new message.
  */
 export const ReindexRequestSchema: GenMessage<ReindexRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 11);
+  messageDesc(file_memd_v1_admin_service, 13);
 
 /**
  * ReindexResponse reports progress; the stream ends when the rebuild is complete.
@@ -394,7 +443,7 @@ export type ReindexResponse = Message<"memd.v1.ReindexResponse"> & {
  * Use `create(ReindexResponseSchema)` to create a new message.
  */
 export const ReindexResponseSchema: GenMessage<ReindexResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 12);
+  messageDesc(file_memd_v1_admin_service, 14);
 
 /**
  * ExportRequest selects what to export.
@@ -415,7 +464,7 @@ export type ExportRequest = Message<"memd.v1.ExportRequest"> & {
  * Use `create(ExportRequestSchema)` to create a new message.
  */
 export const ExportRequestSchema: GenMessage<ExportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 13);
+  messageDesc(file_memd_v1_admin_service, 15);
 
 /**
  * ExportResponse carries one exported memory.
@@ -436,7 +485,7 @@ export type ExportResponse = Message<"memd.v1.ExportResponse"> & {
  * Use `create(ExportResponseSchema)` to create a new message.
  */
 export const ExportResponseSchema: GenMessage<ExportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 14);
+  messageDesc(file_memd_v1_admin_service, 16);
 
 /**
  * ImportRequest carries a batch of memories to store.
@@ -457,7 +506,7 @@ export type ImportRequest = Message<"memd.v1.ImportRequest"> & {
  * Use `create(ImportRequestSchema)` to create a new message.
  */
 export const ImportRequestSchema: GenMessage<ImportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 15);
+  messageDesc(file_memd_v1_admin_service, 17);
 
 /**
  * ImportResponse says what the import did.
@@ -492,7 +541,7 @@ export type ImportResponse = Message<"memd.v1.ImportResponse"> & {
  * Use `create(ImportResponseSchema)` to create a new message.
  */
 export const ImportResponseSchema: GenMessage<ImportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 16);
+  messageDesc(file_memd_v1_admin_service, 18);
 
 /**
  * InstructionsRequest asks for the agent system prompt.
@@ -513,7 +562,7 @@ export type InstructionsRequest = Message<"memd.v1.InstructionsRequest"> & {
  * Use `create(InstructionsRequestSchema)` to create a new message.
  */
 export const InstructionsRequestSchema: GenMessage<InstructionsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 17);
+  messageDesc(file_memd_v1_admin_service, 19);
 
 /**
  * InstructionsResponse carries the prompt.
@@ -534,7 +583,7 @@ export type InstructionsResponse = Message<"memd.v1.InstructionsResponse"> & {
  * Use `create(InstructionsResponseSchema)` to create a new message.
  */
 export const InstructionsResponseSchema: GenMessage<InstructionsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 18);
+  messageDesc(file_memd_v1_admin_service, 20);
 
 /**
  * ReindexTarget names a derived index.
@@ -700,6 +749,17 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ConsolidateRequestSchema;
     output: typeof ConsolidateResponseSchema;
+  },
+  /**
+   * Purge deletes archived memories for good, after copying the database to MEMD_HOME/backups.
+   * It is the only path that deletes, and it needs an explicit confirmation.
+   *
+   * @generated from rpc memd.v1.AdminService.Purge
+   */
+  purge: {
+    methodKind: "unary";
+    input: typeof PurgeRequestSchema;
+    output: typeof PurgeResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memd_v1_admin_service, 0);

@@ -315,6 +315,15 @@ export class SqliteStore implements MemoryStore {
     };
   }
 
+  purgeArchived(backupFile: string): number {
+    this.db.prepare("VACUUM INTO ?").run(backupFile);
+    return this.db.transaction(() => {
+      const ids = (this.db.prepare("SELECT id FROM memories WHERE status = 'archived'").all() as { id: string }[]).map((r) => r.id);
+      this.db.prepare("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+      return this.db.prepare("DELETE FROM memories WHERE status = 'archived'").run().changes;
+    }).immediate();
+  }
+
   ledger(project?: string): LedgerCounts {
     const scope = project === undefined ? "1 = 1" : "project = @project";
     const row = this.db
