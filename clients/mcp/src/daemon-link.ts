@@ -1,0 +1,26 @@
+import type { MemdEndpoint } from "../../transport/endpoint.js";
+import { createMemdClients, createSocketTransport, type MemdClients } from "../../transport/transport.js";
+
+/** Long enough for maintenance on a large store, short enough that a hung daemon surfaces. */
+const CALL_TIMEOUT_MS = 120_000;
+
+/** Where the daemon is and clients for it, created on first use so start-up never touches the socket. */
+export interface DaemonLink {
+  endpoint: MemdEndpoint;
+  clients(): MemdClients;
+}
+
+export function createDaemonLink(endpoint: MemdEndpoint): DaemonLink {
+  let clients: MemdClients | undefined;
+  return {
+    endpoint,
+    clients() {
+      // HTTP/1.1 opens a connection per call: nothing stays open between tool calls, so a
+      // restarted daemon is picked up without reconnect logic.
+      clients ??= createMemdClients(
+        createSocketTransport({ socketPath: endpoint.socketPath, httpVersion: "1.1", timeoutMs: CALL_TIMEOUT_MS }),
+      );
+      return clients;
+    },
+  };
+}
