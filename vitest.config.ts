@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["daemon/**/*.test.ts", "clients/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["daemon/**/*.test.ts", "clients/**/*.test.ts", "hooks/**/*.test.ts", "test/**/*.test.ts"],
     // Integration tests run the compiled daemon and CLI: build them once before any test.
     globalSetup: ["test/helpers/build-once.ts"],
     testTimeout: 60_000,

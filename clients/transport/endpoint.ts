@@ -11,7 +11,8 @@ export interface MemdEndpoint {
 }
 
 export function memdEndpoint(home?: string, env: NodeJS.ProcessEnv = process.env): MemdEndpoint {
-  const dir = path.resolve(home ?? env.MEMD_HOME ?? path.join(env.HOME ?? os.homedir(), ".memd"));
+  // An empty MEMD_HOME counts as unset: resolving "" would make the working directory the state directory.
+  const dir = path.resolve(home || env.MEMD_HOME || path.join(env.HOME || os.homedir(), ".memd"));
   return {
     home: dir,
     socketPath: path.join(dir, "memd.sock"),

@@ -48,6 +48,10 @@ describe("loadConfig", () => {
     });
   });
 
+  it("treats an empty MEMD_HOME as unset rather than the working directory", () => {
+    expect(loadConfig({ home: "", userHome: "/home/maya" }).home).toBe("/home/maya/.memd");
+  });
+
   it("lets command-line settings win over the environment", () => {
     const config = loadConfig({ home: "/env/home", maxContentBytes: "2048" }, { home: "/flag/home" });
     expect(config.home).toBe("/flag/home");

@@ -79,7 +79,8 @@ const schema = z.object({
 });
 
 export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Config {
-  const home = path.resolve(overrides.home ?? env.home ?? path.join(env.userHome ?? os.homedir(), ".memd"));
+  // Empty values count as unset: resolving "" would make the working directory the state directory.
+  const home = path.resolve(overrides.home || env.home || path.join(env.userHome || os.homedir(), ".memd"));
   const parsed = schema.safeParse({
     home,
     listen: overrides.listen ?? env.listen,
