@@ -1,0 +1,42 @@
+/** The fields of a Claude Code hook payload that the memd hooks read; everything else is ignored. */
+export interface HookInput {
+  sessionId: string;
+  cwd: string;
+  eventName: string;
+  source: string;
+  prompt: string;
+  toolName: string;
+  toolInput: Record<string, unknown>;
+  /** Present on PostToolUse; absent on PostToolUseFailure. */
+  toolResponse: unknown;
+  /** PostToolUseFailure: "Exit code N\n" and the interleaved output. */
+  error: string;
+  isInterrupt: boolean;
+}
+
+/**
+ * Reads a hook payload leniently: Claude Code adds and drops fields between versions, so only
+ * the JSON shape itself is required and every field falls back to an empty value.
+ */
+export function parseHookInput(text: string): HookInput {
+  const raw: unknown = JSON.parse(text);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error("hook input is not a JSON object");
+  const obj = raw as Record<string, unknown>;
+  const toolInput = obj.tool_input;
+  return {
+    sessionId: str(obj.session_id),
+    cwd: str(obj.cwd),
+    eventName: str(obj.hook_event_name),
+    source: str(obj.source),
+    prompt: str(obj.prompt),
+    toolName: str(obj.tool_name),
+    toolInput: typeof toolInput === "object" && toolInput !== null && !Array.isArray(toolInput) ? (toolInput as Record<string, unknown>) : {},
+    toolResponse: obj.tool_response,
+    error: str(obj.error),
+    isInterrupt: obj.is_interrupt === true,
+  };
+}
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}

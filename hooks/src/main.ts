@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// memd-hook <event>: the Claude Code hook shim. It reads the hook payload on stdin, talks to
+// the daemon over its Unix socket within a time budget, and prints at most one JSON object.
+// It fails open: whatever goes wrong, it exits 0 with nothing on stdout or stderr and leaves
+// one line in MEMD_HOME/logs/hooks.log.
+import { createDaemonCaller, DaemonCallError } from "./daemon-call.js";
+import { readHookEnv } from "./hook-env.js";
+import { parseHookInput } from "./hook-input.js";
+import { appendHookLog } from "./hook-log.js";
+import { saveFromTool } from "./post-tool-use.js";
+import { openSessionState, pruneSessionStates } from "./session-state.js";
+import { sessionBriefing } from "./session-start.js";
+import { promptPointers } from "./user-prompt-submit.js";
+
+/** Claude Code caps each output string at 10,000 characters; stay well under it. */
+const MAX_CONTEXT_CHARS = 8000;
+const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
+
+/** "session-start" and "SessionStart" name the same event. */
+function eventName(arg: string): string {
+  const flat = arg.replace(/[-_]/g, "").toLowerCase();
+  return EVENTS.find((event) => event.toLowerCase() === flat) ?? arg;
+}
+
+const event = eventName(process.argv[2] ?? "");
+const env = readHookEnv(event);
+const abort = new AbortController();
+
+function finish(output: string): void {
+  if (output === "") process.exit(0);
+  process.stdout.write(output, () => process.exit(0));
+}
+
+function failOpen(reason: string): void {
+  abort.abort();
+  appendHookLog(env.endpoint.logDir, event, reason);
+  process.exit(0);
+}
+
+process.on("uncaughtException", (error) => failOpen(`crashed: ${error instanceof Error ? error.message : String(error)}`));
+process.on("unhandledRejection", (error) => failOpen(`crashed: ${error instanceof Error ? error.message : String(error)}`));
+// The budget counts from process start (performance.now() is measured from it), not from
+// here: Node's own start-up is part of what the user waits for.
+setTimeout(() => failOpen(`gave up after the ${env.budgetMs} ms budget`), Math.max(0, env.budgetMs - performance.now()));
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    process.stdin.on("end", () => resolve(text));
+    process.stdin.on("error", reject);
+  });
+}
+
+async function run(): Promise<string> {
+  const input = parseHookInput(await readStdin());
+  const daemon = createDaemonCaller(env.endpoint.socketPath, abort.signal);
+  switch (event) {
+    case "SessionStart": {
+      pruneSessionStates(env.endpoint.home, Date.now());
+      return sessionBriefing(input, daemon, openSessionState(env.endpoint.home, input.sessionId));
+    }
+    case "UserPromptSubmit":
+      return promptPointers(input, daemon, openSessionState(env.endpoint.home, input.sessionId));
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return saveFromTool({ ...input, eventName: event }, daemon);
+    default:
+      // SessionEnd, PreCompact and others: nothing to do yet.
+      return "";
+  }
+}
+
+run().then(
+  (context) => {
+    const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
+    finish(text === "" ? "" : JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }));
+  },
+  (error: unknown) => {
+    if (error instanceof DaemonCallError) failOpen(`daemon call failed: ${error.message}`);
+    else failOpen(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  },
+);

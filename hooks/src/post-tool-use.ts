@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import type { DaemonCaller } from "./daemon-call.js";
+import { commandProgram, failureTrace } from "./failure-trace.js";
+import type { HookInput } from "./hook-input.js";
+import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
+import type { SaveResponseJson } from "./proto-json.js";
+
+/** The daemon's own content limit is 64 KiB; notes beyond this are not memory notes. */
+const MAX_NOTE_BYTES = 64 * 1024;
+
+/**
+ * PostToolUse (Write/Edit of a Claude Code memory note) saves the note as a memory;
+ * PostToolUseFailure (Bash) saves the failure as a trace. Nothing else is saved. Returns no
+ * context: these hooks run asynchronously and their output would only arrive a turn late.
+ */
+export async function saveFromTool(input: HookInput, daemon: DaemonCaller): Promise<string> {
+  const common = { cwd: input.cwd, sessionId: input.sessionId, sourceAgent: "claude-code" };
+  if (input.eventName === "PostToolUseFailure") {
+    if (input.toolName !== "Bash") return "";
+    const command = typeof input.toolInput.command === "string" ? input.toolInput.command : "";
+    const trace = failureTrace(command, input.error, input.isInterrupt);
+    if (trace === null) return "";
+    const program = commandProgram(command);
+    await daemon.call<SaveResponseJson>("Save", {
+      ...common,
+      content: trace,
+      kind: "MEMORY_KIND_TRACE",
+      concepts: program ? [program] : [],
+      tags: ["bash-failure"],
+    });
+    return "";
+  }
+  if (input.toolName !== "Write" && input.toolName !== "Edit") return "";
+  const filePath = typeof input.toolInput.file_path === "string" ? input.toolInput.file_path : "";
+  if (!isMemoryNotePath(filePath)) return "";
+  const text = noteText(input, filePath);
+  if (text === null) return "";
+  const note = parseMemoryNote(text);
+  if (note === null) return "";
+  await daemon.call<SaveResponseJson>("Save", {
+    ...common,
+    ...(note.global ? { project: "global" } : {}),
+    content: note.content,
+    kind: note.kind,
+    provenance: note.provenance,
+    concepts: note.name ? [note.name] : [],
+    tags: ["claude-code-memory-note"],
+  });
+  return "";
+}
+
+/** A Write carries the whole note; after an Edit only the file on disk has it. */
+function noteText(input: HookInput, filePath: string): string | null {
+  if (input.toolName === "Write" && typeof input.toolInput.content === "string") return input.toolInput.content;
+  try {
+    if (fs.statSync(filePath).size > MAX_NOTE_BYTES) return null;
+    return fs.readFileSync(filePath, "utf8");
+  } catch {
+    return null;
+  }
+}

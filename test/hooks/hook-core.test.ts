@@ -1,0 +1,65 @@
+// Unit tests for the hook's pure parts. They live under test/ rather than beside the sources
+// because vitest.config.ts does not include hooks/**.
+import { describe, expect, it } from "vitest";
+import { failureTrace } from "../../hooks/src/failure-trace.js";
+import { isMemoryNotePath, parseMemoryNote } from "../../hooks/src/memory-note.js";
+import { promptQuery, selectPointers } from "../../hooks/src/prompt-relevance.js";
+
+const hit = (id: string, summary: string, score: number, keywordRank = 1) => ({ id, summary, score, explanation: { keywordRank, graphPath: "" } });
+
+describe("selectPointers", () => {
+  const prompt = "Where do refresh tokens live, Postgres or Redis?";
+
+  it("keeps a keyword match that shares two meaningful words with the prompt", () => {
+    expect(selectPointers(prompt, [hit("a", "Refresh tokens are stored hashed in Postgres.", 1)], new Set()).map((m) => m.id)).toEqual(["a"]);
+  });
+
+  it("drops vector-only hits, weak hits below half the top score, and ids already injected", () => {
+    const memories = [
+      hit("top", "Refresh tokens are stored hashed in Postgres.", 1),
+      hit("weak", "Redis is a pure cache; refresh tokens never go there.", 0.3),
+      hit("vector", "Tokens and Postgres notes.", 0.9, 0),
+      hit("seen", "Postgres stores refresh tokens.", 0.9),
+    ];
+    expect(selectPointers(prompt, memories, new Set(["seen"])).map((m) => m.id)).toEqual(["top"]);
+  });
+
+  it("drops a keyword match that shares only one ordinary word", () => {
+    expect(selectPointers(prompt, [hit("a", "Redis runs on the staging host.", 1)], new Set())).toEqual([]);
+  });
+
+  it("asks nothing for chit-chat, slash commands and short prompts", () => {
+    expect(promptQuery("ok thanks, go ahead")).toBeNull();
+    expect(promptQuery("/compact keep the auth decisions")).toBeNull();
+    expect(promptQuery("fix it")).toBeNull();
+    expect(promptQuery(prompt)).toBe(prompt);
+  });
+});
+
+describe("memory notes", () => {
+  it("recognises Claude Code's memory folders and skips the MEMORY.md index", () => {
+    expect(isMemoryNotePath("/home/m/.claude/projects/-home-m-api/memory/feedback_x.md")).toBe(true);
+    expect(isMemoryNotePath("/home/m/code/api/.claude/memory/decision.md")).toBe(true);
+    expect(isMemoryNotePath("/home/m/.claude/projects/-home-m-api/memory/MEMORY.md")).toBe(false);
+    expect(isMemoryNotePath("/home/m/code/api/docs/memory/notes.md")).toBe(false);
+  });
+
+  it("maps the note type to a kind and a provenance", () => {
+    const note = (type: string, body: string) => parseMemoryNote(`---\nname: n\ndescription: d\ntype: ${type}\n---\n${body}\n`);
+    expect(note("feedback", "Use pnpm.")).toMatchObject({ kind: "MEMORY_KIND_PREFERENCE", provenance: "PROVENANCE_HUMAN", global: false, content: "Use pnpm." });
+    expect(note("user", "Maya is a backend engineer.")).toMatchObject({ kind: "MEMORY_KIND_PREFERENCE", global: true });
+    expect(note("project", "We chose jose instead of jsonwebtoken.")?.kind).toBe("MEMORY_KIND_DECISION");
+    expect(note("project", "Postgres listens on 5433.")?.kind).toBe("MEMORY_KIND_FACT");
+    expect(note("reference", "Runbook: https://wiki/runbook")).toMatchObject({ kind: "MEMORY_KIND_FACT", provenance: "PROVENANCE_SAVE" });
+    expect(note("other", "x")).toBeNull();
+    expect(parseMemoryNote("no frontmatter")).toBeNull();
+  });
+});
+
+describe("failureTrace", () => {
+  it("keeps the command, the exit line and the thrown error, and skips interrupted runs", () => {
+    const trace = failureTrace("make build", "Exit code 2\nbuilding...\n----\nTypeError: x is not a function\n", false);
+    expect(trace).toBe("Command failed: make build\nExit code 2\nTypeError: x is not a function");
+    expect(failureTrace("make build", "Exit code 130", true)).toBeNull();
+  });
+});
