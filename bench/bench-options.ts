@@ -1,19 +1,44 @@
 import { parseArgs } from "node:util";
 
+/** The parts of the benchmark, in the order the report shows them. */
+export const SECTIONS = ["save", "embed", "drain", "vectors", "hybrid"] as const;
+export type Section = (typeof SECTIONS)[number];
+
 export interface BenchOptions {
-  /** Store sizes to measure at, ascending; the store grows from one to the next. */
+  /** Which parts to run. */
+  sections: ReadonlySet<Section>;
+  /** Store sizes for the Save/Get/Search latencies, ascending; the store grows from one to the next. */
   sizes: number[];
+  /** Saves whose embedding queue is drained; undefined means DEFAULT_DRAIN, lowered if the run would take too long. */
+  drain: number | undefined;
+  /** Numbers of vectors for the in-process KNN measurement. */
+  vectorSizes: number[];
+  /** Memories in the daemon that measures hybrid search. */
+  hybridSize: number;
   /** Also print the results as one JSON object on the last line. */
   json: boolean;
 }
 
 export const DEFAULT_SIZES = [10_000, 100_000];
+export const DEFAULT_DRAIN = 10_000;
+export const DEFAULT_VECTOR_SIZES = [10_000, 100_000, 1_000_000];
+export const DEFAULT_HYBRID_SIZE = 100_000;
 
-export const USAGE = `usage: node dist/bench/run.js [--sizes 10000,100000] [--json]
+export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")}] [--sizes 10000,100000]
+                          [--drain N] [--vector-sizes 10000,100000,1000000] [--hybrid-size 100000] [--json]
 
-Starts the compiled memd on a temporary MEMD_HOME, imports synthetic memories up to each size
-and prints p50/p99 latency of Save, Get and keyword Search over the Unix socket, with the
-daemon's RSS. --json adds one JSON object with every number on the last line.`;
+Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
+  save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
+           daemon's RSS (embeddings off, so that only the store and the RPC are measured)
+  embed    the offline model's throughput in this process (one text per call, and 32 per call),
+           and its single-query embedding time
+  drain    N Saves to a daemon with MEMD_EMBEDDER=local, the time until its embedding queue is
+           empty, and its RSS with the model loaded. Without --drain, N is ${DEFAULT_DRAIN.toLocaleString("en-US")}, lowered
+           when the rate measured by "embed" says the whole run would take over ~12 minutes
+  vectors  the vector index in-process: KNN p50/p99 and recall@10 at each of --vector-sizes
+  hybrid   Search p50/p99 in HYBRID, VECTOR and KEYWORD mode in a daemon holding --hybrid-size
+           memories with vectors, embedded by a stand-in Ollama served from this process
+--only runs the named parts (comma-separated); --json adds one JSON object with every number on the last line.`;
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
@@ -25,7 +50,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
     parsed = parseArgs({
       args: [...argv],
       options: {
+        only: { type: "string" },
         sizes: { type: "string" },
+        drain: { type: "string" },
+        "vector-sizes": { type: "string" },
+        "hybrid-size": { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -34,15 +63,37 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  if (parsed.values.help) return "help";
-  const sizes = parsed.values.sizes === undefined ? DEFAULT_SIZES : parseSizes(parsed.values.sizes);
-  return { sizes, json: parsed.values.json ?? false };
+  const values = parsed.values;
+  if (values.help) return "help";
+  return {
+    sections: values.only === undefined ? new Set(SECTIONS) : parseSections(values.only),
+    sizes: values.sizes === undefined ? DEFAULT_SIZES : parseSizes("--sizes", values.sizes),
+    drain: values.drain === undefined ? undefined : parseWhole("--drain", values.drain),
+    vectorSizes: values["vector-sizes"] === undefined ? DEFAULT_VECTOR_SIZES : parseSizes("--vector-sizes", values["vector-sizes"]),
+    hybridSize: values["hybrid-size"] === undefined ? DEFAULT_HYBRID_SIZE : parseWhole("--hybrid-size", values["hybrid-size"]),
+    json: values.json ?? false,
+  };
 }
 
-function parseSizes(text: string): number[] {
+function parseSections(text: string): Set<Section> {
+  const names = text.split(",").map((part) => part.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--only takes some of ${SECTIONS.join(",")}; got "${text}"`);
+  }
+  return new Set(names as Section[]);
+}
+
+function parseSizes(flag: string, text: string): number[] {
   const sizes = text.split(",").map((part) => Number(part.trim().replace(/_/g, "")));
   if (sizes.length === 0 || sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) {
-    throw new UsageError(`--sizes takes positive whole numbers separated by commas, e.g. 10000,100000; got "${text}"`);
+    throw new UsageError(`${flag} takes positive whole numbers separated by commas, e.g. 10000,100000; got "${text}"`);
   }
   return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+function parseWhole(flag: string, text: string): number {
+  const n = Number(text.trim().replace(/_/g, ""));
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} takes a positive whole number; got "${text}"`);
+  return n;
 }

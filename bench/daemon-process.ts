@@ -7,32 +7,48 @@ import { createMemdClients, createSocketTransport, type MemdClients } from "../c
 
 // This file compiles to dist/bench/, beside dist/daemon/: the benchmark runs the binary users run.
 const DAEMON_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../daemon/src/main.js");
-const HEALTHY_WITHIN_MS = 20_000;
+const HEALTHY_WITHIN_MS = 30_000;
 const STOP_WITHIN_MS = 15_000;
+
+/** What the daemon is given besides MEMD_HOME: MEMD_* settings, and OLLAMA_HOST, which the daemon reads too. */
+export interface DaemonSettings {
+  readonly [name: `MEMD_${string}`]: string;
+  readonly OLLAMA_HOST?: string;
+}
 
 export interface BenchDaemon {
   pid: number;
   home: string;
   /** Over HTTP/2 (h2c) with binary protobuf, as the CLI and hooks talk to it. */
   clients: MemdClients;
+  /** The tail of the daemon's stderr, for error messages. */
+  stderr(): string;
   /** SIGTERM, wait for the clean exit (SIGKILL if it hangs), then delete the state directory. */
   stop(): Promise<void>;
 }
 
-/** Starts the compiled daemon on a fresh state directory and waits until it answers Health. */
-export async function startBenchDaemon(): Promise<BenchDaemon> {
+// Every daemon started and not yet stopped, so that a signal can stop them all.
+const running = new Set<BenchDaemon>();
+
+/**
+ * Starts the compiled daemon on a fresh state directory with the given settings and waits until
+ * it answers Health. No MEMD_* variable of the caller's shell reaches it: a MEMD_EMBEDDER or
+ * MEMD_LOG_LEVEL left there would change what is measured. Other variables pass (OLLAMA_HOST for
+ * bench:recall --embedder ollama), unless `settings` sets them.
+ */
+export async function startBenchDaemon(settings: DaemonSettings = {}): Promise<BenchDaemon> {
   if (!fs.existsSync(DAEMON_BIN)) throw new Error(`${DAEMON_BIN} is missing: run npm run build first`);
   // A short prefix: the socket path inside it must stay under ~100 bytes.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "memd-b-"));
-  // Only MEMD_HOME: a MEMD_LISTEN or MEMD_LOG_LEVEL left in the caller's shell would change what is measured.
   const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("MEMD_"));
   const child = spawn(process.execPath, [DAEMON_BIN], {
-    env: { ...Object.fromEntries(inherited), MEMD_HOME: home },
+    env: { ...Object.fromEntries(inherited), ...settings, MEMD_HOME: home },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
+    // Keep the tail only: a daemon logging for minutes must not grow this without bound.
+    stderr = (stderr + chunk.toString()).slice(-20_000);
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const clients = createMemdClients(createSocketTransport({ socketPath: path.join(home, "memd.sock"), httpVersion: "2" }));
@@ -47,15 +63,23 @@ export async function startBenchDaemon(): Promise<BenchDaemon> {
         clearTimeout(timer);
       }
       fs.rmSync(home, { recursive: true, force: true });
+      running.delete(daemon);
     })());
+  const daemon: BenchDaemon = { pid: child.pid ?? 0, home, clients, stderr: () => stderr, stop };
+  running.add(daemon);
   try {
     await waitUntilHealthy(clients, child, () => stderr);
+    if (child.pid === undefined) throw new Error("memd has no pid");
   } catch (error) {
     await stop();
     throw error;
   }
-  if (child.pid === undefined) throw new Error("memd has no pid");
-  return { pid: child.pid, home, clients, stop };
+  return daemon;
+}
+
+/** Stops every daemon this process started that is still running (on a signal). */
+export async function stopAllBenchDaemons(): Promise<void> {
+  await Promise.all([...running].map((daemon) => daemon.stop()));
 }
 
 async function waitUntilHealthy(clients: MemdClients, child: ChildProcess, stderr: () => string): Promise<void> {

@@ -7,6 +7,7 @@ import type { MemorySchema } from "../gen/memd/v1/memory_pb.js";
 // memory is easier to find in a batch of 100.
 const IMPORT_BATCH = 100;
 const POLL_EVERY_MS = 1000;
+const REPORT_EVERY_MS = 5000;
 
 /** Imports the memories through AdminService.Import and checks that every one was created. */
 export async function importMemories(
@@ -39,18 +40,19 @@ export interface EmbeddingWait {
 }
 
 /**
- * Polls AdminService.Stats until the embedding queue is empty or `timeoutMs` passes, reporting
- * progress through `progress`. With embeddings off there is nothing to wait for.
+ * Polls AdminService.Stats every `pollEveryMs` until the embedding queue is empty or `timeoutMs`
+ * passes, reporting progress through `progress`. With embeddings off there is nothing to wait for.
  */
 export async function waitForEmbeddings(
   admin: MemdClients["admin"],
   timeoutMs: number,
   progress: (line: string) => void,
+  pollEveryMs: number = POLL_EVERY_MS,
 ): Promise<EmbeddingWait> {
   const started = performance.now();
   let stats = await admin.stats({});
   const pendingAtStart = Number(stats.embedder?.queueDepth ?? 0n);
-  let lastReported = -1;
+  let lastReportedAt = 0;
   for (;;) {
     const embedder = stats.embedder;
     const pending = Number(embedder?.queueDepth ?? 0n);
@@ -73,22 +75,21 @@ export async function waitForEmbeddings(
     if (elapsed >= timeoutMs) {
       progress(
         `gave up waiting for embeddings after ${(elapsed / 1000).toFixed(0)} s: ${pending} of ${pendingAtStart} memories still queued` +
-          `${embedder.lastError ? `; last error: ${embedder.lastError}` : ""}. Searching anyway; keyword figures are unaffected.`,
+          `${embedder.lastError ? `; last error: ${embedder.lastError}` : ""}`,
       );
       return result(true);
     }
     const done = pendingAtStart - pending;
     const rate = elapsed > 0 ? (done / elapsed) * 1000 : 0;
-    // A line when the count moves, and one every ten polls while it does not (a stall shows).
-    const polls = Math.round(elapsed / POLL_EVERY_MS);
-    if (done !== lastReported || polls % 10 === 0) {
+    // A line every few seconds, moving or not (a stall shows), however often the queue is polled.
+    if (elapsed - lastReportedAt >= REPORT_EVERY_MS) {
+      lastReportedAt = elapsed;
       progress(
         `embedding with ${embedder.provider} ${embedder.model}: ${done}/${pendingAtStart} done (${rate.toFixed(0)}/s)` +
           `${embedder.state === EmbedderState.FAILING ? `, failing: ${embedder.lastError}` : ""}`,
       );
     }
-    lastReported = done;
-    await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+    await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
     stats = await admin.stats({});
   }
 }

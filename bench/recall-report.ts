@@ -1,6 +1,7 @@
 import type { LatencySummary } from "./latency.js";
 import { QUERY_KINDS } from "./recall-dataset.js";
 import type { Mean, RecallScores, ScoredRun } from "./recall-metrics.js";
+import { formatTable, numericColumns } from "./table.js";
 
 export const MODES = ["keyword", "vector", "hybrid"] as const;
 export type ModeName = (typeof MODES)[number];
@@ -37,7 +38,7 @@ export function formatRecallReport(report: RecallReport): string {
   lines.push(
     "",
     formatTable(
-      ["mode", "R@5", "R@10", "nDCG@10", "viol@5", "search p50 ms", "p99 ms"],
+      numericColumns(["mode", "R@5", "R@10", "nDCG@10", "viol@5", "search p50 ms", "p99 ms"]),
       report.modes.map((r) =>
         r.ok
           ? [r.mode, ...scoreCells(r.scores.all), r.latency.p50Ms.toFixed(1), r.latency.p99Ms.toFixed(1)]
@@ -51,7 +52,7 @@ export function formatRecallReport(report: RecallReport): string {
     const rows = [["all", r.scores.all] as const, ...QUERY_KINDS.map((k) => [k, r.scores.byKind[k]] as const)];
     lines.push(
       formatTable(
-        ["kind", "R@5", "R@10", "nDCG@10", "viol@5", "n rel / n must_not"],
+        numericColumns(["kind", "R@5", "R@10", "nDCG@10", "viol@5", "n rel / n must_not"]),
         rows.map(([kind, s]) => [kind, ...scoreCells(s), `${s["recall@5"].count} / ${s.violations.count}`]),
       ),
     );
@@ -91,13 +92,4 @@ function jsonScores(s: RecallScores): Record<string, number | null> {
 function scoreCells(s: RecallScores): string[] {
   const cell = (m: Mean) => (m.value === null ? "-" : m.value.toFixed(3));
   return [cell(s["recall@5"]), cell(s["recall@10"]), cell(s["ndcg@10"]), cell(s.violations)];
-}
-
-/** A Markdown table whose columns line up in a terminal too; every column but the first is right-aligned. */
-function formatTable(titles: readonly string[], rows: readonly string[][]): string {
-  const widths = titles.map((t, i) => Math.max(t.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(" | ")} |`;
-  const rule = `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`;
-  return [line(titles), rule, ...rows.map(line)].join("\n");
 }

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "./bench-options.js";
+import { type BenchDaemon, startBenchDaemon } from "./daemon-process.js";
 import { summarize } from "./latency.js";
 import { readDataset, toMemdMemories } from "./recall-dataset.js";
-import { type RecallDaemon, startRecallDaemon } from "./recall-daemon.js";
 import { importMemories, waitForEmbeddings } from "./recall-load.js";
 import { scoreRun } from "./recall-metrics.js";
 import { findRepoRoot, parseRecallOptions, RECALL_USAGE } from "./recall-options.js";
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
 
   const started = performance.now();
   const dataset = readDataset(options.dir);
-  const daemon: RecallDaemon = await startRecallDaemon({ MEMD_EMBEDDER: options.embedder });
+  const daemon: BenchDaemon = await startBenchDaemon({ MEMD_EMBEDDER: options.embedder });
   let interrupted = false;
   const stopOnSignal = () => {
     interrupted = true;

@@ -1,28 +1,11 @@
-import type { ResidentSet } from "./daemon-process.js";
-import type { LatencySummary } from "./latency.js";
-
-export type Operation = "Health" | "Save" | "Get" | "Search";
-
-/** A latency goal from the issue; reported beside the numbers, never asserted. */
-export interface Target {
-  p50MaxMs: number;
-}
-
-export interface OperationResult {
-  operation: Operation;
-  /** Memories in the store when the measurement started. */
-  memories: number;
-  latency: LatencySummary;
-  target: Target | null;
-}
-
-export interface SizeResult {
-  memories: number;
-  /** Memories imported to reach this size, and how long that took. */
-  loaded: { count: number; seconds: number };
-  /** The daemon's resident set after measuring at this size; null off Linux. */
-  rss: ResidentSet | null;
-}
+import { DEFAULT_TUNING } from "../daemon/src/vectors/binary-index.js";
+import type { Section } from "./bench-options.js";
+import { type EmbedThroughputResult, formatEmbedThroughput } from "./embed-throughput.js";
+import { formatHybridLatency, type HybridLatencyResult } from "./hybrid-latency.js";
+import { formatQueueDrain, type QueueDrainResult } from "./queue-drain.js";
+import { formatSocketLatency, type SocketLatencyResult } from "./socket-latency.js";
+import type { VectorKnnRow } from "./vector-knn.js";
+import { formatVectorTable } from "./vector-report.js";
 
 export interface BenchReport {
   environment: {
@@ -34,107 +17,65 @@ export interface BenchReport {
     loadAverage: { start: number; end: number };
   };
   vocabularySize: number;
-  /** The daemon's resident set once it answered Health on an empty store; null off Linux. */
-  startRss: ResidentSet | null;
-  operations: OperationResult[];
-  sizes: SizeResult[];
+  /** The parts that ran; the others are null. */
+  sections: Section[];
+  save: SocketLatencyResult | null;
+  embed: EmbedThroughputResult | null;
+  drain: QueueDrainResult | null;
+  vectors: { dimensions: number; queries: number; rows: VectorKnnRow[] } | null;
+  hybrid: HybridLatencyResult | null;
+  /** Wall time of each part that ran. */
+  seconds: Partial<Record<Section, number>>;
   totalSeconds: number;
 }
 
-const LABELS: Record<Operation, string> = {
-  Health: "Health (RPC floor)",
-  Save: "Save (durable ack)",
-  Get: "Get",
-  Search: "Search (keyword)",
+const TITLES: Record<Section, string> = {
+  save: "Save, Get and keyword Search latency",
+  embed: "Local embedding throughput",
+  drain: "Embedding queue drain (real daemon, local model)",
+  vectors: "Vector KNN (in-process index)",
+  hybrid: "Hybrid search latency (real daemon, stand-in embedder)",
 };
-const ORDER: readonly Operation[] = ["Save", "Get", "Search", "Health"];
 
-/** The report as plain text: a latency table, a load and memory table, and the setting. */
-export function formatReport(report: BenchReport): string {
+/** The report as plain text: the setting, then one titled part per section that ran, in SECTIONS order. */
+export function formatReport(report: BenchReport, order: readonly Section[]): string {
   const env = report.environment;
-  const operations = [...report.operations].sort(
-    (a, b) => ORDER.indexOf(a.operation) - ORDER.indexOf(b.operation) || a.memories - b.memories,
-  );
-  const latency = formatTable(
-    [
-      { title: "operation" },
-      { title: "memories", right: true },
-      { title: "p50 ms", right: true },
-      { title: "p99 ms", right: true },
-      { title: "target" },
-    ],
-    operations.map((r) => [
-      LABELS[r.operation],
-      count(r.memories),
-      r.latency.p50Ms.toFixed(2),
-      r.latency.p99Ms.toFixed(2),
-      formatTarget(r),
-    ]),
-  );
-  const sizes = formatTable(
-    [
-      { title: "memories", right: true },
-      { title: "load s", right: true },
-      { title: "loaded/s", right: true },
-      { title: "daemon RSS MiB", right: true },
-      { title: "peak RSS MiB", right: true },
-    ],
-    report.sizes.map((s) => [
-      count(s.memories),
-      s.loaded.seconds.toFixed(1),
-      s.loaded.seconds > 0 ? count(Math.round(s.loaded.count / s.loaded.seconds)) : "-",
-      s.rss ? mib(s.rss.rssKib) : "n/a",
-      s.rss ? mib(s.rss.peakKib) : "n/a",
-    ]),
-  );
-  const samples = ORDER.flatMap((op) => {
-    const first = operations.find((r) => r.operation === op);
-    return first ? [`${first.latency.samples} ${op}`] : [];
-  });
-  return [
-    `memd benchmark: Unix socket, HTTP/2 (h2c), binary protobuf, one call at a time`,
+  const parts: string[] = [
+    "memd benchmark",
     `node ${env.node}, ${env.platform}, ${env.cpus} CPUs (${env.cpuModel}), ` +
       `load average ${env.loadAverage.start.toFixed(2)} at start, ${env.loadAverage.end.toFixed(2)} at end`,
-    `synthetic corpus of ${count(report.vocabularySize)} distinct terms; searches are 1-4 terms scoped to one project`,
-    `calls measured per size: ${samples.join(", ")}; Save is fsync'ed (WAL, synchronous=FULL)`,
-    "",
-    latency,
-    "",
-    "Loading via AdminService.Import in batches of 1000 (load s = time to grow to this size):",
-    "",
-    sizes,
-    "",
-    `daemon RSS right after start, empty store: ${report.startRss ? `${mib(report.startRss.rssKib)} MiB` : "n/a"}`,
-    `total ${report.totalSeconds.toFixed(1)} s`,
-  ].join("\n");
+    `synthetic corpus of ${report.vocabularySize.toLocaleString("en-US")} distinct terms; parts: ${order.filter((s) => report.sections.includes(s)).join(", ")}`,
+  ];
+  for (const section of order) {
+    const body = formatSection(report, section);
+    if (body === null) continue;
+    const seconds = report.seconds[section];
+    parts.push("", `## ${TITLES[section]}${seconds === undefined ? "" : ` (${seconds.toFixed(0)} s)`}`, "", body);
+  }
+  parts.push("", `total ${report.totalSeconds.toFixed(1)} s`);
+  return parts.join("\n");
 }
 
-function formatTarget(result: OperationResult): string {
-  if (!result.target) return "-";
-  const met = result.latency.p50Ms <= result.target.p50MaxMs;
-  return `p50 <= ${result.target.p50MaxMs} ms: ${met ? "met" : "MISSED"}`;
-}
-
-interface Column {
-  title: string;
-  right?: boolean;
-}
-
-/** A Markdown table whose columns line up in a terminal too. */
-function formatTable(columns: readonly Column[], rows: readonly string[][]): string {
-  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells
-      .map((cell, i) => (columns[i]?.right ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
-      .join(" | ")} |`;
-  const rule = `|${columns.map((c, i) => (c.right ? `${"-".repeat((widths[i] ?? 0) + 1)}:` : "-".repeat((widths[i] ?? 0) + 2))).join("|")}|`;
-  return [line(columns.map((c) => c.title)), rule, ...rows.map(line)].join("\n");
-}
-
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
-function mib(kib: number): string {
-  return (kib / 1024).toFixed(1);
+function formatSection(report: BenchReport, section: Section): string | null {
+  switch (section) {
+    case "save":
+      return report.save && formatSocketLatency(report.save);
+    case "embed":
+      return report.embed && formatEmbedThroughput(report.embed);
+    case "drain":
+      return report.drain && formatQueueDrain(report.drain);
+    case "vectors":
+      return (
+        report.vectors &&
+        [
+          `${report.vectors.dimensions}-dimensional synthetic clustered embeddings (the local model's size), k = 10, ` +
+            `${report.vectors.queries} searches one at a time per row, recall against brute force; as npm run bench:vectors`,
+          `tuning: ${JSON.stringify(DEFAULT_TUNING)}; exact vectors come from an in-process array (SQLite in the daemon)`,
+          "",
+          formatVectorTable(report.vectors.rows),
+        ].join("\n")
+      );
+    case "hybrid":
+      return report.hybrid && formatHybridLatency(report.hybrid);
+  }
 }

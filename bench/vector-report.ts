@@ -1,5 +1,6 @@
 import type { VectorKnnRow } from "./vector-knn.js";
 import type { RealRecallRow } from "./vector-real.js";
+import { type Column, count, formatTable } from "./table.js";
 
 /** The goals from the issue; reported beside the numbers, never asserted. */
 export interface VectorTargets {
@@ -31,8 +32,10 @@ export function formatTargets(row: VectorKnnRow): string {
 
 export function formatVectorTable(rows: readonly VectorKnnRow[]): string {
   return formatTable(
-    ["vectors", "scope", "scanned", "p50 ms", "p99 ms", "recall@10", "exact/search", "build s", "load s", "index MiB", "target"],
-    [true, false, true, true, true, true, true, true, true, true, false],
+    columns(
+      ["vectors", "scope", "scanned", "p50 ms", "p99 ms", "recall@10", "exact/search", "build s", "load s", "index MiB", "target"],
+      [true, false, true, true, true, true, true, true, true, true, false],
+    ),
     rows.map((r) => [
       count(r.size),
       r.scope,
@@ -51,21 +54,11 @@ export function formatVectorTable(rows: readonly VectorKnnRow[]): string {
 
 export function formatRealTable(rows: readonly RealRecallRow[]): string {
   return formatTable(
-    ["setting", "stored", "queries", "recall@10"],
-    [false, true, true, true],
+    columns(["setting", "stored", "queries", "recall@10"], [false, true, true, true]),
     rows.map((r) => [r.setting, count(r.stored), count(r.queries), r.recallAt10.toFixed(4)]),
   );
 }
 
-/** A Markdown table whose columns also line up in a terminal. */
-function formatTable(titles: readonly string[], right: readonly boolean[], rows: readonly string[][]): string {
-  const widths = titles.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => (right[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join(" | ")} |`;
-  const rule = `|${widths.map((w, i) => (right[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`;
-  return [line(titles), rule, ...rows.map(line)].join("\n");
-}
-
-function count(n: number): string {
-  return n.toLocaleString("en-US");
+function columns(titles: readonly string[], right: readonly boolean[]): Column[] {
+  return titles.map((title, i) => ({ title, right: right[i] ?? false }));
 }
