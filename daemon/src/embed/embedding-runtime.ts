@@ -124,7 +124,9 @@ export class EmbeddingRuntime {
         `the query embedding has ${vector?.length ?? 0} dimensions but the ${spaceKey(serving.space)} index has ${serving.index.dimensions}: run 'memctl reindex'`,
       );
     }
-    for (let k = limit * OVERSAMPLING + 10; ; k *= 4) {
+    // Most memories pass the filter (it mostly drops archived ones): ask for a few more than
+    // needed, and widen only when the filter left too few.
+    for (let k = limit + 10; ; k *= 4) {
       const hits = serving.index.search(vector, { k, partitions: filter.projects });
       const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
       const found = this.options.vectorStore

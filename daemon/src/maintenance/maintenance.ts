@@ -37,8 +37,12 @@ export interface MaintenanceOptions {
  * Near-duplicate detection compares every pair within a project and kind; beyond this many
  * memories in one group it is skipped (decay and expiry still apply) to keep the run bounded.
  */
-const MAX_PAIRWISE_GROUP = 2000;
-const SAVE_RUN_INTERVAL_MS = 60_000;
+const MAX_PAIRWISE_GROUP = 500;
+/**
+ * A run reads every current memory and blocks the event loop while it plans, so save-triggered
+ * runs are spaced out; the daily run and on-demand runs are not limited.
+ */
+const SAVE_RUN_INTERVAL_MS = 15 * 60_000;
 
 /**
  * Runs the lifecycle's plans against the store: GC (archive what decayed, expired, went stale
@@ -61,8 +65,7 @@ export class Maintenance {
 
   /**
    * Counts a save; every `everySaves` saves, maintenance runs in the background. A run already
-   * waiting covers later saves, and save-triggered runs start at most once a minute, since each
-   * reads every current memory.
+   * waiting covers later saves, and save-triggered runs start at most every 15 minutes.
    */
   noteSave(): void {
     this.savesSinceRun += 1;

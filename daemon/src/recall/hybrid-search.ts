@@ -70,6 +70,8 @@ export const DEFAULT_TUNING: FusionTuning = {
 
 /** Candidates taken from each source before fusion. */
 const PREFETCH = 50;
+/** Vectors rerank rather than lead (see DEFAULT_TUNING), so fewer of their candidates are needed. */
+const VECTOR_PREFETCH = 30;
 /**
  * One half-life for every kind when ranking, until per-kind decay drives forgetting: old
  * memories rank lower but stay findable.
@@ -96,8 +98,10 @@ export async function hybridSearch(
 
   const keywordLocal = store.searchKeyword({ query: text, filter: { ...base, projects: local }, limit: PREFETCH });
   const keywordWide = local ? store.searchKeyword({ query: text, filter: base, limit: PREFETCH }) : [];
-  const vectorLocal = vectors ? await vectors(text, { ...base, projects: local }, PREFETCH) : [];
-  const vectorWide = vectors && local ? await vectors(text, base, PREFETCH) : [];
+  // One vector search over every project serves both lists: the local one is its subset, so the
+  // query is embedded once and exact vectors are read once.
+  const vectorWide = vectors ? await vectors(text, base, VECTOR_PREFETCH) : [];
+  const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.memory.project)) : vectorWide;
   const graph = store.searchGraph({
     keys: queryEntityKeys(text),
     projects: local,
@@ -117,7 +121,7 @@ export async function hybridSearch(
     { name: "keyword", weight: tuning.keyword, ids: ids(keywordLocal) },
     { name: "keyword-wide", weight: tuning.keyword * tuning.otherProjects, ids: ids(keywordWide) },
     { name: "vector", weight: tuning.vector, ids: ids(vectorLocal) },
-    { name: "vector-wide", weight: tuning.vector * tuning.otherProjects, ids: ids(vectorWide) },
+    { name: "vector-wide", weight: tuning.vector * tuning.otherProjects, ids: local ? ids(vectorWide) : [] },
     { name: "graph", weight: tuning.graph, ids: ids(graphHits) },
   ];
   const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
