@@ -101,7 +101,9 @@ export class SqliteStore implements MemoryStore {
     if (!this.contentHashOf) return [];
     const rows = this.db
       .prepare(
-        `SELECT * FROM memories WHERE content_hash = ? AND project = ? AND kind = ? AND status IN ('active', 'staged') ORDER BY id`,
+        // "content_hash != ''" lets SQLite use the partial index (it cannot infer it from a parameter).
+        `SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' AND project = ? AND kind = ?
+         AND status IN ('active', 'staged') ORDER BY id`,
       )
       .all(this.contentHashOf(memory.content), memory.project, memory.kind) as MemoryRow[];
     return rows.map(rowToMemory);
@@ -393,7 +395,8 @@ function filterClause(filter: MemoryFilter, prefix: string): Where {
   if (filter.kinds.length > 0) inList("kind", filter.kinds);
   if (filter.statuses.length > 0) inList("status", filter.statuses);
   if (filter.sessionId) {
-    parts.push(`${prefix}session_id = ?`);
+    // The second condition lets SQLite use the partial index on session_id.
+    parts.push(`${prefix}session_id = ? AND ${prefix}session_id != ''`);
     params.push(filter.sessionId);
   }
   if (filter.pinnedOnly) parts.push(`${prefix}pinned = 1`);
