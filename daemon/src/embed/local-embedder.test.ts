@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Embedder, EmbeddingError } from "./embedder.js";
 import { createLocalEmbedder, localWorkerUrl } from "./local-embedder.js";
+import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-local-embedder-"));
 const embedders: Embedder[] = [];
@@ -36,15 +37,6 @@ function embedder(options: Parameters<typeof createLocalEmbedder>[0]): Embedder 
   const created = createLocalEmbedder(options);
   embedders.push(created);
   return created;
-}
-
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EmbeddingError);
-  return error as EmbeddingError;
 }
 
 afterEach(async () => {
@@ -101,7 +93,7 @@ describe("local embedder worker pool (with a stand-in worker)", () => {
     const worker = fakeWorker("crash");
     const e = embedder({ workerUrl: worker.url });
     await e.embed(["warm"], "document");
-    const error = await failure(e.embed(["crash"], "document"));
+    const error = await embeddingFailure(e.embed(["crash"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/worker stopped \(simulated crash\)/);
     expect((await e.embed(["after"], "document"))[0]?.[0]).toBe(5);
@@ -110,23 +102,23 @@ describe("local embedder worker pool (with a stand-in worker)", () => {
 
   it("fails the waiting calls when the worker cannot start, and tries again on the next call", async () => {
     const e = embedder({ workerUrl: pathToFileURL(path.join(dir, "missing-worker.mjs")) });
-    const errors = await Promise.all([failure(e.embed(["a"], "document")), failure(e.embed(["b"], "query"))]);
+    const errors = await Promise.all([embeddingFailure(e.embed(["a"], "document")), embeddingFailure(e.embed(["b"], "query"))]);
     expect(errors.every((error) => error.retryable)).toBe(true);
-    expect((await failure(e.embed(["c"], "document"))).message).toMatch(/worker stopped/);
+    expect((await embeddingFailure(e.embed(["c"], "document"))).message).toMatch(/worker stopped/);
   });
 
   it("rejects calls in flight on close, and every call after", async () => {
     const e = embedder({ workerUrl: fakeWorker("close").url, jobSize: 1 });
-    const pending = failure(e.embed(["a", "b", "c"], "document"));
+    const pending = embeddingFailure(e.embed(["a", "b", "c"], "document"));
     await e.close();
     expect((await pending).message).toMatch(/closed/);
-    expect((await failure(e.embed(["x"], "document"))).retryable).toBe(false);
+    expect((await embeddingFailure(e.embed(["x"], "document"))).retryable).toBe(false);
     await e.close();
   });
 
   it("refuses a blank text without starting a worker", async () => {
     const worker = fakeWorker("blank");
-    const error = await failure(embedder({ workerUrl: worker.url }).embed([" "], "document"));
+    const error = await embeddingFailure(embedder({ workerUrl: worker.url }).embed([" "], "document"));
     expect(error.retryable).toBe(false);
     expect(worker.starts()).toBe(0);
   });

@@ -3,6 +3,7 @@ import { startFakeOllama } from "../../../test/embed/fake-ollama.js";
 import { type LocalServer, refusedUrl, sendJson, startLocalServer, unitFakeVector } from "../../../test/embed/local-http-server.js";
 import { type Embedder, EmbeddingError } from "./embedder.js";
 import { createOllamaEmbedder } from "./ollama-embedder.js";
+import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 
 const servers: LocalServer[] = [];
 const embedders: Embedder[] = [];
@@ -17,15 +18,6 @@ function embedder(options: Parameters<typeof createOllamaEmbedder>[0]): Embedder
   const created = createOllamaEmbedder(options);
   embedders.push(created);
   return created;
-}
-
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EmbeddingError);
-  return error as EmbeddingError;
 }
 
 afterEach(async () => {
@@ -64,37 +56,37 @@ describe("ollama provider (against a local server speaking the Ollama API)", () 
   });
 
   it("fails retryably when nothing listens at the host", async () => {
-    const error = await failure(embedder({ host: await refusedUrl() }).embed(["x"], "document"));
+    const error = await embeddingFailure(embedder({ host: await refusedUrl() }).embed(["x"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/not reachable \(connection refused\)/);
   });
 
   it("fails retryably when Ollama does not answer before the timeout", async () => {
     const ollama = await serve(startFakeOllama({ embed: "hang" }));
-    const error = await failure(embedder({ host: ollama.url, timeoutMs: 100 }).embed(["x"], "document"));
+    const error = await embeddingFailure(embedder({ host: ollama.url, timeoutMs: 100 }).embed(["x"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/did not answer within 100 ms/);
   });
 
   it("refuses vectors of the wrong dimension, saying what it expected and what it got", async () => {
     const ollama = await serve(startFakeOllama({ dimensions: 384 }));
-    const error = await failure(embedder({ host: ollama.url }).embed(["x"], "document"));
+    const error = await embeddingFailure(embedder({ host: ollama.url }).embed(["x"], "document"));
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/returned 384 dimensions, expected 768/);
   });
 
   it("tells the user to pull a model Ollama does not have, and does not retry", async () => {
     const ollama = await serve(startFakeOllama({ models: ["all-minilm:latest"] }));
-    const error = await failure(embedder({ host: ollama.url }).embed(["x"], "document"));
+    const error = await embeddingFailure(embedder({ host: ollama.url }).embed(["x"], "document"));
     expect(error.retryable).toBe(false);
     expect(error.message).toContain("ollama pull nomic-embed-text");
   });
 
   it("retries server errors but not other refusals", async () => {
     const failing = await serve(startFakeOllama({ embed: 500 }));
-    expect((await failure(embedder({ host: failing.url }).embed(["x"], "document"))).retryable).toBe(true);
+    expect((await embeddingFailure(embedder({ host: failing.url }).embed(["x"], "document"))).retryable).toBe(true);
     const refusing = await serve(startFakeOllama({ embed: 400 }));
-    expect((await failure(embedder({ host: refusing.url }).embed(["x"], "document"))).retryable).toBe(false);
+    expect((await embeddingFailure(embedder({ host: refusing.url }).embed(["x"], "document"))).retryable).toBe(false);
   });
 
   it("explains an error page that is not JSON without printing to stdout", async () => {
@@ -106,7 +98,7 @@ describe("ollama provider (against a local server speaking the Ollama API)", () 
     );
     const log = vi.spyOn(console, "log");
     try {
-      const error = await failure(embedder({ host: proxy.url }).embed(["x"], "document"));
+      const error = await embeddingFailure(embedder({ host: proxy.url }).embed(["x"], "document"));
       expect(error.retryable).toBe(true);
       expect(error.message).toContain("Bad Gateway");
       expect(log).not.toHaveBeenCalled();
@@ -123,7 +115,7 @@ describe("ollama provider (against a local server speaking the Ollama API)", () 
 
   it("refuses blank texts without calling Ollama", async () => {
     const ollama = await serve(startFakeOllama());
-    const error = await failure(embedder({ host: ollama.url }).embed(["fine", "  "], "document"));
+    const error = await embeddingFailure(embedder({ host: ollama.url }).embed(["fine", "  "], "document"));
     expect(error.retryable).toBe(false);
     expect(ollama.requests).toHaveLength(0);
   });
@@ -134,8 +126,8 @@ describe("ollama provider (against a local server speaking the Ollama API)", () 
     const inFlight = e.embed(["x"], "document");
     await vi.waitFor(() => expect(ollama.requests).toHaveLength(1));
     await e.close();
-    expect((await failure(inFlight)).message).toMatch(/closed/);
-    expect((await failure(e.embed(["x"], "document"))).retryable).toBe(false);
+    expect((await embeddingFailure(inFlight)).message).toMatch(/closed/);
+    expect((await embeddingFailure(e.embed(["x"], "document"))).retryable).toBe(false);
   });
 
   it("uses no prefix for models that were not trained with one, and takes dimensions from the options", async () => {

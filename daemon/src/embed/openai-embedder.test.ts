@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Handler, type LocalServer, fakeVector, refusedUrl, sendJson, startLocalServer, unitFakeVector } from "../../../test/embed/local-http-server.js";
 import { type Embedder, EmbedderSetupError, EmbeddingError } from "./embedder.js";
 import { type OpenAiEmbedderOptions, createOpenAiEmbedder } from "./openai-embedder.js";
+import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 
 const KEY = "sk-test-0123456789";
 const servers: LocalServer[] = [];
@@ -27,15 +28,6 @@ async function openai(handler: Handler, options: Partial<OpenAiEmbedderOptions> 
   const embedder = createOpenAiEmbedder({ apiKey: KEY, baseUrl: server.url, ...options });
   embedders.push(embedder);
   return { server, embedder };
-}
-
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EmbeddingError);
-  return error as EmbeddingError;
 }
 
 afterEach(async () => {
@@ -73,7 +65,7 @@ describe("openai provider (against a local server speaking the OpenAI embeddings
 
   it("says the key is invalid or revoked on 401, and does not retry", async () => {
     const { embedder } = await openai(failing(401, { error: { message: "Incorrect API key provided", code: "invalid_api_key" } }));
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/^OPENAI_API_KEY is invalid or revoked/);
     expect(error.message).not.toContain(KEY);
@@ -81,35 +73,35 @@ describe("openai provider (against a local server speaking the OpenAI embeddings
 
   it("retries a 429 after the time in Retry-After", async () => {
     const { embedder } = await openai(failing(429, { error: { message: "Rate limit reached", code: "rate_limit_exceeded" } }, { "retry-after": "7" }));
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBe(7000);
   });
 
   it("does not retry a 429 that means the account is out of quota", async () => {
     const { embedder } = await openai(failing(429, { error: { message: "You exceeded your current quota", code: "insufficient_quota" } }));
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/no quota left/);
   });
 
   it("retries 5xx answers", async () => {
     const { embedder } = await openai(failing(503, { error: { message: "The server is overloaded" } }));
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBeUndefined();
   });
 
   it("refuses vectors of the wrong dimension", async () => {
     const { embedder } = await openai(embeddings(512));
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/returned 512 dimensions, expected 1536/);
   });
 
   it("fails retryably when the server does not answer before the timeout", async () => {
     const { embedder } = await openai(() => undefined, { timeoutMs: 100 });
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/did not answer within 100 ms/);
   });
@@ -117,7 +109,7 @@ describe("openai provider (against a local server speaking the OpenAI embeddings
   it("fails retryably when nothing listens", async () => {
     const embedder = createOpenAiEmbedder({ apiKey: KEY, baseUrl: await refusedUrl() });
     embedders.push(embedder);
-    const error = await failure(embedder.embed(["x"], "document"));
+    const error = await embeddingFailure(embedder.embed(["x"], "document"));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/connection refused/);
   });
