@@ -32,6 +32,7 @@ const BM25_WEIGHTS = "1.0, 0.8, 0.8, 2.0, 1.5, 1.2, 0.0";
 // How many ranked hits to read per wanted result at first; filters (status, kind) drop some.
 const HIT_OVERSAMPLING = 3;
 const EXPORT_PAGE = 500;
+const MAX_CACHED_STATEMENTS = 256;
 
 interface Where {
   sql: string;
@@ -52,6 +53,8 @@ export class SqliteStore implements MemoryStore {
   private readonly updateStmt: Database.Statement;
   private readonly getStmt: Database.Statement;
   private readonly graph: EntityGraph;
+  /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
+  private readonly statements = new Map<string, Database.Statement>();
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
   private readonly contentHashOf: ((content: string) => string) | undefined;
 
@@ -70,10 +73,10 @@ export class SqliteStore implements MemoryStore {
     this.vectors = new SqliteVectorStore(this.db);
     const columns = MEMORY_COLUMNS.join(", ");
     const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
-    this.insertStmt = this.db.prepare(`INSERT INTO memories (${columns}) VALUES (${values})`);
+    this.insertStmt = this.sql(`INSERT INTO memories (${columns}) VALUES (${values})`);
     const sets = MEMORY_COLUMNS.filter((c) => c !== "id").map((c) => `${c} = @${c}`).join(", ");
-    this.updateStmt = this.db.prepare(`UPDATE memories SET ${sets} WHERE id = @id`);
-    this.getStmt = this.db.prepare("SELECT * FROM memories WHERE id = ?");
+    this.updateStmt = this.sql(`UPDATE memories SET ${sets} WHERE id = @id`);
+    this.getStmt = this.sql("SELECT * FROM memories WHERE id = ?");
     this.graph = new EntityGraph(this.db);
     this.entitiesOf = options.entitiesOf ?? (() => []);
     this.contentHashOf = options.contentHashOf;
@@ -81,11 +84,22 @@ export class SqliteStore implements MemoryStore {
     if (this.contentHashOf) this.hashUnhashed();
   }
 
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      // Filters build a bounded set of texts; the cap only guards against a surprise.
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   /** Hashes memories written before hashing existed (or by a store opened without a hasher). */
   private hashUnhashed(): void {
-    const rows = this.db.prepare("SELECT seq, content FROM memories WHERE content_hash = ''").all() as { seq: number; content: string }[];
+    const rows = this.sql("SELECT seq, content FROM memories WHERE content_hash = ''").all() as { seq: number; content: string }[];
     if (rows.length === 0) return;
-    const set = this.db.prepare("UPDATE memories SET content_hash = ? WHERE seq = ?");
+    const set = this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?");
     this.db.transaction(() => {
       for (const row of rows) set.run(this.contentHashOf?.(row.content) ?? "", row.seq);
     })();
@@ -94,13 +108,13 @@ export class SqliteStore implements MemoryStore {
   /** Derived columns and links that follow every write of a memory. */
   private afterWrite(seq: number, memory: MemoryRecord): void {
     this.graph.setLinks(seq, this.entitiesOf(memory));
-    if (this.contentHashOf) this.db.prepare("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
+    if (this.contentHashOf) this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
   }
 
   sameContent(memory: MemoryRecord): MemoryRecord[] {
     if (!this.contentHashOf) return [];
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         // "content_hash != ''" lets SQLite use the partial index (it cannot infer it from a parameter).
         `SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' AND project = ? AND kind = ?
          AND status IN ('active', 'staged') ORDER BY id`,
@@ -138,7 +152,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   seqOf(id: string): number | undefined {
-    return (this.db.prepare("SELECT seq FROM memories WHERE id = ?").get(id) as { seq: number } | undefined)?.seq;
+    return (this.sql("SELECT seq FROM memories WHERE id = ?").get(id) as { seq: number } | undefined)?.seq;
   }
 
   modify(id: string, change: (current: MemoryRecord) => MemoryRecord, event?: (current: MemoryRecord) => NewEvent): MemoryRecord {
@@ -169,22 +183,22 @@ export class SqliteStore implements MemoryStore {
   }
 
   lastReinforcements(): Map<string, number> {
-    const rows = this.db
-      .prepare("SELECT memory_id, MAX(at) AS at FROM memory_events WHERE action = 'reinforced' GROUP BY memory_id")
+    const rows = this
+      .sql("SELECT memory_id, MAX(at) AS at FROM memory_events WHERE action = 'reinforced' GROUP BY memory_id")
       .all() as { memory_id: string; at: number }[];
     return new Map(rows.map((r) => [r.memory_id, r.at]));
   }
 
   events(memoryIds: readonly string[]): MemoryEvent[] {
-    const rows = this.db
-      .prepare("SELECT memory_id, at, action, session_id, detail FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY id")
+    const rows = this
+      .sql("SELECT memory_id, at, action, session_id, detail FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY id")
       .all(JSON.stringify(memoryIds)) as { memory_id: string; at: number; action: MemoryEvent["action"]; session_id: string; detail: string }[];
     return rows.map((r) => ({ memoryId: r.memory_id, at: r.at, action: r.action, sessionId: r.session_id, detail: r.detail }));
   }
 
   private recordEvent(memoryId: string, event: NewEvent): void {
-    this.db
-      .prepare("INSERT INTO memory_events (memory_id, at, action, session_id, detail) VALUES (?, ?, ?, ?, ?)")
+    this
+      .sql("INSERT INTO memory_events (memory_id, at, action, session_id, detail) VALUES (?, ?, ?, ?, ?)")
       .run(memoryId, event.at, event.action, event.sessionId, event.detail);
   }
 
@@ -194,8 +208,8 @@ export class SqliteStore implements MemoryStore {
       where.sql += " AND id < ?";
       where.params.push(page.afterId);
     }
-    const rows = this.db
-      .prepare(`SELECT * FROM memories WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
+    const rows = this
+      .sql(`SELECT * FROM memories WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
       .all(...where.params, page.limit) as MemoryRow[];
     return rows.map(rowToMemory);
   }
@@ -226,7 +240,7 @@ export class SqliteStore implements MemoryStore {
   /** The best `wanted` hits of a MATCH expression that pass the filter, best first. */
   private rankedHits(match: string, filter: MemoryFilter, wanted: number): ScoredMemory[] {
     const where = filterClause(filter, "m.");
-    const stmt = this.db.prepare(
+    const stmt = this.sql(
       `SELECT m.*, h.rank AS rank
        FROM (SELECT rowid, bm25(memories_fts, ${BM25_WEIGHTS}) AS rank FROM memories_fts
              WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) h
@@ -244,7 +258,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   private hasMoreHits(match: string, window: number): boolean {
-    return this.db.prepare("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?").get(match, window) !== undefined;
+    return this.sql("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?").get(match, window) !== undefined;
   }
 
   searchGraph(search: GraphSearch): GraphHit[] {
@@ -253,8 +267,8 @@ export class SqliteStore implements MemoryStore {
 
   recordAccess(ids: readonly string[], at: number): void {
     if (ids.length === 0) return;
-    this.db
-      .prepare("UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN (SELECT value FROM json_each(?))")
+    this
+      .sql("UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN (SELECT value FROM json_each(?))")
       .run(at, JSON.stringify(ids));
   }
 
@@ -283,7 +297,7 @@ export class SqliteStore implements MemoryStore {
   *exportAll(project?: string): Iterable<MemoryRecord> {
     let after = "";
     const byProject = project !== undefined;
-    const stmt = this.db.prepare(
+    const stmt = this.sql(
       `SELECT * FROM memories WHERE id > ? ${byProject ? "AND project = ?" : ""} ORDER BY id LIMIT ${EXPORT_PAGE}`,
     );
     for (;;) {
@@ -301,8 +315,8 @@ export class SqliteStore implements MemoryStore {
     const group = (column: string, activeOnly: boolean): Record<string, number> => {
       const conditions = [scope.replace("WHERE ", ""), activeOnly ? "status = 'active'" : ""].filter(Boolean);
       const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
-      const rows = this.db
-        .prepare(`SELECT ${column} AS key, COUNT(*) AS n FROM memories ${where} GROUP BY ${column} ORDER BY n DESC`)
+      const rows = this
+        .sql(`SELECT ${column} AS key, COUNT(*) AS n FROM memories ${where} GROUP BY ${column} ORDER BY n DESC`)
         .all(...params) as { key: string; n: number }[];
       return Object.fromEntries(rows.map((r) => [r.key, r.n]));
     };
@@ -318,18 +332,18 @@ export class SqliteStore implements MemoryStore {
   }
 
   purgeArchived(backupFile: string): number {
-    this.db.prepare("VACUUM INTO ?").run(backupFile);
+    this.sql("VACUUM INTO ?").run(backupFile);
     return this.db.transaction(() => {
-      const ids = (this.db.prepare("SELECT id FROM memories WHERE status = 'archived'").all() as { id: string }[]).map((r) => r.id);
-      this.db.prepare("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
-      return this.db.prepare("DELETE FROM memories WHERE status = 'archived'").run().changes;
+      const ids = (this.sql("SELECT id FROM memories WHERE status = 'archived'").all() as { id: string }[]).map((r) => r.id);
+      this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+      return this.sql("DELETE FROM memories WHERE status = 'archived'").run().changes;
     }).immediate();
   }
 
   ledger(project?: string): LedgerCounts {
     const scope = project === undefined ? "1 = 1" : "project = @project";
-    const row = this.db
-      .prepare(
+    const row = this
+      .sql(
         `SELECT
            SUM(status = 'active') AS active,
            SUM(status = 'staged') AS staged,
@@ -349,8 +363,8 @@ export class SqliteStore implements MemoryStore {
   }
 
   projects(): ProjectInfo[] {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT m.project AS name, COALESCE(p.root, '') AS root,
                 SUM(m.status = 'active') AS active, MAX(m.created_at) AS last
          FROM memories m LEFT JOIN projects p ON p.name = m.project
@@ -362,16 +376,16 @@ export class SqliteStore implements MemoryStore {
 
   projectForRoot(root: string, preferredName: string): string {
     return this.db.transaction(() => {
-      const known = this.db.prepare("SELECT name FROM projects WHERE root = ?").get(root) as
+      const known = this.sql("SELECT name FROM projects WHERE root = ?").get(root) as
         | { name: string }
         | undefined;
       if (known) return known.name;
-      const taken = this.db.prepare("SELECT 1 FROM projects WHERE name = ?").get(preferredName) !== undefined;
+      const taken = this.sql("SELECT 1 FROM projects WHERE name = ?").get(preferredName) !== undefined;
       // Two repositories with the same folder name stay apart: the second gets a suffix.
       const name = taken
         ? `${preferredName}-${createHash("sha256").update(root).digest("hex").slice(0, 6)}`
         : preferredName;
-      this.db.prepare("INSERT INTO projects (name, root, created_at) VALUES (?, ?, ?)").run(name, root, this.now());
+      this.sql("INSERT INTO projects (name, root, created_at) VALUES (?, ?, ?)").run(name, root, this.now());
       return name;
     }).immediate();
   }
