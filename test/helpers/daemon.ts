@@ -89,12 +89,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real memctl binary against a state directory. */
-export function runCli(home: string, args: string[], options: { input?: string; cwd?: string } = {}): Promise<CliResult> {
+/** Runs a compiled entry point with Node, feeding `input` on stdin, and collects its output. */
+export function runProcess(bin: string, args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], {
-      env: { ...process.env, MEMD_HOME: home },
-      cwd: options.cwd ?? home,
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -109,4 +109,9 @@ export function runCli(home: string, args: string[], options: { input?: string; 
     child.once("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? "");
   });
+}
+
+/** Runs the real memctl binary against a state directory. */
+export function runCli(home: string, args: string[], options: { input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return runProcess(CLI_BIN, args, { env: { MEMD_HOME: home }, input: options.input, cwd: options.cwd ?? home });
 }

@@ -5,37 +5,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { type CliResult, makeHome, REPO_ROOT, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 /** Happy-path runs get a generous budget: the tests share two cores with other test files. */
 const RELAXED_BUDGET = { MEMD_HOOK_TIMEOUT_MS: "10000" };
 
-interface HookRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runHook(home: string, event: string, payload: unknown, env: Record<string, string> = RELAXED_BUDGET): Promise<HookRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOOK_BIN, event], {
-      env: { ...process.env, MEMD_HOME: home, MEMD_HOOK_TIMEOUT_MS: "", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(payload));
-  });
+function runHook(home: string, event: string, payload: unknown, env: Record<string, string> = RELAXED_BUDGET): Promise<CliResult> {
+  return runProcess(HOOK_BIN, [event], { env: { MEMD_HOME: home, MEMD_HOOK_TIMEOUT_MS: "", ...env }, input: JSON.stringify(payload) });
 }
 
 /** A fixture from Claude Code's hook payloads, moved into a temp workspace and a fresh session. */
@@ -50,7 +28,7 @@ function fixture(name: string, workspace: string, sessionId: string, extra: Reco
   };
 }
 
-function contextOf(run: HookRun, event: string): string {
+function contextOf(run: CliResult, event: string): string {
   expect(run.code).toBe(0);
   expect(run.stderr).toBe("");
   const output = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
