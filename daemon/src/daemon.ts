@@ -10,6 +10,7 @@ import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
 import { Maintenance } from "./maintenance/maintenance.js";
 import { createLogger, type Logger } from "./logger.js";
 import { normalizedContentHash } from "./lifecycle/content-hash.js";
+import { mergeSimilar, neighbourProjects } from "./memory/merge-duplicates.js";
 import { extractEntities } from "./recall/entities.js";
 import { createBinaryIndex } from "./vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
@@ -59,7 +60,11 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
 
-    const embeddings = await startEmbeddings(config, store, logger, now);
+    let runtime: EmbeddingRuntime | null = null;
+    const embeddings = await startEmbeddings(config, store, logger, now, (seqs) => {
+      if (runtime) mergeNewlyEmbedded(store, runtime, seqs, now(), logger);
+    });
+    runtime = embeddings;
     if (embeddings) cleanups.push(() => embeddings.close());
 
     const newId = monotonicFactory();
@@ -157,7 +162,13 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
 }
 
 /** Chooses the embedder and starts the embedding runtime, unless embeddings are turned off. */
-async function startEmbeddings(config: Config, store: SqliteStore, logger: Logger, now: () => number): Promise<EmbeddingRuntime | null> {
+async function startEmbeddings(
+  config: Config,
+  store: SqliteStore,
+  logger: Logger,
+  now: () => number,
+  onVectorsStored: (memorySeqs: readonly number[]) => void,
+): Promise<EmbeddingRuntime | null> {
   const { embeddings: settings } = config;
   if (settings.choice === "none") {
     logger.info("embeddings are turned off (embedder none): keyword search only");
@@ -183,7 +194,26 @@ async function startEmbeddings(config: Config, store: SqliteStore, logger: Logge
     embedderForSpace: (space) => embedderForSpace(space, options),
     logger,
     now,
+    onVectorsStored,
   });
+}
+
+/** How many nearest memories a newly embedded one is compared with for dedup and corroboration. */
+const DEDUP_NEIGHBOURS = 10;
+
+/** Dedup on write by meaning, and corroboration of staged memories, once a new memory's vector exists. */
+function mergeNewlyEmbedded(store: SqliteStore, runtime: EmbeddingRuntime, memorySeqs: readonly number[], at: number, logger: Logger): void {
+  // Oldest first, so that within a batch a repeat merges into the memory it repeats.
+  for (const seq of [...memorySeqs].sort((a, b) => a - b)) {
+    const [found] = store.vectors.memoriesBySeq([seq]);
+    const memory = found && store.get(found.memory.id);
+    // Only writes are deduplicated; an imported memory is restored exactly as it was exported.
+    if (!memory || !store.events([memory.id]).some((e) => e.action === "created")) continue;
+    const filter = { projects: neighbourProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
+    const outcome = mergeSimilar(store, memory, runtime.similarTo([seq], filter, DEDUP_NEIGHBOURS), at);
+    if (outcome.mergedInto) logger.info({ memory: memory.id, mergedInto: outcome.mergedInto }, "merged a near-duplicate");
+    if (outcome.corroborated.length > 0) logger.info({ memory: memory.id, corroborated: outcome.corroborated }, "corroborated staged memories");
+  }
 }
 
 /** Listens on a Unix socket that only this user can open (0600 from the first moment). */

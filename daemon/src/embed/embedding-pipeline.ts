@@ -26,6 +26,8 @@ export interface PipelineOptions {
   onSpaceComplete?: (space: SpaceRecord) => void;
   /** Called after each batch is stored. */
   onBatchStored?: () => void;
+  /** Called with the batch's memories once their vectors are searchable, before anyone waiting for them is told. */
+  onVectorsStored?: (memorySeqs: readonly number[]) => void;
 }
 
 export type PipelineState = "idle" | "ready" | "failing";
@@ -112,6 +114,15 @@ export class EmbeddingPipeline {
     }
   }
 
+  /** A failing follow-up must not turn a stored batch into a failed one. */
+  private afterStored(memorySeqs: readonly number[]): void {
+    try {
+      this.options.onVectorsStored?.(memorySeqs);
+    } catch (error) {
+      this.options.logger.error({ err: error, count: memorySeqs.length }, "processing newly embedded memories failed");
+    }
+  }
+
   private async embedBatch(jobs: EmbeddingJob[]): Promise<void> {
     const { store, embedder, space, sink, logger, now } = this.options;
     const texts = jobs.map((job) => embeddingText(job.memory));
@@ -128,10 +139,9 @@ export class EmbeddingPipeline {
         return { spaceId: space.id, memorySeq: job.memorySeq, textHash: textHash(texts[i] as string), vector, code: sink.encode(vector) };
       });
       store.completeJobs(jobs, stored);
-      for (const [i, job] of jobs.entries()) {
-        sink.add(job.memorySeq, stored[i]?.vector as Float32Array, job.memory.project);
-        for (const done of [...(this.waiters.get(job.memorySeq) ?? [])]) done(true);
-      }
+      for (const [i, job] of jobs.entries()) sink.add(job.memorySeq, stored[i]?.vector as Float32Array, job.memory.project);
+      this.afterStored(jobs.map((job) => job.memorySeq));
+      for (const job of jobs) for (const done of [...(this.waiters.get(job.memorySeq) ?? [])]) done(true);
       this.currentState = "ready";
       this.error = "";
       this.options.onBatchStored?.();

@@ -29,6 +29,8 @@ export interface EmbeddingRuntimeOptions {
   now: () => number;
   batchSize?: number;
   batchDelayMs?: number;
+  /** Called with newly embedded memories of the serving space (not while a new space builds). */
+  onVectorsStored?: (memorySeqs: readonly number[]) => void;
 }
 
 interface ServingSpace {
@@ -70,6 +72,9 @@ export class EmbeddingRuntime {
       batchDelayMs: options.batchDelayMs ?? 20,
       onSpaceComplete: (space) => this.activate(space),
       onBatchStored: () => this.trainIfDue(),
+      onVectorsStored: (seqs) => {
+        if (this.current.space.state !== "building") options.onVectorsStored?.(seqs);
+      },
     });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DEDUP_CONFIG, type DedupCandidate, type ExistingMemory, dedupDecision } from "./dedup.js";
+import { DEFAULT_DEDUP_CONFIG, type DedupCandidate, type ExistingMemory, dedupDecision, sameSpecifics } from "./dedup.js";
 
 const config = DEFAULT_DEDUP_CONFIG;
 
@@ -48,6 +48,13 @@ describe("dedupDecision", () => {
   it("merges into the most similar memory above 0.92", () => {
     const decision = dedupDecision(candidate(), [stored("A", {}, 0.93), stored("B", {}, 0.97)], config);
     expect(decision).toMatchObject({ action: "merge", targetId: "B", match: "similar", similarity: 0.97 });
+  });
+
+  it("does not merge similar memories that name different numbers", () => {
+    const port = (n: number) => candidate({ content: `Local Postgres listens on port ${n}.` });
+    const existing = stored("A", { content: "Local Postgres listens on port 5432." }, 0.99);
+    expect(dedupDecision(port(5433), [existing], config)).toEqual({ action: "insert" });
+    expect(dedupDecision(port(5432), [existing], config)).toMatchObject({ action: "merge", targetId: "A" });
   });
 
   it("does not merge at exactly 0.92 similarity", () => {
@@ -99,5 +106,16 @@ describe("dedupDecision", () => {
   it("uses a configured threshold", () => {
     const decision = dedupDecision(candidate(), [stored("A", {}, 0.9)], { similarityThreshold: 0.85 });
     expect(decision.action).toBe("merge");
+  });
+});
+
+describe("sameSpecifics", () => {
+  it("compares the numbers, versions and numbered identifiers two texts name", () => {
+    expect(sameSpecifics("Retry 3 times on ECONNRESET", "retry 3 times when ECONNRESET happens")).toBe(true);
+    expect(sameSpecifics("Retry 3 times", "Retry 5 times")).toBe(false);
+    expect(sameSpecifics("Pin node 20.11.", "pin Node 20.11")).toBe(true);
+    expect(sameSpecifics("Fixed in PAY-1423", "Fixed in PAY-1424")).toBe(false);
+    expect(sameSpecifics("Use pnpm", "Use pnpm 9")).toBe(false);
+    expect(sameSpecifics("No numbers here", "None here either")).toBe(true);
   });
 });

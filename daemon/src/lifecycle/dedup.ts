@@ -56,7 +56,7 @@ export function dedupDecision(
   const exact = live.filter((e) => normalizedContentHash(e.memory.content) === hash).sort(byAge)[0];
   if (exact !== undefined) return merge(candidate, exact, "exact");
   const similar = live
-    .filter((e) => e.similarity !== null && e.similarity > config.similarityThreshold)
+    .filter((e) => e.similarity !== null && e.similarity > config.similarityThreshold && sameSpecifics(candidate.content, e.memory.content))
     .sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0) || byAge(a, b))[0];
   if (similar !== undefined) return merge(candidate, similar, "similar");
   return { action: "insert" };
@@ -73,6 +73,19 @@ function merge(candidate: DedupCandidate, target: ExistingMemory, match: "exact"
   };
   if (m.status === "staged" && candidate.status === "active") changes.status = "active";
   return { action: "merge", targetId: m.id, match, similarity: target.similarity, changes };
+}
+
+/**
+ * Embeddings hardly see digits: "retry 3 times" and "retry 5 times", or ports 5432 and 5433,
+ * come out nearly identical. Two memories are only the same claim if they name the same numbers,
+ * versions and numbered identifiers.
+ */
+export function sameSpecifics(a: string, b: string): boolean {
+  const specifics = (text: string) =>
+    new Set((text.toLowerCase().match(/[\w./:-]*\d[\w./:-]*/g) ?? []).map((token) => token.replace(/[.:-]+$/, "")));
+  const left = specifics(a);
+  const right = specifics(b);
+  return left.size === right.size && [...left].every((token) => right.has(token));
 }
 
 function isLive(status: MemoryRecord["status"]): boolean {

@@ -3,10 +3,9 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { MemoryService, SearchMode, type UpdateRequest } from "../../../gen/memd/v1/memory_service_pb.js";
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
-import { DEFAULT_DEDUP_CONFIG, dedupDecision } from "../lifecycle/dedup.js";
-import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/promotion.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus } from "../memory/memory.js";
 import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/corrections.js";
+import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { recall } from "../recall/recall.js";
@@ -69,12 +68,18 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         now(),
         limits,
       );
-      const merged = mergeDuplicate(deps, memory);
+      const merged = mergeExactDuplicate(store, memory);
       if (merged) return { memory: memoryToPb(merged), vectorReady: false, mergedInto: merged.id };
       const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
       deps.embeddings?.notify();
       deps.maintenance.noteSave();
       const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, VECTOR_WAIT_MS) : false;
+      // Near-duplicates are found once the vector exists; a caller that waited for it learns the outcome.
+      const stored = vectorReady ? store.get(memory.id) : undefined;
+      if (stored?.archiveReason === DUPLICATE_REASON && stored.supersededBy !== "") {
+        const target = store.get(stored.supersededBy);
+        if (target) return { memory: memoryToPb(target), vectorReady, mergedInto: target.id };
+      }
       return { memory: memoryToPb(memory), vectorReady };
     },
 
@@ -332,36 +337,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       };
     },
   };
-}
-
-/**
- * Exact duplicates (same normalised content, project and kind) are not stored twice: the
- * existing memory is reinforced and takes the union of concepts, files and tags. When it is
- * staged, the repeat is an observation: from another session it corroborates, and may promote.
- */
-function mergeDuplicate(deps: ServiceDeps, candidate: MemoryRecord): MemoryRecord | null {
-  const existing = deps.store.sameContent(candidate);
-  const decision = dedupDecision(candidate, existing.map((memory) => ({ memory, similarity: null })), DEFAULT_DEDUP_CONFIG);
-  if (decision.action !== "merge") return null;
-  const at = candidate.createdAt;
-  return deps.store.modify(
-    decision.targetId,
-    (current) => {
-      const { concepts, files, tags, confidence, status } = decision.changes;
-      const next: MemoryRecord = { ...current, concepts, files, tags, confidence, status: status ?? current.status, updatedAt: at };
-      if (current.status === "staged" && !status) {
-        const corroborating = deps.store.events([current.id]).filter((e) => e.action === "reinforced").map((e) => e.sessionId);
-        const verdict = evaluateCorroboration(
-          { ...current, corroboratingSessions: corroborating },
-          { via: "write", sessionId: candidate.sessionId, project: candidate.project, similarity: 1, at },
-          DEFAULT_PROMOTION_CONFIG,
-        );
-        if (verdict.promotion) Object.assign(next, verdict.promotion);
-      }
-      return next;
-    },
-    () => ({ at, action: "reinforced", sessionId: candidate.sessionId, detail: "the same content was saved again" }),
-  );
 }
 
 function patchFromRequest(req: UpdateRequest): MemoryPatch {

@@ -1,0 +1,125 @@
+import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision } from "../lifecycle/dedup.js";
+import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/promotion.js";
+import type { MemoryStore, ScoredMemory } from "../store/store.js";
+import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
+
+/** Why a memory was archived when it turned out to repeat an older one. */
+export const DUPLICATE_REASON = "duplicate";
+
+/** The write being merged: who wrote it, when, and how close it is to the target. */
+interface Observer {
+  sessionId: string;
+  project: string;
+  at: number;
+  similarity: number;
+  detail: string;
+}
+
+/**
+ * Exact duplicates (same normalised content, project and kind) are not stored twice: the
+ * existing memory is reinforced and takes the union of concepts, files and tags. When it is
+ * staged, the repeat is an observation: from another session it corroborates, and may promote.
+ */
+export function mergeExactDuplicate(store: MemoryStore, candidate: MemoryRecord): MemoryRecord | null {
+  const existing = store.sameContent(candidate);
+  const decision = dedupDecision(candidate, existing.map((memory) => ({ memory, similarity: null })), DEFAULT_DEDUP_CONFIG);
+  if (decision.action !== "merge") return null;
+  const observer = { sessionId: candidate.sessionId, project: candidate.project, at: candidate.createdAt, similarity: 1 };
+  return reinforce(store, decision, { ...observer, detail: "the same content was saved again" });
+}
+
+/** What happened to a memory once its vector showed what it is close to. */
+export interface SimilarOutcome {
+  /** The older memory it was merged into (and archived under), if it repeated one. */
+  mergedInto: string | null;
+  /** Staged memories it corroborated (from another session), some perhaps promoted. */
+  corroborated: string[];
+}
+
+/**
+ * Runs when a new memory's vector is stored: a near-identical older memory of the same project
+ * and kind (similarity above the dedup threshold) absorbs it, and the new one is archived with
+ * a link; otherwise it counts as an observation for the staged memories it matches. Only the
+ * later memory is ever merged into the earlier, so the decision is the same whichever vector
+ * arrives first.
+ */
+export function mergeSimilar(store: MemoryStore, memory: MemoryRecord, neighbours: readonly ScoredMemory[], at: number): SimilarOutcome {
+  const outcome: SimilarOutcome = { mergedInto: null, corroborated: [] };
+  if (memory.status !== "active" && memory.status !== "staged") return outcome;
+  const older = neighbours.filter((n) => n.memory.id !== memory.id && isOlder(n.memory, memory));
+  const decision = dedupDecision(
+    memory,
+    older.map((n) => ({ memory: n.memory, similarity: n.score })),
+    DEFAULT_DEDUP_CONFIG,
+  );
+  if (decision.action === "merge") {
+    const similarity = decision.similarity ?? 1;
+    const detail = `a memory nearly identical in meaning was saved (${memory.id}, similarity ${similarity.toFixed(3)})`;
+    reinforce(store, decision, { sessionId: memory.sessionId, project: memory.project, at, similarity, detail });
+    store.modify(
+      memory.id,
+      (m) => ({ ...m, status: "archived", archiveReason: DUPLICATE_REASON, supersededBy: decision.targetId, updatedAt: at }),
+      () => ({ at, action: "archived", sessionId: "", detail: `merged into ${decision.targetId} (similarity ${similarity.toFixed(3)})` }),
+    );
+    outcome.mergedInto = decision.targetId;
+  }
+  // The write is evidence for every staged memory it matches, not only the one it may have merged into.
+  for (const staged of older) {
+    if (staged.memory.status !== "staged" || staged.memory.id === outcome.mergedInto) continue;
+    const observer = { sessionId: memory.sessionId, project: memory.project, at, similarity: staged.score };
+    if (corroborate(store, staged.memory.id, { ...observer, detail: `corroborated by ${memory.id} (similarity ${staged.score.toFixed(3)})` })) {
+      outcome.corroborated.push(staged.memory.id);
+    }
+  }
+  return outcome;
+}
+
+/** The projects whose memories a new memory may repeat or corroborate. */
+export function neighbourProjects(project: string): string[] {
+  return project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [project, GLOBAL_PROJECT];
+}
+
+function reinforce(store: MemoryStore, decision: Extract<DedupDecision, { action: "merge" }>, observer: Observer): MemoryRecord {
+  return store.modify(
+    decision.targetId,
+    (current) => {
+      const { concepts, files, tags, confidence, status } = decision.changes;
+      const next: MemoryRecord = { ...current, concepts, files, tags, confidence, status: status ?? current.status, updatedAt: observer.at };
+      if (current.status === "staged" && !status) Object.assign(next, promotionBy(store, current, observer) ?? {});
+      return next;
+    },
+    () => ({ at: observer.at, action: "reinforced", sessionId: observer.sessionId, detail: observer.detail }),
+  );
+}
+
+/** Records a corroboration of a staged memory when the promotion rules count it; says whether they did. */
+function corroborate(store: MemoryStore, stagedId: string, observer: Observer): boolean {
+  const current = store.get(stagedId);
+  if (!current) return false;
+  const verdict = verdictFor(store, current, observer);
+  if (!verdict.counts) return false;
+  const { promotion } = verdict;
+  store.modify(
+    stagedId,
+    (m) => (promotion ? { ...m, ...promotion, updatedAt: observer.at } : m),
+    () => ({ at: observer.at, action: "reinforced", sessionId: observer.sessionId, detail: observer.detail }),
+  );
+  return true;
+}
+
+function promotionBy(store: MemoryStore, staged: MemoryRecord, observer: Observer) {
+  return verdictFor(store, staged, observer).promotion;
+}
+
+function verdictFor(store: MemoryStore, staged: MemoryRecord, observer: Observer) {
+  const corroborating = store.events([staged.id]).filter((e) => e.action === "reinforced").map((e) => e.sessionId);
+  return evaluateCorroboration(
+    { ...staged, corroboratingSessions: corroborating },
+    { via: "write", sessionId: observer.sessionId, project: observer.project, similarity: observer.similarity, at: observer.at },
+    DEFAULT_PROMOTION_CONFIG,
+  );
+}
+
+function isOlder(a: MemoryRecord, b: MemoryRecord): boolean {
+  return a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+}
