@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
@@ -38,6 +39,21 @@ describe("hybrid search", () => {
   it("looks into other projects when the answer lives there", async () => {
     const res = await daemon.clients.memory.search({ query: "is the public endpoint behind a WAF rate limit", project: "ledger", mode: SearchMode.HYBRID });
     expect(res.results[0]?.memory?.id).toBe(ids.waf);
+  });
+
+  it("finds what was noted in the time a query names, even when no word matches", async () => {
+    const daysAgo = (days: number) => timestampFromMs(Date.now() - days * 24 * 3600 * 1000);
+    const note = { project: "ledger", kind: MemoryKind.TASK, importance: 3 };
+    await daemon.clients.admin.import({
+      memories: [
+        { ...note, id: "01JZ0000000000000000000010", content: "TODO: wire the refund export to S3", createTime: daysAgo(2), updateTime: daysAgo(2) },
+        { ...note, id: "01JZ0000000000000000000011", content: "TODO: rotate the sandbox API keys", createTime: daysAgo(60), updateTime: daysAgo(60) },
+      ],
+    });
+    const res = await daemon.clients.memory.search({ query: "what was I doing in the last few days?", project: "ledger", mode: SearchMode.HYBRID });
+    const found = res.results.map((r) => r.memory?.id);
+    expect(found).toContain("01JZ0000000000000000000010");
+    expect(found).not.toContain("01JZ0000000000000000000011");
   });
 
   it("never returns staged or archived memories unless asked", async () => {

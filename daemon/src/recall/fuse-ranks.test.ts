@@ -38,4 +38,17 @@ describe("fuseRanks", () => {
     ]);
     expect(fused.map((c) => c.id)).toEqual(["x", "y"]);
   });
+
+  it("counts a calibrated candidate by its strength, so a weak first place loses to a strong second", () => {
+    const fused = fuseRanks(
+      [
+        { name: "keyword", weight: 1, ids: ["weak", "strong"], strengths: [0.2, 1] },
+        { name: "vector", weight: 0.3, ids: ["other"] },
+      ],
+      5,
+    );
+    expect(fused.map((c) => c.id)).toEqual(["strong", "other", "weak"]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 7, 10);
+    expect(fused[2]?.score).toBeCloseTo(0.2 / 6, 10);
+  });
 });

@@ -11,6 +11,11 @@ export interface RankedSource {
   weight: number;
   /** Candidate ids, best first. */
   ids: readonly string[];
+  /**
+   * Calibration per candidate (same order as ids, 0..1): how strong the match is compared with
+   * the best match of its kind, so that a weak first place does not count as a strong one.
+   */
+  strengths?: readonly number[];
 }
 
 export interface FusedCandidate {
@@ -31,7 +36,7 @@ export function fuseRanks(sources: readonly RankedSource[], k = RRF_K): FusedCan
       const entry = fused.get(id) ?? { id, score: 0, ranks: {} };
       if (entry.ranks[source.name] !== undefined) return;
       entry.ranks[source.name] = index + 1;
-      entry.score += source.weight / (k + index + 1);
+      entry.score += (source.weight * (source.strengths?.[index] ?? 1)) / (k + index + 1);
       fused.set(id, entry);
     });
   }
