@@ -57,7 +57,7 @@ describe("MemoryService over the Unix socket", () => {
       sessionId: "s-1",
       sourceAgent: "claude-code",
       expireTime: timestampFromMs(Date.UTC(2027, 0, 1)),
-      reviewTime: timestampFromMs(Date.UTC(2026, 11, 31)),
+      reviewTime: timestampFromMs(Date.UTC(2036, 11, 31)),
     });
     expect(saved?.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(saved).toMatchObject({ status: MemoryStatus.ACTIVE, confidence: 0.8, tier: Tier.CORE, importance: 5 });

@@ -177,6 +177,16 @@ export class Maintenance {
       actions.push({ memory: merged.memory, originalIds: merged.archive.map((a) => a.id) });
       if (dryRun) continue;
       store.insert(merged.memory, { at, action: "created", sessionId: "", detail: `consolidates ${merged.archive.map((a) => a.id).join(", ")}` });
+      // The merge keeps its oldest member's creation time, so without this its decay clock would
+      // go back to that creation and lose the later writes and repeats behind the originals.
+      if (merged.lastReinforcedAt > merged.memory.createdAt) {
+        store.modify(merged.memory.id, (m) => m, () => ({
+          at: merged.lastReinforcedAt,
+          action: "reinforced",
+          sessionId: "",
+          detail: "carried over from the memories it consolidates",
+        }));
+      }
       for (const original of merged.archive) {
         store.modify(
           original.id,

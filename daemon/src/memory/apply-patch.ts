@@ -2,7 +2,7 @@ import type { MemoryPatch, MemoryRecord } from "./memory.js";
 import { redactMemory } from "./redact-memory.js";
 import {
   type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateProjectName,
-  validateRange,
+  validateFutureTime, validateRange,
 } from "./validate.js";
 
 /** Validates a patch and returns the memory with it applied; fields absent from the patch are kept. */
@@ -23,7 +23,7 @@ export function applyPatch(current: MemoryRecord, patch: MemoryPatch, now: numbe
   if (patch.valence !== undefined) next.valence = validateRange("valence", patch.valence, -1, 1);
   if (patch.intensity !== undefined) next.intensity = validateRange("intensity", patch.intensity, 0, 1);
   if (patch.expiresAt !== undefined) next.expiresAt = patch.expiresAt;
-  if (patch.reviewAt !== undefined) next.reviewAt = patch.reviewAt;
+  if (patch.reviewAt !== undefined) next.reviewAt = validateFutureTime("review_time", patch.reviewAt, now);
   next.updatedAt = now;
   return redactMemory(next);
 }

@@ -18,11 +18,21 @@ export interface Correction {
 /**
  * A correction never overwrites: the new claim is a new memory that points back, and the old
  * one is marked superseded with the time it stopped holding. Only a current claim (active or
- * staged) can be superseded, so a chain never forks.
+ * staged) can be superseded, so a chain never forks. `currentClaimId` is the end of the chain
+ * an outdated claim belongs to, so that the refusal names the claim to correct.
  */
-export function supersedeMemory(old: MemoryRecord, correction: Correction, newId: string, now: number, limits: MemoryLimits) {
+export function supersedeMemory(
+  old: MemoryRecord,
+  correction: Correction,
+  newId: string,
+  now: number,
+  limits: MemoryLimits,
+  currentClaimId: string = old.supersededBy,
+) {
   if (old.status === "superseded") {
-    throw new FailedPreconditionError(`memory ${old.id} was already superseded by ${old.supersededBy}: supersede that one instead`);
+    throw new FailedPreconditionError(
+      `memory ${old.id} was already superseded (by ${old.supersededBy}); the current claim is ${currentClaimId}: supersede that one instead`,
+    );
   }
   if (old.status === "archived") {
     throw new FailedPreconditionError(`memory ${old.id} is archived; save a new memory instead of superseding it`);

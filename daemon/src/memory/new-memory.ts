@@ -2,7 +2,7 @@ import type { MemoryKind, MemoryRecord, Provenance, Tier } from "./memory.js";
 import { provenanceDefaults } from "./provenance-defaults.js";
 import { redactMemory } from "./redact-memory.js";
 import {
-  type MemoryLimits, normalizeList, validateContent, validateImportance, validateOptionalText, validateRange,
+  type MemoryLimits, normalizeList, validateContent, validateImportance, validateFutureTime, validateOptionalText, validateRange,
 } from "./validate.js";
 
 /** What a caller supplies for a new memory; the rest comes from defaults. */
@@ -59,7 +59,7 @@ export function buildMemory(input: NewMemoryInput, id: string, now: number, limi
     updatedAt: now,
     lastAccessedAt: null,
     expiresAt: input.expiresAt ?? null,
-    reviewAt: input.reviewAt ?? null,
+    reviewAt: validateFutureTime("review_time", input.reviewAt ?? null, now),
     accessCount: 0,
     supersedes: "",
     supersededBy: "",

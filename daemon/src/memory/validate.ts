@@ -45,6 +45,17 @@ export function validateRange(field: string, value: number, min: number, max: nu
   return value;
 }
 
+/**
+ * A date by which something should happen must lie ahead: a review date in the past would make
+ * the memory due at once, which is never what a caller meant. Import keeps past dates as they were.
+ */
+export function validateFutureTime(field: string, value: number | null, now: number): number | null {
+  if (value !== null && value < now) {
+    throw new InvalidInputError(`${field} ${new Date(value).toISOString()} is in the past: give a date after ${new Date(now).toISOString()}, or none`);
+  }
+  return value;
+}
+
 export function validateImportance(value: number): number {
   if (!Number.isInteger(value) || value < 1 || value > 5) {
     throw new InvalidInputError(`importance must be a whole number from 1 to 5, got ${value}`);

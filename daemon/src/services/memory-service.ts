@@ -39,6 +39,19 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     return memory;
   };
 
+  /** The end of the chain of corrections a claim belongs to. */
+  const currentClaim = (memory: MemoryRecord): string => {
+    let current = memory;
+    const seen = new Set([memory.id]);
+    while (current.supersededBy !== "" && !seen.has(current.supersededBy)) {
+      const next = store.get(current.supersededBy);
+      if (!next) break;
+      seen.add(next.id);
+      current = next;
+    }
+    return current.id;
+  };
+
   return {
     async save(req) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
@@ -245,6 +258,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
             deps.newId(),
             at,
             limits,
+            currentClaim(old),
           ),
         { at, action: "superseded", sessionId: req.sessionId, detail: redact(req.reason.trim()) },
       );
