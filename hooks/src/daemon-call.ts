@@ -12,8 +12,8 @@ export class DaemonCallError extends Error {
 }
 
 export interface DaemonCaller {
-  /** Calls one unary RPC of memd.v1.MemoryService with a proto-JSON body. */
-  call<T>(method: string, body: Record<string, unknown>): Promise<T>;
+  /** Calls one unary RPC (of memd.v1.MemoryService unless `service` names another) with a proto-JSON body. */
+  call<T>(method: string, body: Record<string, unknown>, service?: string): Promise<T>;
 }
 
 /**
@@ -23,14 +23,14 @@ export interface DaemonCaller {
  */
 export function createDaemonCaller(socketPath: string, signal: AbortSignal): DaemonCaller {
   return {
-    call<T>(method: string, body: Record<string, unknown>): Promise<T> {
+    call<T>(method: string, body: Record<string, unknown>, service = "memd.v1.MemoryService"): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const payload = JSON.stringify(body);
         const request = http.request(
           {
             socketPath,
             method: "POST",
-            path: `/memd.v1.MemoryService/${method}`,
+            path: `/${service}/${method}`,
             headers: {
               "content-type": "application/json",
               "connect-protocol-version": "1",

@@ -2,6 +2,8 @@
 export interface HookInput {
   sessionId: string;
   cwd: string;
+  /** The session's transcript (JSON Lines); SessionEnd and PreCompact sweep it. */
+  transcriptPath: string;
   eventName: string;
   source: string;
   prompt: string;
@@ -26,6 +28,7 @@ export function parseHookInput(text: string): HookInput {
   return {
     sessionId: str(obj.session_id),
     cwd: str(obj.cwd),
+    transcriptPath: str(obj.transcript_path),
     eventName: str(obj.hook_event_name),
     source: str(obj.source),
     prompt: str(obj.prompt),

@@ -8,6 +8,7 @@ import { readHookEnv } from "./hook-env.js";
 import { parseHookInput } from "./hook-input.js";
 import { appendHookLog } from "./hook-log.js";
 import { saveFromTool } from "./post-tool-use.js";
+import { sweepTranscript } from "./session-end.js";
 import { openSessionState, pruneSessionStates } from "./session-state.js";
 import { sessionBriefing } from "./session-start.js";
 import { promptPointers } from "./user-prompt-submit.js";
@@ -68,8 +69,10 @@ async function run(): Promise<string> {
     case "PostToolUse":
     case "PostToolUseFailure":
       return saveFromTool({ ...input, eventName: event }, daemon);
+    case "SessionEnd":
+    case "PreCompact":
+      return sweepTranscript({ ...input, eventName: event }, daemon);
     default:
-      // SessionEnd, PreCompact and others: nothing to do yet.
       return "";
   }
 }

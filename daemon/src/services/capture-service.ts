@@ -1,0 +1,134 @@
+import path from "node:path";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import {
+  CaptureOutcome, CaptureService, type CaptureTranscriptRequest, type CaptureTranscriptResponseSchema,
+} from "../../../gen/memd/v1/capture_service_pb.js";
+import { extractCandidates } from "../capture/extract-candidates.js";
+import { checkTranscriptPath, readTranscript } from "../capture/read-transcript.js";
+import { type CapturedMemory, saveCandidates } from "../capture/save-candidates.js";
+import { InvalidInputError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { GLOBAL_PROJECT } from "../memory/memory.js";
+import { requestLoggerKey } from "./context.js";
+import { memoryToPb } from "./convert.js";
+import type { ServiceDeps } from "./deps.js";
+
+const OUTCOMES: Record<CapturedMemory["outcome"], CaptureOutcome> = {
+  created: CaptureOutcome.CREATED,
+  merged: CaptureOutcome.MERGED,
+  "already-saved": CaptureOutcome.ALREADY_SAVED,
+};
+const MAX_LABEL_CHARS = 200;
+
+export interface CaptureServiceHandle {
+  service: ServiceImpl<typeof CaptureService>;
+  /** Waits for queued background sweeps, at most `timeoutMs`; call before closing the store. */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * The transcript sweep. Sweeps run one at a time, in arrival order: a hook's sweep runs after
+ * its answer, and the daemon waits for queued ones before it closes the database. Only counts
+ * are logged, never what the transcript says.
+ */
+export function createCaptureService(deps: ServiceDeps): CaptureServiceHandle {
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = queue.then(work);
+    queue = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  };
+
+  const sweep = async (req: CaptureTranscriptRequest, log: Logger): Promise<MessageInitShape<typeof CaptureTranscriptResponseSchema>> => {
+    const started = performance.now();
+    const read = await readTranscript(req.transcriptPath);
+    if (read.linesRead > 0 && read.malformedLines === read.linesRead) {
+      throw new InvalidInputError(
+        `${req.transcriptPath} is not a JSON Lines transcript: none of its ${read.linesRead} lines is a JSON object`,
+      );
+    }
+    const sessionId = req.sessionId.trim() || read.sessionId || path.basename(req.transcriptPath).replace(/\.[^.]*$/, "");
+    // The project comes from the request, else from where the session ran; edited files are
+    // named relative to where the session ran.
+    const recordedCwd = path.isAbsolute(read.cwd) ? read.cwd : "";
+    const project = deps.resolveProject({ project: req.project, cwd: req.cwd || recordedCwd }) ?? GLOBAL_PROJECT;
+    const candidates = extractCandidates(read.events, recordedCwd || req.cwd);
+    const result = saveCandidates(candidates, {
+      store: deps.store,
+      newId: deps.newId,
+      now: deps.now(),
+      limits: deps.limits,
+      project,
+      sessionId,
+      sourceAgent: req.sourceAgent.trim().slice(0, MAX_LABEL_CHARS),
+    });
+    const count = (outcome: CapturedMemory["outcome"]) => result.captured.filter((c) => c.outcome === outcome).length;
+    const created = count("created");
+    if (created > 0) {
+      deps.embeddings?.notify();
+      for (let i = 0; i < created; i += 1) deps.maintenance.noteSave();
+    }
+    log.info(
+      {
+        trigger: req.trigger.slice(0, MAX_LABEL_CHARS),
+        sessionId,
+        project,
+        linesRead: read.linesRead,
+        malformedLines: read.malformedLines,
+        truncated: read.truncated,
+        candidates: candidates.length,
+        created,
+        merged: count("merged"),
+        alreadySaved: count("already-saved"),
+        overLimit: result.overLimit,
+        invalid: result.invalid,
+        ms: Math.round(performance.now() - started),
+      },
+      "transcript swept",
+    );
+    return {
+      accepted: true,
+      sessionId,
+      project,
+      memories: result.captured.map((c) => ({
+        memory: memoryToPb(c.memory),
+        outcome: OUTCOMES[c.outcome],
+        reason: c.candidate.reason,
+        line: c.candidate.line,
+      })),
+      linesRead: read.linesRead,
+      malformedLines: read.malformedLines,
+      overLimit: result.overLimit,
+      truncated: read.truncated,
+    };
+  };
+
+  const service: ServiceImpl<typeof CaptureService> = {
+    async captureTranscript(req, context) {
+      const log = context.values.get(requestLoggerKey);
+      // Everything that can be wrong with the request is checked before answering, so that a
+      // hook's caller learns it; the sweep itself may still meet a file that changed since.
+      checkTranscriptPath(req.transcriptPath);
+      if (req.project !== "" || req.cwd !== "") deps.resolveProject({ project: req.project, cwd: req.cwd });
+      if (req.wait) return enqueue(() => sweep(req, log));
+      enqueue(() => sweep(req, log)).catch((error: unknown) => {
+        // The error's message may quote a path but never transcript text; its cause stays out.
+        log.warn({ trigger: req.trigger.slice(0, MAX_LABEL_CHARS), reason: error instanceof Error ? error.message : String(error) }, "transcript sweep failed");
+      });
+      return { accepted: true, sessionId: req.sessionId };
+    },
+  };
+
+  return {
+    service,
+    async drain(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([queue, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}
