@@ -28,9 +28,15 @@ export interface RecallResponseJson {
   memories?: RecalledMemoryJson[];
 }
 
+export interface SkillProposalJson {
+  memoryId?: string;
+  name?: string;
+}
+
 export interface SyncResponseJson {
   project?: string;
   reviewDue?: MemoryJson[];
+  skillProposals?: SkillProposalJson[];
 }
 
 export interface ListResponseJson {

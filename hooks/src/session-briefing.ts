@@ -1,4 +1,4 @@
-import { kindLabel, type MemoryJson, oneLine } from "./proto-json.js";
+import { kindLabel, type MemoryJson, oneLine, type SkillProposalJson } from "./proto-json.js";
 
 /** Claude Code caps hook output at 10,000 characters; the briefing stays far below. */
 const MAX_ITEMS = 8;
@@ -10,6 +10,8 @@ export interface BriefingSources {
   decisionsAndFacts: readonly MemoryJson[];
   episodes: readonly MemoryJson[];
   reviewDue: readonly MemoryJson[];
+  /** Memories the daemon proposes as Claude Code skills; only a person approves them. */
+  skillProposals: readonly SkillProposalJson[];
 }
 
 export interface Briefing {
@@ -25,8 +27,9 @@ function byWeight(memories: readonly MemoryJson[]): MemoryJson[] {
 
 /**
  * At most eight short items: preferences, then the project's decisions and facts, then recent
- * episodes, with up to two rules due for review kept at the end so they are never crowded out.
- * Written as statements of fact, which Claude Code's docs recommend over instructions.
+ * episodes, with up to two rules due for review and two skill proposals kept at the end so they
+ * are never crowded out. Written as statements of fact, which Claude Code's docs recommend over
+ * instructions.
  */
 export function composeBriefing(sources: BriefingSources): Briefing {
   const seen = new Set<string>();
@@ -41,17 +44,24 @@ export function composeBriefing(sources: BriefingSources): Briefing {
     return out;
   };
   const review = take(sources.reviewDue, 2);
-  const room = MAX_ITEMS - review.length;
+  const proposals = sources.skillProposals.filter((p) => p.memoryId && p.name).slice(0, 2);
+  const room = MAX_ITEMS - review.length - proposals.length;
   const preferences = take(byWeight(sources.preferences), 3);
   const facts = take(byWeight(sources.decisionsAndFacts), 3);
   const episodes = take(sources.episodes, 2);
   const main = [...preferences, ...facts, ...episodes].slice(0, room);
-  if (main.length + review.length === 0) return { text: "", ids: [] };
+  if (main.length + review.length + proposals.length === 0) return { text: "", ids: [] };
 
   const line = (m: MemoryJson) => `- ${kindLabel(m.kind)}${m.project === "global" ? " (global)" : ""}: ${oneLine(m.content ?? "", ITEM_CHARS)} [${m.id}]`;
   const lines = [`Long-term memory from memd for project ${sources.project}:`, ...main.map(line)];
   if (review.length > 0) {
     lines.push("Due for review (ask the user to confirm, edit or archive):", ...review.map(line));
+  }
+  if (proposals.length > 0) {
+    lines.push(
+      "Proven memories that could become Claude Code skills (only the user decides):",
+      ...proposals.map((p) => `- Skill proposal: ${p.name} (memctl skills approve ${p.memoryId})`),
+    );
   }
   return { text: lines.join("\n"), ids: [...main, ...review].map((m) => m.id as string) };
 }

@@ -28,6 +28,7 @@ export async function sessionBriefing(input: HookInput, daemon: DaemonCaller, se
     decisionsAndFacts,
     episodes,
     reviewDue: sync.reviewDue ?? [],
+    skillProposals: sync.skillProposals ?? [],
   });
   if (briefing.ids.length > 0) session.record(briefing.ids);
   return briefing.text;

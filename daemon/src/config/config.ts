@@ -21,6 +21,8 @@ export interface Config {
   embeddings: EmbeddingConfig;
   /** How fast each kind of memory fades, in ms (MEMD_HALF_LIVES overrides the defaults). */
   halfLives: HalfLives;
+  /** Claude Code's user directory, whose skills/ holds the user's skills (MEMD_CLAUDE_HOME, default ~/.claude). */
+  claudeHome: string;
 }
 
 export const EMBEDDER_CHOICES = ["auto", "local", "ollama", "openai", "none"] as const;
@@ -114,6 +116,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     logLevel: parsed.data.logLevel,
     maxContentBytes: parsed.data.maxContentBytes,
     halfLives: parseHalfLives(env.halfLives),
+    claudeHome: path.resolve(env.claudeHome || path.join(env.userHome || os.homedir(), ".claude")),
     embeddings: {
       choice: parsed.data.embedder,
       ollamaHost: parsed.data.ollamaHost,

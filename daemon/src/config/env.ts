@@ -12,6 +12,7 @@ export interface MemdEnv {
   openaiBaseUrl?: string;
   openaiModel?: string;
   halfLives?: string;
+  claudeHome?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -28,5 +29,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     openaiBaseUrl: env.MEMD_OPENAI_BASE_URL,
     openaiModel: env.MEMD_OPENAI_MODEL,
     halfLives: env.MEMD_HALF_LIVES,
+    claudeHome: env.MEMD_CLAUDE_HOME,
   };
 }

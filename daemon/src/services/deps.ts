@@ -18,6 +18,8 @@ export interface ServiceDeps {
   embeddings: EmbeddingRuntime | null;
   /** Consolidation and GC, on demand and on schedule. */
   maintenance: Maintenance;
+  /** Claude Code's user directory (~/.claude): installed skills are read from, and approved ones written to, its skills/. */
+  claudeHome: string;
 }
 
 /** Facts about the running daemon that Health and Sync report. */

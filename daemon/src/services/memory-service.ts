@@ -18,6 +18,7 @@ import {
 import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
+import { syncSkillProposals } from "./skill-service.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -332,7 +333,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       return { memory: memoryToPb(memory) };
     },
 
-    sync(req) {
+    sync(req, ctx) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
       const projects = store.projects();
       const review = [...rulesDueForReview(store, project, now()), ...(project === GLOBAL_PROJECT ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now()))];
@@ -348,6 +349,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
           activeCount: BigInt(p.activeCount),
           lastSaveTime: p.lastSaveAt === null ? undefined : timestampFromMs(p.lastSaveAt),
         })),
+        skillProposals: syncSkillProposals(deps, req, project, ctx),
       };
     },
   };
