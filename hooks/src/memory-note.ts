@@ -21,6 +21,8 @@ export function isMemoryNotePath(filePath: string): boolean {
   return parts.at(-3) === ".claude" || parts.at(-4) === "projects";
 }
 
+const STUB_MARKER = /^<!-- memd:stub [0-9A-HJKMNP-TV-Z]{26} -->/m;
+
 const DECISION_WORDS = /\b(decided|decision|chose|chosen|go with|went with|instead of|rather than|switched to|we use|we picked)\b/i;
 
 /**
@@ -41,7 +43,9 @@ export function parseMemoryNote(text: string): MemoryNote | null {
   const name = fields.get("name") ?? "";
   const body = (match[2] as string).trim();
   const content = body || fields.get("description") || "";
-  if (content === "") return null;
+  // A stub left by `memctl compress` points at a memory memd already holds (marker written by
+  // the daemon's memory-files/note-stub.ts): saving it would store the pointer, not knowledge.
+  if (content === "" || STUB_MARKER.test(body)) return null;
   const base = { name, content };
   switch (type) {
     case "user":

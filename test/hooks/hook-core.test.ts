@@ -54,6 +54,12 @@ describe("memory notes", () => {
     expect(note("other", "x")).toBeNull();
     expect(parseMemoryNote("no frontmatter")).toBeNull();
   });
+
+  it("ignores a stub that memctl compress left in place of a note memd holds", () => {
+    const id = "01JD8X4M2Q9W7E5R3T1Y6V8K0P";
+    const stub = `---\nname: n\ndescription: d\ntype: feedback\n---\nMoved to memd as ${id}. Read it with \`memctl get ${id}\` or the memory_get tool.\n<!-- memd:stub ${id} -->\n`;
+    expect(parseMemoryNote(stub)).toBeNull();
+  });
 });
 
 describe("failureTrace", () => {

@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/** The thin file layer under MEMORY.md sync and compress: reads, atomic writes, backups. */
+
+/** A file's text, or null when it does not exist. */
+export function readTextIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/**
+ * Replaces a file's content atomically: a temporary file in the same directory, flushed to
+ * disk, then renamed over the target, so a reader (Claude Code loading MEMORY.md) sees the old
+ * or the new text, never half of it. A symlink is followed, so the file it points to changes;
+ * an existing file keeps its permissions.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+  const target = fs.existsSync(file) ? fs.realpathSync(file) : file;
+  const mode = fileMode(target);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.memd-${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    const fd = fs.openSync(temp, "wx", mode ?? 0o644);
+    try {
+      fs.writeFileSync(fd, text, "utf8");
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (mode !== undefined) fs.chmodSync(temp, mode);
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Copies a file into a backup run's directory before memd changes it, under a name made from
+ * its whole path so that notes of different projects never collide. Returns the copy's path.
+ */
+export function backupCopy(file: string, dir: string): string {
+  const copy = path.join(dir, path.resolve(file).replace(/^[/\\]+/, "").replace(/[/\\]/g, "__"));
+  fs.copyFileSync(file, copy, fs.constants.COPYFILE_EXCL);
+  fs.chmodSync(copy, 0o600);
+  return copy;
+}
+
+/** A fresh directory for one run's backups, named by its time so that runs sort in order. */
+export function newBackupRun(backupDir: string, at: number): string {
+  const root = path.join(backupDir, "memory-files");
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  const stamp = new Date(at).toISOString().replace(/[:.]/g, "-");
+  return fs.mkdtempSync(path.join(root, `${stamp}-`));
+}
+
+function fileMode(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
