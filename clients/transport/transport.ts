@@ -2,7 +2,10 @@ import net from "node:net";
 import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
+import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
+import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
+import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 
 export interface SocketTransportOptions {
   socketPath: string;
@@ -41,10 +44,13 @@ export function createSocketTransport(options: SocketTransportOptions): Transpor
 export interface MemdClients {
   memory: Client<typeof MemoryService>;
   admin: Client<typeof AdminService>;
+  capture: Client<typeof CaptureService>;
+  memoryFiles: Client<typeof MemoryFileService>;
+  skills: Client<typeof SkillService>;
 }
 
 export function createMemdClients(transport: Transport): MemdClients {
-  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport) };
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport) };
 }
 
 const DOWN_CODES = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);

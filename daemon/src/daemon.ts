@@ -3,11 +3,15 @@ import type net from "node:net";
 import { type ConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
 import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
+import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
+import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
+import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import type { Config } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
 import { Maintenance } from "./maintenance/maintenance.js";
+import { MemoryFileSyncer } from "./memory-files/memory-file-syncer.js";
 import { createLogger, type Logger } from "./logger.js";
 import { normalizedContentHash } from "./lifecycle/content-hash.js";
 import { mergeSimilar, neighbourProjects } from "./memory/merge-duplicates.js";
@@ -15,9 +19,12 @@ import { extractEntities } from "./recall/entities.js";
 import { createBinaryIndex } from "./vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
 import { createAdminService } from "./services/admin-service.js";
+import { createCaptureService } from "./services/capture-service.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { createMemoryService } from "./services/memory-service.js";
+import { createMemoryFileService } from "./services/memory-file-service.js";
 import { createProjectResolver } from "./services/project-resolver.js";
+import { createSkillService } from "./services/skill-service.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor, tcpAuthInterceptor, tcpRequestKey } from "./server/interceptors.js";
@@ -71,6 +78,9 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     const maintenance = new Maintenance({ store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
+    const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
+    memoryFiles.start();
+    cleanups.push(() => memoryFiles.stop());
     const deps: ServiceDeps = {
       store,
       vectorStore: store.vectors,
@@ -80,6 +90,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       now,
       newId: () => newId(now()),
       limits: { maxContentBytes: config.maxContentBytes },
+      claudeHome: config.claudeHome,
       daemon: {
         version: readVersion(),
         home: config.home,
@@ -89,9 +100,15 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
         startedAt: now(),
       },
     };
+    // Background transcript sweeps finish (or time out) before the database closes.
+    const capture = createCaptureService(deps);
+    cleanups.push(() => capture.drain(DRAIN_TIMEOUT_MS));
     const routes = (router: ConnectRouter) => {
       router.service(MemoryService, createMemoryService(deps));
       router.service(AdminService, createAdminService(deps));
+      router.service(SkillService, createSkillService(deps));
+      router.service(CaptureService, capture.service);
+      router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
     };
     const inFlight = createInFlightCounter();
     const adapter = (interceptors: Interceptor[], contextValues?: ConnectHandlerOptions["contextValues"]) =>

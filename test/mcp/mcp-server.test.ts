@@ -10,7 +10,7 @@ import { makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/da
 const MCP_BIN = path.join(REPO_ROOT, "dist/clients/mcp/src/main.js");
 
 const ALL_TOOLS = [
-  "memory_archive", "memory_checkpoint", "memory_clean", "memory_consolidate", "memory_get", "memory_health",
+  "memory_archive", "memory_checkpoint", "memory_clean", "memory_compress", "memory_consolidate", "memory_get", "memory_health",
   "memory_history", "memory_promote", "memory_reject", "memory_save", "memory_search", "memory_staged",
   "memory_start", "memory_stats", "memory_supersede", "memory_sync", "memory_update",
 ];

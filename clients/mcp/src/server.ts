@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { registerAdminTools } from "./admin-tools.js";
 import { registerMemoryTools } from "./memory-tools.js";
+import { registerMemoryFileTools } from "./memory-file-tools.js";
 import { registerRecallTool } from "./recall-tool.js";
 import { registerStagedTools } from "./staged-tools.js";
 import type { ToolContext } from "./tool-context.js";
@@ -25,5 +26,6 @@ export function createMemdMcpServer(options: MemdMcpOptions): McpServer {
   registerRecallTool(server, ctx);
   registerMemoryTools(server, ctx);
   registerStagedTools(server, ctx);
+  registerMemoryFileTools(server, ctx);
   return server;
 }

@@ -57,6 +57,24 @@ export interface MemoryStore {
    */
   projectForRoot(root: string, preferredName: string): string;
   close(): void;
+  /** How many times each of these memories was reinforced; memories never reinforced are absent. */
+  reinforcementCounts(memoryIds: readonly string[]): Map<string, number>;
+  /** The skill graduation decisions recorded for these memories. */
+  skillDecisions(memoryIds: readonly string[]): SkillDecision[];
+  /** Records (or replaces) the decision on a memory's skill proposal. */
+  recordSkillDecision(decision: SkillDecision): void;
+  /** Memories of any project, kind and status whose normalised content equals this content's, oldest first. */
+  withSameContent(content: string): MemoryRecord[];
+  /** The root directory registered for a project name, if any. */
+  projectRoot(name: string): string | undefined;
+  /** A counter per project that every write to one of its memories raises; projects never written are absent. */
+  projectVersions(projects: readonly string[]): Map<string, number>;
+  /** Every project's MEMORY.md sync, by project name. */
+  memoryFileSyncs(): MemoryFileSyncRecord[];
+  /** Records a project's MEMORY.md sync, replacing the one it had. */
+  putMemoryFileSync(sync: MemoryFileSyncRecord): void;
+  /** Forgets a project's MEMORY.md sync; returns whether there was one. */
+  deleteMemoryFileSync(project: string): boolean;
 }
 
 
@@ -143,4 +161,23 @@ export interface ProjectInfo {
   root: string;
   activeCount: number;
   lastSaveAt: number | null;
+}
+
+/** A person's decision on a skill proposal: approved (a SKILL.md was written at skillPath) or dismissed. */
+export interface SkillDecision {
+  memoryId: string;
+  decision: "approved" | "dismissed";
+  /** The SKILL.md written on approval; empty for dismissals. */
+  skillPath: string;
+  at: number;
+}
+
+/** A project whose MEMORY.md section memd keeps current. */
+export interface MemoryFileSyncRecord {
+  project: string;
+  /** The absolute path of the Markdown file. */
+  path: string;
+  enabledAt: number;
+  /** True when memd created the file, so that disabling may remove it again if nothing else is left in it. */
+  createdFile: boolean;
 }

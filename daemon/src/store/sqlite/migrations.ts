@@ -192,4 +192,54 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: "skill graduation decisions",
+    up(db) {
+      // One row per memory a person decided on: approved (with the SKILL.md written) or dismissed.
+      db.exec(`
+        CREATE TABLE skill_decisions (
+          memory_id  TEXT PRIMARY KEY,
+          decision   TEXT NOT NULL CHECK (decision IN ('approved', 'dismissed')),
+          skill_path TEXT NOT NULL DEFAULT '',
+          at         INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    version: 7,
+    name: "MEMORY.md sync targets and per-project change counters",
+    up(db) {
+      // Every write to a memory raises its project's counter in the same transaction, so the
+      // MEMORY.md syncer learns of saves, updates, archives, merges and maintenance alike by
+      // reading one small row per synced project, whichever code path made the change.
+      db.exec(`
+        CREATE TABLE memory_file_syncs (
+          project      TEXT PRIMARY KEY,
+          path         TEXT NOT NULL UNIQUE,
+          enabled_at   INTEGER NOT NULL,
+          created_file INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        CREATE TABLE project_versions (
+          project TEXT PRIMARY KEY,
+          version INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TRIGGER memories_version_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO project_versions (project, version) VALUES (new.project, 1)
+          ON CONFLICT (project) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TRIGGER memories_version_update AFTER UPDATE ON memories BEGIN
+          INSERT INTO project_versions (project, version) VALUES (new.project, 1)
+          ON CONFLICT (project) DO UPDATE SET version = version + 1;
+          INSERT INTO project_versions (project, version) SELECT old.project, 1 WHERE old.project != new.project
+          ON CONFLICT (project) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TRIGGER memories_version_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO project_versions (project, version) VALUES (old.project, 1)
+          ON CONFLICT (project) DO UPDATE SET version = version + 1;
+        END;
+      `);
+    },
+  },
 ];

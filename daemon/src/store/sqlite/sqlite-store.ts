@@ -4,8 +4,8 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
-  ProjectInfo, ScoredMemory, StoreStats,
+  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
 } from "../store.js";
 import { EntityGraph } from "./entity-graph.js";
 import { matchExpression, queryTerms } from "./fts-query.js";
@@ -392,6 +392,69 @@ export class SqliteStore implements MemoryStore {
 
   close(): void {
     this.db.close();
+  }
+
+  reinforcementCounts(memoryIds: readonly string[]): Map<string, number> {
+    const rows = this
+      .sql(
+        `SELECT memory_id, COUNT(*) AS n FROM memory_events
+         WHERE action = 'reinforced' AND memory_id IN (SELECT value FROM json_each(?)) GROUP BY memory_id`,
+      )
+      .all(JSON.stringify(memoryIds)) as { memory_id: string; n: number }[];
+    return new Map(rows.map((r) => [r.memory_id, r.n]));
+  }
+
+  skillDecisions(memoryIds: readonly string[]): SkillDecision[] {
+    const rows = this
+      .sql("SELECT memory_id, decision, skill_path, at FROM skill_decisions WHERE memory_id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(memoryIds)) as { memory_id: string; decision: SkillDecision["decision"]; skill_path: string; at: number }[];
+    return rows.map((r) => ({ memoryId: r.memory_id, decision: r.decision, skillPath: r.skill_path, at: r.at }));
+  }
+
+  recordSkillDecision(decision: SkillDecision): void {
+    this
+      .sql("INSERT OR REPLACE INTO skill_decisions (memory_id, decision, skill_path, at) VALUES (?, ?, ?, ?)")
+      .run(decision.memoryId, decision.decision, decision.skillPath, decision.at);
+  }
+
+  withSameContent(content: string): MemoryRecord[] {
+    if (!this.contentHashOf) return [];
+    const rows = this
+      .sql("SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' ORDER BY id")
+      .all(this.contentHashOf(content)) as MemoryRow[];
+    return rows.map(rowToMemory);
+  }
+
+  projectRoot(name: string): string | undefined {
+    return (this.sql("SELECT root FROM projects WHERE name = ?").get(name) as { root: string } | undefined)?.root;
+  }
+
+  projectVersions(projects: readonly string[]): Map<string, number> {
+    const rows = this
+      .sql("SELECT project, version FROM project_versions WHERE project IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(projects)) as { project: string; version: number }[];
+    return new Map(rows.map((r) => [r.project, r.version]));
+  }
+
+  memoryFileSyncs(): MemoryFileSyncRecord[] {
+    const rows = this
+      .sql("SELECT project, path, enabled_at, created_file FROM memory_file_syncs ORDER BY project")
+      .all() as { project: string; path: string; enabled_at: number; created_file: number }[];
+    return rows.map((r) => ({ project: r.project, path: r.path, enabledAt: r.enabled_at, createdFile: r.created_file === 1 }));
+  }
+
+  putMemoryFileSync(sync: MemoryFileSyncRecord): void {
+    this
+      // An upsert by project: a path another project holds fails the UNIQUE constraint instead of replacing its row.
+      .sql(
+        `INSERT INTO memory_file_syncs (project, path, enabled_at, created_file) VALUES (?, ?, ?, ?)
+         ON CONFLICT (project) DO UPDATE SET path = excluded.path, enabled_at = excluded.enabled_at, created_file = excluded.created_file`,
+      )
+      .run(sync.project, sync.path, sync.enabledAt, sync.createdFile ? 1 : 0);
+  }
+
+  deleteMemoryFileSync(project: string): boolean {
+    return this.sql("DELETE FROM memory_file_syncs WHERE project = ?").run(project).changes > 0;
   }
 }
 
