@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
+import { registerCaptureCommand } from "./capture-command.js";
 import { registerCorrectionCommands } from "./correction-commands.js";
 import { intParser } from "./enums.js";
 import { registerMaintenanceCommands } from "./maintenance-commands.js";
 import { registerDaemonCommands } from "./daemon-commands.js";
 import { registerMemoryCommands } from "./memory-commands.js";
+import { registerMemoryFileCommands } from "./memory-file-commands.js";
 import { registerReindexCommand } from "./reindex-command.js";
+import { registerSkillCommands } from "./skill-commands.js";
+import { registerSetupCommands } from "./setup-commands.js";
 
 const program = new Command("memctl")
   .description("memctl: the command line for memd, long-term memory for AI coding agents")
@@ -29,6 +33,10 @@ registerAdminCommands(program);
 registerDaemonCommands(program);
 registerReindexCommand(program);
 registerMaintenanceCommands(program);
+registerCaptureCommand(program);
+registerMemoryFileCommands(program);
+registerSkillCommands(program);
+registerSetupCommands(program);
 for (const command of program.commands) command.exitOverride();
 
 try {

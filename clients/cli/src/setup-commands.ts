@@ -1,0 +1,172 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { InstructionsChannel } from "../../../gen/memd/v1/admin_service_pb.js";
+import { isDaemonDown, type MemdClients } from "../../transport/transport.js";
+import { action, type CliContext, CliFailure } from "./context.js";
+import { splitList } from "./enums.js";
+import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";
+import { applyChanges, readContents } from "./setup/apply.js";
+import { installedPaths, type SetupLocations, setupLocations } from "./setup/locations.js";
+import { changeKind, SETUP_TARGETS, type SetupTarget } from "./setup/plan.js";
+import { formatOutcome, outcomeJson, type SetupOutcome, type SkippedTarget } from "./setup/report.js";
+import { activateService, deactivateService, forgetService, runCommand } from "./setup/service-activation.js";
+import { planFiles, setupPlan, uninstallPlan } from "./setup/setup-plan.js";
+
+interface SetupOptions {
+  dryRun?: boolean;
+  only?: SetupTarget[];
+  agentsMd?: string;
+  /** False with --no-start. */
+  start: boolean;
+  platform?: string;
+}
+
+function targetsParser(value: string): SetupTarget[] {
+  const targets = splitList(value);
+  const unknown = targets.filter((t) => !(SETUP_TARGETS as readonly string[]).includes(t));
+  if (targets.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`expected a comma list of: ${SETUP_TARGETS.join(", ")}`);
+  return [...new Set(targets)] as SetupTarget[];
+}
+
+function addSharedOptions(command: Command, verb: string): Command {
+  return command
+    .option("--dry-run", "print every change (file, what is added or removed, a diff) and write nothing")
+    .option("--only <targets>", `only these, a comma list of: ${SETUP_TARGETS.join(", ")}`, targetsParser)
+    .option("--agents-md <path>", `${verb} memd's section in this AGENTS.md (a directory means its AGENTS.md)`)
+    .option("--no-start", "leave the login service's state alone (no systemctl or launchctl)")
+    .addOption(new Option("--platform <platform>", "whose login service to write (for tests)").choices(["linux", "darwin"]).hideHelp());
+}
+
+export function registerSetupCommands(program: Command): void {
+  addSharedOptions(
+    program
+      .command("setup")
+      .description("wire memd into Claude Code (hooks, MCP), Codex, Cursor and a login service; running it again changes nothing"),
+    "write or update",
+  ).action(action(async (ctx, opts: SetupOptions, command: Command) => runSetup(ctx, opts, command)));
+
+  addSharedOptions(program.command("uninstall").description("undo memctl setup: remove memd's hooks, MCP entries and login service, keep everything else"), "remove").action(
+    action(async (ctx, opts: SetupOptions, command: Command) => runUninstall(ctx, opts, command)),
+  );
+}
+
+function locationsFor(command: Command, opts: SetupOptions): SetupLocations {
+  const global = command.optsWithGlobals<{ home?: string }>();
+  return setupLocations(process.env, os.homedir(), opts.platform ?? process.platform, global.home);
+}
+
+function agentsMdFile(option: string | undefined): string | undefined {
+  if (option === undefined) return undefined;
+  const resolved = path.resolve(option);
+  return fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() ? path.join(resolved, "AGENTS.md") : resolved;
+}
+
+/** Targets to set up: those named by --only, else the agents found on this machine and the service. */
+function chooseTargets(loc: SetupLocations, only: SetupTarget[] | undefined, detect: boolean): { targets: SetupTarget[]; skipped: SkippedTarget[] } {
+  const skipped: SkippedTarget[] = [];
+  const found: Record<SetupTarget, boolean> = {
+    claude: !detect || fs.existsSync(loc.claudeDir) || fs.existsSync(loc.claudeJson),
+    codex: !detect || fs.existsSync(loc.codexDir),
+    cursor: !detect || fs.existsSync(loc.cursorDir),
+    service: true,
+  };
+  const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, service: "" };
+  const targets = (only ?? [...SETUP_TARGETS]).filter((target) => {
+    if (target === "service" && loc.platform === null) {
+      skipped.push({ target, reason: `no login service on ${process.platform} (systemd on Linux, launchd on macOS)` });
+      return false;
+    }
+    if (only === undefined && !found[target]) {
+      skipped.push({ target, reason: `${where[target]} does not exist (add --only ${target} to set it up anyway)` });
+      return false;
+    }
+    return true;
+  });
+  return { targets, skipped };
+}
+
+async function runSetup(ctx: CliContext, opts: SetupOptions, command: Command): Promise<void> {
+  const loc = locationsFor(command, opts);
+  const { targets, skipped } = chooseTargets(loc, opts.only, true);
+  const agentsMdPath = agentsMdFile(opts.agentsMd);
+  const body = agentsMdPath === undefined ? undefined : await fetchSectionBody(ctx);
+  const changes = setupPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath }, installedPaths(), body);
+  const outcome: SetupOutcome = { command: "setup", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null };
+  if (!outcome.dryRun) {
+    outcome.backups = backupsOf(applyChanges(changes, new Date()));
+    const service = changes.find((c) => c.target === "service");
+    if (service && loc.platform !== null) {
+      outcome.service = opts.start
+        ? activateService(
+            { platform: loc.platform, file: service.path, rewritten: changeKind(service) === "update", runningPid: await healthPid(ctx.clients), uid: process.getuid?.() ?? 0, logDir: loc.logDir },
+            runCommand,
+          )
+        : "not enabled or started (--no-start)";
+    }
+  }
+  finish(ctx, outcome, loc.home);
+}
+
+async function runUninstall(ctx: CliContext, opts: SetupOptions, command: Command): Promise<void> {
+  const loc = locationsFor(command, opts);
+  const { targets, skipped } = chooseTargets(loc, opts.only, false);
+  const agentsMdPath = agentsMdFile(opts.agentsMd);
+  const changes = uninstallPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath });
+  const outcome: SetupOutcome = { command: "uninstall", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null };
+  if (!outcome.dryRun) {
+    const service = changes.find((c) => c.target === "service" && changeKind(c) === "delete");
+    const platform = loc.platform;
+    const deactivated = service && platform !== null && opts.start ? deactivateService(platform, process.getuid?.() ?? 0, runCommand) : null;
+    outcome.backups = backupsOf(applyChanges(changes, new Date()));
+    if (deactivated && platform !== null) {
+      const forgotten = forgetService(platform, runCommand);
+      outcome.service = { ok: deactivated.ok && forgotten.ok, lines: [...deactivated.lines, ...forgotten.lines] };
+    } else if (service) outcome.service = "files removed without stopping the service (--no-start)";
+  }
+  finish(ctx, outcome, loc.home);
+}
+
+function backupsOf(applied: ReturnType<typeof applyChanges>): Map<string, string | null> {
+  return new Map(applied.map((a) => [a.change.path, a.backup]));
+}
+
+function finish(ctx: CliContext, outcome: SetupOutcome, home: string): void {
+  if (ctx.json) ctx.printJson(outcomeJson(outcome));
+  else for (const line of formatOutcome(outcome, home)) ctx.print(line);
+  const service = outcome.service;
+  if (service !== null && typeof service !== "string" && !service.ok) {
+    throw new CliFailure(
+      outcome.command === "setup"
+        ? "the login service could not be enabled (see above); its file is in place. Start memd with 'memctl start', or run again with --no-start to skip this step"
+        : "the login service could not be stopped (see above); its file was removed anyway. Stop memd with 'memctl stop'",
+    );
+  }
+}
+
+/** The AGENTS.md section: the daemon owns the instructions, so it must be running. */
+async function fetchSectionBody(ctx: CliContext): Promise<string> {
+  try {
+    const cli = await ctx.clients.admin.instructions({ channel: InstructionsChannel.CLI });
+    const curl = await ctx.clients.admin.instructions({ channel: InstructionsChannel.CURL });
+    return portableSocketPath(agentsSectionBody(cli.text, curl.text), ctx.endpoint.socketPath, os.homedir());
+  } catch (error) {
+    if (!isDaemonDown(error)) throw error;
+    throw new CliFailure(
+      `--agents-md takes the agent instructions from the daemon, and memd is not running (nothing answers on ${ctx.endpoint.socketPath}); ` +
+        "start it with 'memctl start' (or run 'memctl setup' first, which starts it as a login service) and run again. Nothing was changed.",
+      { cause: error },
+    );
+  }
+}
+
+/** The daemon's pid if it answers Health, else null. */
+async function healthPid(clients: MemdClients): Promise<number | null> {
+  try {
+    const { health } = await clients.admin.health({}, { timeoutMs: 2000 });
+    return health?.pid ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { hookCommand, isMemdHook, MEMD_HOOKS, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
+import type { InstallPaths } from "./locations.js";
+import { changeKind, SetupError } from "./plan.js";
+
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js" };
+const FILE = "/home/maya/.claude/settings.json";
+
+const userSettings = {
+  $schema: "https://json.schemastore.org/claude-code-settings.json",
+  model: "opus",
+  hooks: {
+    SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "ltm hook session-start", timeout: 10 }] }],
+    Stop: [{ hooks: [{ type: "command", command: "ltm hook stop", timeout: 30 }] }],
+  },
+};
+const userText = `${JSON.stringify(userSettings, null, 2)}\n`;
+
+type Groups = { matcher?: string; hooks: { command: string; timeout: number; async?: boolean }[] }[];
+
+function hooksOf(text: string | null): Record<string, Groups> {
+  return (JSON.parse(text ?? "{}") as { hooks: Record<string, Groups> }).hooks;
+}
+
+describe("Claude Code hooks", () => {
+  it("adds one memd group per event, with matchers, timeouts and async, and keeps the user's hooks and keys", () => {
+    const change = planClaudeHooks(FILE, userText, paths, undefined);
+    const after = JSON.parse(change.after ?? "") as typeof userSettings;
+    expect(after.model).toBe("opus");
+    expect(after.$schema).toBe(userSettings.$schema);
+    const hooks = hooksOf(change.after);
+    expect(hooks.Stop).toEqual(userSettings.hooks.Stop);
+    expect(hooks.SessionStart?.[0]).toEqual(userSettings.hooks.SessionStart[0]);
+    expect(hooks.SessionStart?.[1]).toEqual({
+      matcher: "startup|resume|clear|compact",
+      hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js session-start", timeout: 10 }],
+    });
+    expect(hooks.PostToolUse?.[0]).toMatchObject({ matcher: "Write|Edit", hooks: [{ async: true }] });
+    expect(hooks.PostToolUseFailure?.[0]).toMatchObject({ matcher: "Bash", hooks: [{ async: true }] });
+    expect(hooks.UserPromptSubmit?.[0]?.hooks[0]?.async).toBeUndefined();
+    expect(Object.keys(hooks)).toEqual(["SessionStart", "Stop", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd"]);
+    expect(change.summary).toEqual([`add hooks: ${MEMD_HOOKS.map((h) => h.event).join(", ")}`]);
+    expect(change.backup).toBe(true);
+  });
+
+  it("changes nothing the second time", () => {
+    const first = planClaudeHooks(FILE, userText, paths, undefined);
+    const second = planClaudeHooks(FILE, first.after, paths, undefined);
+    expect(changeKind(second)).toBe("unchanged");
+    expect(second.summary).toEqual([]);
+  });
+
+  it("updates memd's hooks in place when the install moved, leaving hooks the user added after them where they are", () => {
+    const first = JSON.parse(planClaudeHooks(FILE, userText, paths, undefined).after ?? "") as { hooks: Record<string, Groups> };
+    first.hooks.SessionStart?.push({ hooks: [{ command: "later-user-hook", timeout: 3 }] });
+    const moved = { ...paths, node: "/opt/node 22/bin/node", hook: "/usr/lib/node_modules/memd/dist/hooks/src/main.js" };
+    const change = planClaudeHooks(FILE, JSON.stringify(first, null, 2), moved, undefined);
+    expect(change.summary).toEqual([`update hooks: ${MEMD_HOOKS.map((h) => h.event).join(", ")}`]);
+    const session = hooksOf(change.after).SessionStart ?? [];
+    expect(session.map((g) => g.hooks[0]?.command)).toEqual([
+      "ltm hook session-start",
+      "'/opt/node 22/bin/node' /usr/lib/node_modules/memd/dist/hooks/src/main.js session-start",
+      "later-user-hook",
+    ]);
+  });
+
+  it("takes memd's handler out of a group it shares with a user's handler", () => {
+    const shared = { hooks: { PreCompact: [{ hooks: [{ type: "command", command: "mine" }, { type: "command", command: "memd-hook pre-compact" }] }] } };
+    const hooks = hooksOf(planClaudeHooks(FILE, JSON.stringify(shared), paths, undefined).after);
+    expect(hooks.PreCompact).toEqual([
+      { hooks: [{ type: "command", command: "mine" }] },
+      { hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js pre-compact", timeout: 10 }] },
+    ]);
+  });
+
+  it("puts MEMD_HOME in front of the command when the user chose one", () => {
+    expect(hookCommand(paths, "session-end", "/data/it's memd")).toBe("MEMD_HOME='/data/it'\\''s memd' /usr/bin/node /opt/memd/dist/hooks/src/main.js session-end");
+  });
+
+  it("recognises memd-hook by name and by its entry point, in shell and exec form, and nothing else", () => {
+    expect(isMemdHook({ type: "command", command: "memd-hook session-start" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "'/a b/node' '/x y/dist/hooks/src/main.js' user-prompt-submit" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "MEMD_HOME=/m /n /old/dist/hooks/src/main.js SessionEnd" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "node", args: ["/old/memd/dist/hooks/src/main.js", "pre-compact"] })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "ltm hook session-start" })).toBe(false);
+    expect(isMemdHook({ type: "command", command: "node /other/dist/hooks/src/main.js lint" })).toBe(false);
+    expect(isMemdHook({ type: "prompt", prompt: "memd-hook" })).toBe(false);
+  });
+
+  it("uninstall removes only memd's hooks and restores the user's settings", () => {
+    const installed = planClaudeHooks(FILE, userText, paths, undefined).after;
+    const removed = planClaudeHooksRemoval(FILE, installed);
+    expect(JSON.parse(removed.after ?? "")).toEqual(userSettings);
+    expect(removed.summary).toEqual([`remove memd hooks: ${MEMD_HOOKS.map((h) => h.event).join(", ")}`]);
+  });
+
+  it("uninstall drops the hooks key it emptied, and does nothing without a file", () => {
+    const installed = planClaudeHooks(FILE, null, paths, undefined);
+    expect(changeKind(installed)).toBe("create");
+    expect(JSON.parse(planClaudeHooksRemoval(FILE, installed.after).after ?? "")).toEqual({});
+    expect(changeKind(planClaudeHooksRemoval(FILE, null))).toBe("unchanged");
+  });
+
+  it("setup removes memd hooks on events memd no longer registers", () => {
+    const old = { hooks: { Stop: [{ hooks: [{ type: "command", command: "memd-hook stop" }] }] } };
+    const change = planClaudeHooks(FILE, JSON.stringify(old), paths, undefined);
+    expect(hooksOf(change.after).Stop).toBeUndefined();
+    expect(change.summary).toContain("remove memd hooks: Stop");
+  });
+
+  it("keeps the file's own indentation", () => {
+    const tabbed = `{\n\t"model": "opus"\n}\n`;
+    expect(planClaudeHooks(FILE, tabbed, paths, undefined).after).toMatch(/^\{\n\t"model": "opus",\n\t"hooks": \{\n\t\t"SessionStart"/);
+  });
+
+  it("refuses invalid JSON and hooks that are not an object, naming the file", () => {
+    expect(() => planClaudeHooks(FILE, "{ nope", paths, undefined)).toThrow(SetupError);
+    expect(() => planClaudeHooks(FILE, "{ nope", paths, undefined)).toThrow(FILE);
+    expect(() => planClaudeHooks(FILE, '{"hooks": []}', paths, undefined)).toThrow(/"hooks" is not an object/);
+    expect(() => planClaudeHooks(FILE, '{"hooks": {"Stop": {}}}', paths, undefined)).toThrow(/hooks.Stop is not a list/);
+  });
+});

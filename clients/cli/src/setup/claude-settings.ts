@@ -1,0 +1,152 @@
+import { formatJsonLike, isJsonObject, type JsonObject, parseJsonObject } from "./json-file.js";
+import type { InstallPaths } from "./locations.js";
+import { type FileChange, SetupError } from "./plan.js";
+import { shellQuote } from "./shell-quote.js";
+
+/** One memd hook registration in ~/.claude/settings.json. */
+export interface HookSpec {
+  event: string;
+  /** The argument memd-hook gets. */
+  arg: string;
+  matcher?: string;
+  /** Seconds; memd-hook gives up well within each (see hooks/src/hook-env.ts). */
+  timeout: number;
+  /** For events whose hook returns nothing to the model: Claude does not wait for them. */
+  async?: boolean;
+}
+
+/**
+ * Timeouts leave room for Node's start-up around memd-hook's own budget (300 ms for prompts,
+ * 1 s otherwise). UserPromptSubmit holds the user's prompt, and SessionEnd's timeout raises
+ * the budget Claude Code shares among all SessionEnd hooks, so both stay short.
+ */
+export const MEMD_HOOKS: readonly HookSpec[] = [
+  { event: "SessionStart", arg: "session-start", matcher: "startup|resume|clear|compact", timeout: 10 },
+  { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 5 },
+  { event: "PostToolUse", arg: "post-tool-use", matcher: "Write|Edit", timeout: 30, async: true },
+  { event: "PostToolUseFailure", arg: "post-tool-use-failure", matcher: "Bash", timeout: 30, async: true },
+  { event: "PreCompact", arg: "pre-compact", timeout: 10 },
+  { event: "SessionEnd", arg: "session-end", timeout: 5 },
+];
+
+const HOOK_EVENT_ARGS = ["session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure", "pre-compact", "session-end", "stop"];
+const EVENT_ARG = `(?:${HOOK_EVENT_ARGS.join("|")}|SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|PreCompact|SessionEnd|Stop)`;
+/** memd-hook run by name, or memd's hook entry point run by path (from any install location). */
+const MEMD_HOOK_PATTERN = new RegExp(`(?:^|[\\s'"/])memd-hook['"]?\\s|dist/hooks/src/main\\.js['"]?\\s+['"]?${EVENT_ARG}\\b`);
+
+/** The shell command a hook runs: absolute node and script, MEMD_HOME only when chosen. */
+export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined): string {
+  const words = [shellQuote(paths.node), shellQuote(paths.hook), arg];
+  return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
+}
+
+/** True for a hook handler that runs memd-hook, whichever path it was installed from. */
+export function isMemdHook(handler: unknown): boolean {
+  if (!isJsonObject(handler) || typeof handler.command !== "string") return false;
+  const args = Array.isArray(handler.args) ? handler.args.filter((a): a is string => typeof a === "string") : [];
+  return MEMD_HOOK_PATTERN.test(`${[handler.command, ...args].join(" ")} `);
+}
+
+function desiredGroup(spec: HookSpec, paths: InstallPaths, memdHome: string | undefined): JsonObject {
+  const handler: JsonObject = { type: "command", command: hookCommand(paths, spec.arg, memdHome), timeout: spec.timeout };
+  if (spec.async) handler.async = true;
+  return spec.matcher === undefined ? { hooks: [handler] } : { matcher: spec.matcher, hooks: [handler] };
+}
+
+interface MatcherGroup extends JsonObject {
+  hooks: unknown[];
+}
+
+function isGroup(value: unknown): value is MatcherGroup {
+  return isJsonObject(value) && Array.isArray(value.hooks);
+}
+
+/**
+ * One event's matcher groups with memd's handlers taken out and, when `desired` is given, memd's
+ * group put where memd's handler was (or at the end): re-running updates in place, and the
+ * user's own handlers and groups stay as they are.
+ */
+function withMemdGroup(groups: unknown[], desired: JsonObject | undefined): unknown[] {
+  const out: unknown[] = [];
+  let placed = desired === undefined;
+  for (const group of groups) {
+    if (!isGroup(group)) {
+      out.push(group);
+      continue;
+    }
+    const others = group.hooks.filter((handler) => !isMemdHook(handler));
+    if (others.length === group.hooks.length) {
+      out.push(group);
+      continue;
+    }
+    if (others.length > 0) out.push({ ...group, hooks: others });
+    if (!placed && desired !== undefined) {
+      out.push(desired);
+      placed = true;
+    }
+  }
+  if (!placed && desired !== undefined) out.push(desired);
+  return out;
+}
+
+function hasMemdHook(groups: unknown[]): boolean {
+  return groups.some((group) => isGroup(group) && group.hooks.some(isMemdHook));
+}
+
+function readHooks(file: string, settings: JsonObject): JsonObject {
+  if (settings.hooks === undefined) return {};
+  if (!isJsonObject(settings.hooks)) throw new SetupError(`${file}: "hooks" is not an object; fix it and run again. Nothing was changed.`);
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(groups)) throw new SetupError(`${file}: hooks.${event} is not a list; fix it and run again. Nothing was changed.`);
+  }
+  return settings.hooks;
+}
+
+/**
+ * settings.json with exactly the `wanted` memd groups (all of MEMD_HOOKS for setup, none for
+ * uninstall) and every other hook and key kept.
+ */
+function planHooks(file: string, before: string | null, wanted: readonly { event: string; group: JsonObject }[]): FileChange {
+  const settings = parseJsonObject(file, before);
+  const hooks = readHooks(file, settings);
+  const nextHooks: JsonObject = { ...hooks };
+  const added: string[] = [];
+  const updated: string[] = [];
+  const removed: string[] = [];
+  for (const event of Object.keys(hooks)) {
+    if (wanted.some((w) => w.event === event)) continue;
+    const groups = hooks[event] as unknown[];
+    if (!hasMemdHook(groups)) continue;
+    const kept = withMemdGroup(groups, undefined);
+    if (kept.length > 0) nextHooks[event] = kept;
+    else delete nextHooks[event];
+    removed.push(event);
+  }
+  for (const { event, group } of wanted) {
+    const groups = (hooks[event] as unknown[] | undefined) ?? [];
+    const next = withMemdGroup(groups, group);
+    if (JSON.stringify(next) === JSON.stringify(groups)) continue;
+    nextHooks[event] = next;
+    (hasMemdHook(groups) ? updated : added).push(event);
+  }
+  const next: JsonObject = { ...settings };
+  if (Object.keys(nextHooks).length > 0) next.hooks = nextHooks;
+  else if (removed.length > 0) delete next.hooks;
+  const summary = [
+    ...(added.length > 0 ? [`add hooks: ${added.join(", ")}`] : []),
+    ...(updated.length > 0 ? [`update hooks: ${updated.join(", ")}`] : []),
+    ...(removed.length > 0 ? [`remove memd hooks: ${removed.join(", ")}`] : []),
+  ];
+  const after = before === null && summary.length === 0 ? null : formatJsonLike(before, settings, next);
+  return { target: "claude", path: file, before, after, summary, backup: true, mode: 0o644 };
+}
+
+/** Setup: memd's hooks merged into the user's settings.json. */
+export function planClaudeHooks(file: string, before: string | null, paths: InstallPaths, memdHome: string | undefined): FileChange {
+  return planHooks(file, before, MEMD_HOOKS.map((spec) => ({ event: spec.event, group: desiredGroup(spec, paths, memdHome) })));
+}
+
+/** Uninstall: memd's hooks taken out, everything of the user's left. */
+export function planClaudeHooksRemoval(file: string, before: string | null): FileChange {
+  return planHooks(file, before, []);
+}

@@ -1,0 +1,79 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { memdEndpoint } from "../../../transport/endpoint.js";
+
+/** The absolute programs that hooks, MCP registrations and the login service run. */
+export interface InstallPaths {
+  node: string;
+  daemon: string;
+  mcp: string;
+  hook: string;
+}
+
+/**
+ * The installed entry points, found next to this file in dist/ (memctl, memd, memd-mcp and
+ * memd-hook ship together), so hooks work whatever PATH the agent runs them with.
+ */
+export function installedPaths(execPath: string = process.execPath): InstallPaths {
+  const dist = fileURLToPath(new URL("../../../../", import.meta.url));
+  return {
+    node: execPath,
+    daemon: path.join(dist, "daemon/src/main.js"),
+    mcp: path.join(dist, "clients/mcp/src/main.js"),
+    hook: path.join(dist, "hooks/src/main.js"),
+  };
+}
+
+export type ServicePlatform = "linux" | "darwin";
+
+/** Every file setup may touch, and the settings that shape their content. */
+export interface SetupLocations {
+  home: string;
+  /** The directory whose existence says Claude Code is installed. */
+  claudeDir: string;
+  claudeSettings: string;
+  /** Claude Code's user-scope state file, holding top-level mcpServers among much else. */
+  claudeJson: string;
+  codexDir: string;
+  codexConfig: string;
+  cursorDir: string;
+  cursorMcp: string;
+  systemdUnit: string;
+  launchAgent: string;
+  /** MEMD_HOME when the user chose one (--home or the environment), else undefined. */
+  memdHome: string | undefined;
+  /** Where the daemon logs, for launchd's stdout and stderr files. */
+  logDir: string;
+  /** The platform whose login service to install, or null where there is none. */
+  platform: ServicePlatform | null;
+}
+
+/** The launchd label; also the plist's file name. */
+export const LAUNCHD_LABEL = "dev.memd.daemon";
+export const SYSTEMD_UNIT = "memd.service";
+
+/** Pure: all locations from the environment, the home directory and the platform. */
+export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: string, explicitHome?: string): SetupLocations {
+  // Claude Code moves both settings.json and .claude.json into CLAUDE_CONFIG_DIR when it is set.
+  const claudeConfigDir = env.CLAUDE_CONFIG_DIR || undefined;
+  const claudeDir = claudeConfigDir ?? path.join(home, ".claude");
+  const codexDir = env.CODEX_HOME || path.join(home, ".codex");
+  const configHome = env.XDG_CONFIG_HOME || path.join(home, ".config");
+  const chosenHome = explicitHome || env.MEMD_HOME || undefined;
+  const memdHome = chosenHome === undefined ? undefined : path.resolve(chosenHome);
+  return {
+    home,
+    claudeDir,
+    claudeSettings: path.join(claudeDir, "settings.json"),
+    claudeJson: claudeConfigDir ? path.join(claudeConfigDir, ".claude.json") : path.join(home, ".claude.json"),
+    codexDir,
+    codexConfig: path.join(codexDir, "config.toml"),
+    cursorDir: path.join(home, ".cursor"),
+    cursorMcp: path.join(home, ".cursor", "mcp.json"),
+    systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),
+    launchAgent: path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),
+    memdHome,
+    logDir: memdEndpoint(memdHome, { HOME: home }).logDir,
+    platform: platform === "linux" || platform === "darwin" ? platform : null,
+  };
+}

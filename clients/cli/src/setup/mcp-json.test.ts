@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { InstallPaths } from "./locations.js";
+import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
+import { changeKind, SetupError } from "./plan.js";
+
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js" };
+const FILE = "/home/maya/.claude.json";
+
+const state = {
+  numStartups: 41,
+  projects: { "/home/maya/code/acme-api": { allowedTools: [], mcpServers: {} } },
+  mcpServers: { memory: { type: "stdio", command: "node", args: ["/ltm/mcp-server.js"], env: {} } },
+  oauthAccount: { emailAddress: "maya@example.com" },
+};
+const stateText = `${JSON.stringify(state, null, 2)}\n`;
+
+describe("MCP server entries", () => {
+  it("adds memd to ~/.claude.json's top-level mcpServers and keeps every other key in its place", () => {
+    const change = planMcpServer("claude", FILE, stateText, claudeMcpEntry(paths, undefined), 0o600);
+    const after = JSON.parse(change.after ?? "") as typeof state & { mcpServers: Record<string, unknown> };
+    expect(Object.keys(after)).toEqual(Object.keys(state));
+    expect(after.projects).toEqual(state.projects);
+    expect(after.mcpServers).toEqual({ ...state.mcpServers, memd: { type: "stdio", command: "/usr/bin/node", args: [paths.mcp], env: {} } });
+    expect(change.summary).toEqual([`add mcpServers.memd (stdio: /usr/bin/node ${paths.mcp})`]);
+    expect(changeKind(planMcpServer("claude", FILE, change.after, claudeMcpEntry(paths, undefined), 0o600))).toBe("unchanged");
+  });
+
+  it("passes MEMD_HOME only when the user chose one", () => {
+    expect(claudeMcpEntry(paths, "/data/memd").env).toEqual({ MEMD_HOME: "/data/memd" });
+    expect(cursorMcpEntry(paths, undefined)).toEqual({ command: "/usr/bin/node", args: [paths.mcp] });
+    expect(cursorMcpEntry(paths, "/data/memd")).toEqual({ command: "/usr/bin/node", args: [paths.mcp], env: { MEMD_HOME: "/data/memd" } });
+  });
+
+  it("updates a stale memd entry and removes it on uninstall, restoring the file", () => {
+    const installed = planMcpServer("cursor", "/h/.cursor/mcp.json", stateText, cursorMcpEntry(paths, undefined), 0o644).after;
+    const moved = planMcpServer("cursor", "/h/.cursor/mcp.json", installed, cursorMcpEntry({ ...paths, mcp: "/new/main.js" }, undefined), 0o644);
+    expect(moved.summary).toEqual(["update mcpServers.memd (stdio: /usr/bin/node /new/main.js)"]);
+    const removed = planMcpServer("cursor", "/h/.cursor/mcp.json", moved.after, undefined, 0o644);
+    expect(removed.after).toBe(stateText);
+    expect(removed.summary).toEqual(["remove mcpServers.memd"]);
+  });
+
+  it("drops an mcpServers object that only held memd", () => {
+    const installed = planMcpServer("cursor", "/h/mcp.json", null, cursorMcpEntry(paths, undefined), 0o644);
+    expect(changeKind(installed)).toBe("create");
+    expect(planMcpServer("cursor", "/h/mcp.json", installed.after, undefined, 0o644).after).toBe("{}\n");
+  });
+
+  it("refuses a file that is not a JSON object, naming it", () => {
+    expect(() => planMcpServer("claude", FILE, "[1]", claudeMcpEntry(paths, undefined), 0o600)).toThrow(SetupError);
+    expect(() => planMcpServer("claude", FILE, '{"mcpServers": 3}', claudeMcpEntry(paths, undefined), 0o600)).toThrow(`${FILE}: "mcpServers" is not an object`);
+  });
+});

@@ -1,0 +1,72 @@
+import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
+import { planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
+import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
+import type { InstallPaths, SetupLocations } from "./locations.js";
+import { planLoginService } from "./login-service.js";
+import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
+import type { FileChange, SetupTarget } from "./plan.js";
+
+export interface PlanInput {
+  locations: SetupLocations;
+  targets: readonly SetupTarget[];
+  /** The current content of every file in planFiles (null when it does not exist). */
+  contents: ReadonlyMap<string, string | null>;
+  agentsMdPath?: string;
+}
+
+/** The files a plan reads, so that the caller can read them all first. */
+export function planFiles(locations: SetupLocations, targets: readonly SetupTarget[], agentsMdPath?: string): string[] {
+  const files: string[] = [];
+  if (targets.includes("claude")) files.push(locations.claudeSettings, locations.claudeJson);
+  if (targets.includes("codex")) files.push(locations.codexConfig);
+  if (targets.includes("cursor")) files.push(locations.cursorMcp);
+  if (targets.includes("service") && locations.platform !== null) {
+    files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
+  }
+  if (agentsMdPath !== undefined) files.push(agentsMdPath);
+  return files;
+}
+
+/**
+ * Every change setup (paths and agentsMdBody given) or uninstall (neither given) makes, in the
+ * order they are applied. Pure: throws SetupError, naming the file, before anything is written.
+ */
+function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: string | undefined): FileChange[] {
+  const { locations: loc, targets } = input;
+  const home = loc.memdHome;
+  const read = (file: string) => input.contents.get(file) ?? null;
+  const changes: FileChange[] = [];
+  if (targets.includes("claude")) {
+    const settings = read(loc.claudeSettings);
+    const state = read(loc.claudeJson);
+    changes.push(paths ? planClaudeHooks(loc.claudeSettings, settings, paths, home) : planClaudeHooksRemoval(loc.claudeSettings, settings));
+    // ~/.claude.json holds Claude Code's private state too: keep a new one private.
+    changes.push(planMcpServer("claude", loc.claudeJson, state, paths && claudeMcpEntry(paths, home), 0o600));
+  }
+  if (targets.includes("codex")) {
+    const config = read(loc.codexConfig);
+    changes.push(paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config));
+  }
+  if (targets.includes("cursor")) {
+    changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));
+  }
+  if (targets.includes("service")) {
+    const file = loc.platform === "darwin" ? loc.launchAgent : loc.systemdUnit;
+    const service = planLoginService(loc, read(file), paths);
+    if (service) changes.push(service);
+  }
+  if (input.agentsMdPath !== undefined) {
+    const before = read(input.agentsMdPath);
+    changes.push(agentsMdBody !== undefined ? planAgentsMd(input.agentsMdPath, before, agentsMdBody) : planAgentsMdRemoval(input.agentsMdPath, before));
+  }
+  return changes;
+}
+
+export function setupPlan(input: PlanInput, paths: InstallPaths, agentsMdBody?: string): FileChange[] {
+  if (input.agentsMdPath !== undefined && agentsMdBody === undefined) throw new Error("setupPlan: an AGENTS.md path needs its section text");
+  return plan(input, paths, agentsMdBody);
+}
+
+export function uninstallPlan(input: PlanInput): FileChange[] {
+  return plan(input, undefined, undefined);
+}
