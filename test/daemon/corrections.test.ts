@@ -1,9 +1,10 @@
 import fs from "node:fs";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { refusalCode } from "../helpers/refusal.js";
 
 let daemon: TestDaemon;
 beforeAll(async () => {
@@ -14,14 +15,6 @@ afterAll(async () => {
   fs.rmSync(daemon.home, { recursive: true, force: true });
 });
 
-async function codeOf(call: Promise<unknown>): Promise<Code> {
-  return call.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (e: unknown) => ConnectError.from(e).code,
-  );
-}
 
 async function total(): Promise<bigint> {
   return (await daemon.clients.admin.stats({})).total;
@@ -56,9 +49,9 @@ describe("corrections without overwriting", () => {
     const { memory: a } = await daemon.clients.memory.save({ content: "CI runs on Jenkins", project: "infra" });
     await daemon.clients.memory.supersede({ id: a?.id ?? "", content: "CI runs on GitHub Actions" });
     const before = await total();
-    expect(await codeOf(daemon.clients.memory.supersede({ id: "01ARZ3NDEKTSV4RRFFQ69G5FAV", content: "x" }))).toBe(Code.NotFound);
-    expect(await codeOf(daemon.clients.memory.supersede({ id: a?.id ?? "", content: "CI runs on Buildkite" }))).toBe(Code.FailedPrecondition);
-    expect(await codeOf(daemon.clients.memory.supersede({ id: a?.id ?? "", content: "" }))).toBe(Code.FailedPrecondition);
+    expect(await refusalCode(daemon.clients.memory.supersede({ id: "01ARZ3NDEKTSV4RRFFQ69G5FAV", content: "x" }))).toBe(Code.NotFound);
+    expect(await refusalCode(daemon.clients.memory.supersede({ id: a?.id ?? "", content: "CI runs on Buildkite" }))).toBe(Code.FailedPrecondition);
+    expect(await refusalCode(daemon.clients.memory.supersede({ id: a?.id ?? "", content: "" }))).toBe(Code.FailedPrecondition);
     expect(await total()).toBe(before);
   });
 });
@@ -74,7 +67,7 @@ describe("the promotion gate, by hand", () => {
 
     const promoted = await daemon.clients.memory.promote({ id: guess?.id ?? "" });
     expect(promoted.memory).toMatchObject({ status: MemoryStatus.ACTIVE, confidence: 0.5 });
-    expect(await codeOf(daemon.clients.memory.promote({ id: guess?.id ?? "" }))).toBe(Code.FailedPrecondition);
+    expect(await refusalCode(daemon.clients.memory.promote({ id: guess?.id ?? "" }))).toBe(Code.FailedPrecondition);
 
     const { memory: wrong } = await daemon.clients.memory.save({ content: "User likes tabs", project: "global", provenance: Provenance.DISTILLED });
     const rejected = await runCli(daemon.home, ["reject", wrong?.id ?? "", "--reason", "user said spaces"]);

@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { EmbedderState, SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
-import { type LocalServer, refusedUrl } from "../embed/local-http-server.js";
+import { refusedUrl } from "../embed/local-http-server.js";
 import { startFakeOllama } from "../embed/fake-ollama.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { DAEMON_BIN, makeHome, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { refusal } from "../helpers/refusal.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 let daemon: TestDaemon;
@@ -17,14 +18,6 @@ afterAll(async () => {
   fs.rmSync(daemon.home, { recursive: true, force: true });
 });
 
-async function refusal(call: Promise<unknown>): Promise<ConnectError> {
-  return call.then(
-    () => {
-      throw new Error("expected the call to be refused");
-    },
-    (e: unknown) => ConnectError.from(e),
-  );
-}
 
 /** Everything a client can see: every memory (archived and superseded too), its history, and the stats. */
 async function snapshot(): Promise<unknown> {

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { SkillScope } from "../../gen/memd/v1/skill_service_pb.js";
 import { makeHome, REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { refusal, refusalCode } from "../helpers/refusal.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
 
@@ -15,14 +16,6 @@ let workspace: string;
 const env = () => ({ MEMD_CLAUDE_HOME: claudeHome });
 const ids: Record<string, string> = {};
 
-async function codeOf(call: Promise<unknown>): Promise<Code> {
-  return call.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (e: unknown) => ConnectError.from(e).code,
-  );
-}
 
 async function syncProposalIds(): Promise<string[]> {
   const res = await daemon.clients.memory.sync({ cwd: workspace, sessionId: "s-check" });
@@ -136,13 +129,13 @@ describe("skill graduation", () => {
     const approve = (memoryId: string, extra: { name?: string; scope?: SkillScope } = {}) =>
       daemon.clients.skills.approveSkillProposal({ memoryId, cwd: workspace, ...extra });
 
-    expect(await codeOf(approve(ids.procedure as string))).toBe(Code.AlreadyExists);
-    expect(await codeOf(approve("01JZZZZZZZZZZZZZZZZZZZZZZZ"))).toBe(Code.NotFound);
-    expect(await codeOf(approve(ids.unproven as string))).toBe(Code.FailedPrecondition);
-    expect(await codeOf(approve(ids.decision as string))).toBe(Code.FailedPrecondition);
-    const covered = await approve(ids.covered as string).catch((e: unknown) => ConnectError.from(e));
-    expect((covered as ConnectError).code).toBe(Code.FailedPrecondition);
-    expect((covered as ConnectError).rawMessage).toContain('already covered by the installed skill "pnpm-only"');
+    expect(await refusalCode(approve(ids.procedure as string))).toBe(Code.AlreadyExists);
+    expect(await refusalCode(approve("01JZZZZZZZZZZZZZZZZZZZZZZZ"))).toBe(Code.NotFound);
+    expect(await refusalCode(approve(ids.unproven as string))).toBe(Code.FailedPrecondition);
+    expect(await refusalCode(approve(ids.decision as string))).toBe(Code.FailedPrecondition);
+    const covered = await refusal(approve(ids.covered as string));
+    expect(covered.code).toBe(Code.FailedPrecondition);
+    expect(covered.rawMessage).toContain('already covered by the installed skill "pnpm-only"');
 
     const unknown = await runCli(home, ["skills", "approve", "01JZZZZZZZZZZZZZZZZZZZZZZZ"], { cwd: workspace });
     expect(unknown.code).toBe(1);
@@ -156,11 +149,10 @@ describe("skill graduation", () => {
   it("never overwrites an existing SKILL.md when a name is given", async () => {
     const id = await save("Tag releases with git tag -s and push the tag.", MemoryKind.PROCEDURE, { project: "global", provenance: Provenance.HUMAN });
     const before = skillFiles();
-    const err = await daemon.clients.skills.approveSkillProposal({ memoryId: id, name: "pnpm-only" }).catch((e: unknown) => ConnectError.from(e));
-    expect(err).toBeInstanceOf(ConnectError);
-    expect((err as ConnectError).code).toBe(Code.AlreadyExists);
-    expect((err as ConnectError).rawMessage).toContain("never overwritten");
-    expect(await codeOf(daemon.clients.skills.approveSkillProposal({ memoryId: id, name: "Bad_Name" }))).toBe(Code.InvalidArgument);
+    const err = await refusal(daemon.clients.skills.approveSkillProposal({ memoryId: id, name: "pnpm-only" }));
+    expect(err.code).toBe(Code.AlreadyExists);
+    expect(err.rawMessage).toContain("never overwritten");
+    expect(await refusalCode(daemon.clients.skills.approveSkillProposal({ memoryId: id, name: "Bad_Name" }))).toBe(Code.InvalidArgument);
     expect(skillFiles()).toEqual(before);
     // Still a proposal: a failed approval records nothing.
     expect(await syncProposalIds()).toEqual([id]);
@@ -181,7 +173,7 @@ describe("skill graduation", () => {
     expect(JSON.parse(listed.stdout)).toEqual([]);
     // Dismissing again is harmless; dismissing an approved memory is refused.
     expect((await daemon.clients.skills.dismissSkillProposal({ memoryId: ids.release as string })).memoryId).toBe(ids.release);
-    expect(await codeOf(daemon.clients.skills.dismissSkillProposal({ memoryId: ids.procedure as string }))).toBe(Code.FailedPrecondition);
+    expect(await refusalCode(daemon.clients.skills.dismissSkillProposal({ memoryId: ids.procedure as string }))).toBe(Code.FailedPrecondition);
   });
 
   it("writes a global memory to the user's skills, or with scope project to the current project's", async () => {

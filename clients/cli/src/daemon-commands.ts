@@ -77,7 +77,7 @@ export function registerDaemonCommands(program: Command): void {
 }
 
 /** The daemon's pid if it answers Health, else null. */
-async function healthPid(clients: MemdClients): Promise<number | null> {
+export async function healthPid(clients: MemdClients): Promise<number | null> {
   try {
     const { health } = await clients.admin.health({}, { timeoutMs: 2000 });
     return health?.pid ?? null;

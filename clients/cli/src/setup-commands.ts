@@ -3,8 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { InstructionsChannel } from "../../../gen/memd/v1/admin_service_pb.js";
-import { isDaemonDown, type MemdClients } from "../../transport/transport.js";
+import { isDaemonDown } from "../../transport/transport.js";
 import { action, type CliContext, CliFailure } from "./context.js";
+import { healthPid } from "./daemon-commands.js";
 import { splitList } from "./enums.js";
 import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";
 import { applyChanges, readContents } from "./setup/apply.js";
@@ -161,12 +162,3 @@ async function fetchSectionBody(ctx: CliContext): Promise<string> {
   }
 }
 
-/** The daemon's pid if it answers Health, else null. */
-async function healthPid(clients: MemdClients): Promise<number | null> {
-  try {
-    const { health } = await clients.admin.health({}, { timeoutMs: 2000 });
-    return health?.pid ?? null;
-  } catch {
-    return null;
-  }
-}

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Embedder, EmbeddingError } from "./embedder.js";
+import type { Embedder } from "./embedder.js";
 import { createLocalEmbedder, localWorkerUrl } from "./local-embedder.js";
 import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startFakeOllama } from "../../../test/embed/fake-ollama.js";
 import { type LocalServer, refusedUrl, sendJson, startLocalServer, unitFakeVector } from "../../../test/embed/local-http-server.js";
-import { type Embedder, EmbeddingError } from "./embedder.js";
+import type { Embedder } from "./embedder.js";
 import { createOllamaEmbedder } from "./ollama-embedder.js";
 import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 

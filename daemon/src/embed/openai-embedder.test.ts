@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Handler, type LocalServer, fakeVector, refusedUrl, sendJson, startLocalServer, unitFakeVector } from "../../../test/embed/local-http-server.js";
-import { type Embedder, EmbedderSetupError, EmbeddingError } from "./embedder.js";
+import { type Embedder, EmbedderSetupError } from "./embedder.js";
 import { type OpenAiEmbedderOptions, createOpenAiEmbedder } from "./openai-embedder.js";
 import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 
