@@ -3,11 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI_BIN, REPO_ROOT, runProcess, spawnDaemon } from "../helpers/daemon.js";
+import { CLI_BIN, MCP_BIN, REPO_ROOT, runProcess, spawnDaemon } from "../helpers/daemon.js";
 
 const FIXTURES = path.join(REPO_ROOT, "test/cli/fixtures");
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
-const MCP_BIN = path.join(REPO_ROOT, "dist/clients/mcp/src/main.js");
 const DAEMON_BIN = path.join(REPO_ROOT, "dist/daemon/src/main.js");
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd"];
 

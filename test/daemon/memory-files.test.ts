@@ -6,10 +6,9 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { MCP_BIN, REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
-const MCP_BIN = path.join(REPO_ROOT, "dist/clients/mcp/src/main.js");
 const NOTE_FIXTURE = path.join(REPO_ROOT, "test/hooks/fixtures/post-tool-use-write-md.json");
 const BEGIN = "<!-- memd:begin (generated; edits here are overwritten) -->";
 const END = "<!-- memd:end -->";

@@ -10,4 +10,5 @@ export default function setup(): void {
     cwd: root,
     stdio: "inherit",
   });
+  execFileSync(process.execPath, [path.join(root, "clients/mcp/bundle.mjs")], { cwd: root, stdio: "inherit" });
 }

@@ -8,6 +8,8 @@ import { createMemdClients, createSocketTransport, type MemdClients } from "../.
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DAEMON_BIN = path.join(REPO_ROOT, "dist/daemon/src/main.js");
 export const CLI_BIN = path.join(REPO_ROOT, "dist/clients/cli/src/main.js");
+/** memd-mcp as installed: the bundle the build writes beside the compiled adapter. */
+export const MCP_BIN = path.join(REPO_ROOT, "dist/clients/mcp/src/memd-mcp.mjs");
 
 export interface TestDaemon {
   home: string;
@@ -89,14 +91,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs a compiled entry point with Node, feeding `input` on stdin, and collects its output. */
-export function runProcess(bin: string, args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+/** Runs a command (no shell), feeding `input` on stdin, and collects its output. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, ...options.env },
-      cwd: options.cwd,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -109,6 +111,11 @@ export function runProcess(bin: string, args: string[], options: { env?: Record<
     child.once("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? "");
   });
+}
+
+/** Runs a compiled entry point with Node, feeding `input` on stdin, and collects its output. */
+export function runProcess(bin: string, args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return runCommand(process.execPath, [bin, ...args], { env: { ...process.env, ...options.env }, cwd: options.cwd, input: options.input });
 }
 
 /** Runs the real memctl binary against a state directory. */

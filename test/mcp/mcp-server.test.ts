@@ -5,9 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { MCP_BIN, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
-const MCP_BIN = path.join(REPO_ROOT, "dist/clients/mcp/src/main.js");
 
 const ALL_TOOLS = [
   "memory_archive", "memory_checkpoint", "memory_clean", "memory_compress", "memory_consolidate", "memory_get", "memory_health",

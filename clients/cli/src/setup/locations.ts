@@ -19,7 +19,7 @@ export function installedPaths(execPath: string = process.execPath): InstallPath
   return {
     node: execPath,
     daemon: path.join(dist, "daemon/src/main.js"),
-    mcp: path.join(dist, "clients/mcp/src/main.js"),
+    mcp: path.join(dist, "clients/mcp/src/memd-mcp.mjs"),
     hook: path.join(dist, "hooks/src/main.js"),
   };
 }
