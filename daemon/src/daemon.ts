@@ -10,6 +10,10 @@ import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import type { Config } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
+import { chooseChatModel } from "./llm/choose-chat-model.js";
+import { createClusterSummariser } from "./llm/cluster-summary.js";
+import { modelLabel } from "./llm/chat-model.js";
+import { createTranscriptDistiller } from "./llm/transcript-distiller.js";
 import { Maintenance } from "./maintenance/maintenance.js";
 import { MemoryFileSyncer } from "./memory-files/memory-file-syncer.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -74,8 +78,14 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     runtime = embeddings;
     if (embeddings) cleanups.push(() => embeddings.close());
 
+    // Optional (MEMD_LLM): summaries for consolidation and distillation for the transcript sweep.
+    const llm = chooseChatModel(config.llm, store, now);
+    if (llm) logger.info({ model: modelLabel(llm), dailyTokens: config.llm.dailyTokens }, "language model configured for consolidation and transcript sweeps");
+
     const newId = monotonicFactory();
-    const maintenance = new Maintenance({ store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives });
+    const maintenance = new Maintenance({
+      store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives, summariser: llm && createClusterSummariser(llm),
+    });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
     const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
@@ -91,6 +101,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       newId: () => newId(now()),
       limits: { maxContentBytes: config.maxContentBytes },
       claudeHome: config.claudeHome,
+      llm,
       daemon: {
         version: readVersion(),
         home: config.home,
@@ -101,7 +112,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       },
     };
     // Background transcript sweeps finish (or time out) before the database closes.
-    const capture = createCaptureService(deps);
+    const capture = createCaptureService(deps, { distiller: llm && createTranscriptDistiller(llm) });
     cleanups.push(() => capture.drain(DRAIN_TIMEOUT_MS));
     const routes = (router: ConnectRouter) => {
       router.service(MemoryService, createMemoryService(deps));
@@ -157,6 +168,9 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       await inFlight.drained(DRAIN_TIMEOUT_MS);
       for (const s of servers) s.destroyConnections();
     });
+    // Runs first on shutdown: calls in flight abort, so that requests, sweeps and maintenance runs
+    // waiting on a model fall back to their deterministic results and finish at once.
+    if (llm) cleanups.push(() => llm.close());
     logger.info({ socket: config.socketPath, tcp, version: deps.daemon.version, schema: store.schemaVersion }, "memd started");
 
     let closing: Promise<void> | null = null;

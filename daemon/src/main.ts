@@ -55,6 +55,13 @@ Lifecycle (environment):
                         (defaults: procedure 365d, preference 180d, decision 180d, fact 120d, context 90d,
                         task 14d, episode 7d, trace 1d, idea and rule never; rules are flagged for review)
 
+Language model (environment; optional, off unless set):
+  MEMD_LLM              none | ollama | openai: summarises consolidated clusters and adds staged
+                        candidates to the transcript sweep; any failure falls back to the rules
+  MEMD_LLM_MODEL        chat model (default llama3.2 for Ollama, gpt-4o-mini for OpenAI)
+  MEMD_LLM_DAILY_TOKENS spend cap, input plus output tokens per UTC day (default 200000)
+  MEMD_CLAUDE_HOME      Claude Code's user directory for skills and MEMORY.md (default ~/.claude)
+
 Signals: SIGINT and SIGTERM stop accepting, finish in-flight requests and close the database.
 Exit codes: 0 clean stop, 1 failed to start (already running, bad database), 2 invalid settings.`,
   );

@@ -67,6 +67,7 @@ export function registerAdminCommands(program: Command): void {
           schemaVersion: s.schemaVersion,
           embedder: s.embedder ? toJson(EmbedderStatusSchema, s.embedder) : null,
           ledger: counts(s.ledger),
+          llm: s.llm ? { provider: s.llm.provider, model: s.llm.model, day: s.llm.day, tokensToday: Number(s.llm.tokensToday), callsToday: Number(s.llm.callsToday), dailyCapTokens: Number(s.llm.dailyCapTokens) } : null,
         };
         if (ctx.json) {
           ctx.printJson(view);
@@ -74,6 +75,10 @@ export function registerAdminCommands(program: Command): void {
         }
         ctx.print(`${view.total} memories, database ${(view.databaseBytes / 1024 / 1024).toFixed(1)} MiB, schema v${view.schemaVersion}`);
         if (s.embedder) ctx.print(formatEmbedder(s.embedder));
+        if (view.llm) {
+          const { provider, model, tokensToday, callsToday, dailyCapTokens } = view.llm;
+          ctx.print(`language model ${provider}:${model}: ${tokensToday} of ${dailyCapTokens} tokens today (${callsToday} calls)`);
+        }
         for (const [title, record] of [["status", view.byStatus], ["kind (active)", view.byKind], ["project (active)", view.byProject], ["lifecycle", view.ledger]] as const) {
           ctx.print(`by ${title}:`);
           for (const [key, n] of Object.entries(record)) ctx.print(`  ${key.padEnd(24)} ${String(n).padStart(8)}`);

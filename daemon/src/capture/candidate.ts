@@ -17,6 +17,11 @@ export interface CaptureCandidate {
   line: number;
   /** Why it was extracted, in a few words. */
   reason: string;
+  /**
+   * The language model that proposed it ("openai:gpt-4o-mini"), when one did (MEMD_LLM). A
+   * model's reading of a transcript is an inference, so such candidates are always staged.
+   */
+  model?: string;
 }
 
 /** A candidate with the defaults for the fields most kinds leave empty. */

@@ -78,7 +78,8 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
       result.captured.push({ memory: merged, outcome: "merged", candidate });
       continue;
     }
-    store.insert(record, { at: record.createdAt, action: "created", sessionId: record.sessionId, detail: "transcript sweep" });
+    const detail = candidate.model ? `transcript sweep, distilled by ${candidate.model}` : "transcript sweep";
+    store.insert(record, { at: record.createdAt, action: "created", sessionId: record.sessionId, detail });
     mine.push(record);
     if (staged) stagedLeft -= 1;
     else preferencesLeft -= 1;
@@ -88,7 +89,7 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
 }
 
 function memoryInput(candidate: CaptureCandidate, ctx: SaveContext) {
-  const stated = candidate.kind === "preference" && candidate.source === "user";
+  const stated = candidate.kind === "preference" && candidate.source === "user" && candidate.model === undefined;
   return {
     content: candidate.content,
     kind: candidate.kind,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
 import { ConfigError, isLoopbackHost, loadConfig, parseHalfLives, parseListenAddress } from "./config.js";
+import { readEnv } from "./env.js";
 
 describe("parseListenAddress", () => {
   it.each([
@@ -79,5 +80,26 @@ describe("half-lives", () => {
   it.each(["episode=0d", "episode=-3d", "episode=soon", "ghost=3d"])("refuses %s with a clear message", (value) => {
     expect(() => parseHalfLives(value)).toThrow(ConfigError);
     expect(() => parseHalfLives(value)).toThrow(/MEMD_HALF_LIVES/);
+  });
+});
+
+describe("language model settings", () => {
+  it("default to no model, so that nothing is sent anywhere unless configured", () => {
+    expect(loadConfig({ userHome: "/home/maya" }).llm).toMatchObject({ choice: "none", model: "", dailyTokens: 200_000 });
+    expect(loadConfig({ userHome: "/home/maya", llm: "" }).llm.choice).toBe("none");
+  });
+
+  it("pick a small default model per provider, share Ollama's address and take a daily token cap", () => {
+    const ollama = loadConfig(readEnv({ HOME: "/home/maya", MEMD_LLM: "ollama", OLLAMA_HOST: "10.0.0.5:11434", MEMD_LLM_DAILY_TOKENS: "5000" })).llm;
+    expect(ollama).toMatchObject({ choice: "ollama", model: "llama3.2", ollamaHost: "http://10.0.0.5:11434", dailyTokens: 5000 });
+    const openai = loadConfig(readEnv({ HOME: "/home/maya", MEMD_LLM: "openai", OPENAI_API_KEY: "sk-x", MEMD_LLM_MODEL: "gpt-4.1-mini" })).llm;
+    expect(openai).toMatchObject({ choice: "openai", model: "gpt-4.1-mini", openaiApiKey: "sk-x", openaiBaseUrl: "https://api.openai.com" });
+  });
+
+  it("refuse OpenAI without a key, an unknown provider and a cap that is not a whole number", () => {
+    expect(() => loadConfig({ userHome: "/h", llm: "openai" })).toThrow(/MEMD_LLM=openai needs an API key: set OPENAI_API_KEY/);
+    expect(() => loadConfig({ userHome: "/h", llm: "claude" })).toThrow(/invalid setting llm/);
+    expect(() => loadConfig({ userHome: "/h", llm: "ollama", llmDailyTokens: "lots" })).toThrow(/llmDailyTokens/);
+    expect(() => loadConfig({ userHome: "/h", llm: "ollama", llmDailyTokens: "-1" })).toThrow(/llmDailyTokens/);
   });
 });

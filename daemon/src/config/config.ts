@@ -23,6 +23,8 @@ export interface Config {
   halfLives: HalfLives;
   /** Claude Code's user directory, whose skills/ holds the user's skills (MEMD_CLAUDE_HOME, default ~/.claude). */
   claudeHome: string;
+  /** The optional language model for consolidation summaries and transcript distillation (MEMD_LLM*). */
+  llm: LlmConfig;
 }
 
 export const EMBEDDER_CHOICES = ["auto", "local", "ollama", "openai", "none"] as const;
@@ -37,6 +39,28 @@ export interface EmbeddingConfig {
   openaiApiKey: string | undefined;
   openaiBaseUrl: string;
   openaiModel: string;
+}
+
+export const LLM_CHOICES = ["none", "ollama", "openai"] as const;
+export type LlmChoice = (typeof LLM_CHOICES)[number];
+
+/** The chat model each provider uses unless MEMD_LLM_MODEL names another: small, cheap, good enough to summarise. */
+export const DEFAULT_LLM_MODELS: Record<Exclude<LlmChoice, "none">, string> = { ollama: "llama3.2", openai: "gpt-4o-mini" };
+/** Tokens (prompt and completion) per UTC day across every use: about 40 consolidations or sweeps of a long session. */
+export const DEFAULT_LLM_DAILY_TOKENS = 200_000;
+
+export interface LlmConfig {
+  /** none (the default): every summary and sweep is the deterministic one, and nothing is sent anywhere. */
+  choice: LlmChoice;
+  /** The chat model; empty when choice is none. */
+  model: string;
+  /** The spend cap: no call is made that would take today's (UTC) tokens past it. */
+  dailyTokens: number;
+  /** The same OLLAMA_HOST the embedder uses. */
+  ollamaHost: string;
+  /** Kept out of logs; only used when choice is "openai". */
+  openaiApiKey: string | undefined;
+  openaiBaseUrl: string;
 }
 
 export interface ListenAddress {
@@ -78,6 +102,9 @@ const schema = z.object({
   ollamaModel: z.string().min(1).default("nomic-embed-text"),
   openaiBaseUrl: z.string().url("must be a URL").default("https://api.openai.com"),
   openaiModel: z.string().min(1).default("text-embedding-3-small"),
+  llm: z.enum(LLM_CHOICES).default("none"),
+  llmModel: z.string().min(1).optional(),
+  llmDailyTokens: z.coerce.number().int("must be a whole number of tokens").min(0, "must be 0 or more").default(DEFAULT_LLM_DAILY_TOKENS),
 });
 
 export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Config {
@@ -93,6 +120,9 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     ollamaModel: env.ollamaModel,
     openaiBaseUrl: env.openaiBaseUrl,
     openaiModel: env.openaiModel,
+    llm: env.llm || undefined,
+    llmModel: env.llmModel || undefined,
+    llmDailyTokens: env.llmDailyTokens || undefined,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -125,6 +155,25 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
       openaiBaseUrl: parsed.data.openaiBaseUrl,
       openaiModel: parsed.data.openaiModel,
     },
+    llm: llmConfig(parsed.data, env.openaiApiKey),
+  };
+}
+
+/** Refuses an OpenAI chat model without a key at start-up, rather than failing every call later. */
+function llmConfig(
+  data: { llm: LlmChoice; llmModel?: string | undefined; llmDailyTokens: number; ollamaHost: string; openaiBaseUrl: string },
+  openaiApiKey: string | undefined,
+): LlmConfig {
+  if (data.llm === "openai" && !openaiApiKey?.trim()) {
+    throw new ConfigError("MEMD_LLM=openai needs an API key: set OPENAI_API_KEY, or choose MEMD_LLM=ollama or none");
+  }
+  return {
+    choice: data.llm,
+    model: data.llm === "none" ? "" : (data.llmModel ?? DEFAULT_LLM_MODELS[data.llm]),
+    dailyTokens: data.llmDailyTokens,
+    ollamaHost: data.ollamaHost,
+    openaiApiKey,
+    openaiBaseUrl: data.openaiBaseUrl,
   };
 }
 

@@ -13,6 +13,9 @@ export interface MemdEnv {
   openaiModel?: string;
   halfLives?: string;
   claudeHome?: string;
+  llm?: string;
+  llmModel?: string;
+  llmDailyTokens?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -30,5 +33,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     openaiModel: env.MEMD_OPENAI_MODEL,
     halfLives: env.MEMD_HALF_LIVES,
     claudeHome: env.MEMD_CLAUDE_HOME,
+    llm: env.MEMD_LLM,
+    llmModel: env.MEMD_LLM_MODEL,
+    llmDailyTokens: env.MEMD_LLM_DAILY_TOKENS,
   };
 }

@@ -5,6 +5,7 @@ import { decayWeight } from "../lifecycle/decay.js";
 import { DEFAULT_GC_CONFIG, planGc } from "../lifecycle/gc-plan.js";
 import type { HalfLives } from "../lifecycle/half-lives.js";
 import { mergeCluster } from "../lifecycle/merge-cluster.js";
+import { type ClusterSummariser, withSummary } from "../llm/cluster-summary.js";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import type { MemoryStore } from "../store/store.js";
@@ -31,6 +32,11 @@ export interface MaintenanceOptions {
   /** Run after this many saves as well. */
   everySaves?: number;
   halfLives: HalfLives;
+  /**
+   * Summarises clusters with a language model when one is configured (MEMD_LLM); without one, or
+   * when it fails, a cluster gets the deterministic merge. Dry runs never call it.
+   */
+  summariser?: ClusterSummariser | null;
 }
 
 /**
@@ -104,7 +110,7 @@ export class Maintenance {
   }
 
   /** Chains runs so that two never overlap. */
-  private exclusive<T>(work: () => T): Promise<T> {
+  private exclusive<T>(work: () => T | Promise<T>): Promise<T> {
     const next = this.running.catch(() => undefined).then(work);
     this.running = next;
     return next;
@@ -153,7 +159,7 @@ export class Maintenance {
     return actions;
   }
 
-  private consolidateNow(dryRun: boolean): ConsolidationAction[] {
+  private async consolidateNow(dryRun: boolean): Promise<ConsolidationAction[]> {
     const { store, now, newId, embeddings } = this.options;
     if (!embeddings) return [];
     const at = now();
@@ -174,9 +180,25 @@ export class Maintenance {
         at,
         dryRun ? "" : newId(),
       );
-      actions.push({ memory: merged.memory, originalIds: merged.archive.map((a) => a.id) });
-      if (dryRun) continue;
-      store.insert(merged.memory, { at, action: "created", sessionId: "", detail: `consolidates ${merged.archive.map((a) => a.id).join(", ")}` });
+      if (dryRun) {
+        actions.push({ memory: merged.memory, originalIds: merged.archive.map((a) => a.id) });
+        continue;
+      }
+      const { summariser } = this.options;
+      const made = summariser ? await this.summarised(summariser, merged.memory, cluster.map((item) => item.memory)) : null;
+      // Saves and updates go on while a model writes; a cluster that changed meanwhile waits for the next run.
+      if (made && !this.unchanged(cluster.map((item) => item.memory), reinforced)) {
+        this.options.logger.info({ originals: merged.archive.map((a) => a.id) }, "consolidation skipped: a memory changed while it was being summarised");
+        continue;
+      }
+      const memory = made?.memory ?? merged.memory;
+      actions.push({ memory, originalIds: merged.archive.map((a) => a.id) });
+      store.insert(memory, {
+        at,
+        action: "created",
+        sessionId: "",
+        detail: `consolidates ${merged.archive.map((a) => a.id).join(", ")} (${made?.how ?? "deterministic merge"})`,
+      });
       // The merge keeps its oldest member's creation time, so without this its decay clock would
       // go back to that creation and lose the later writes and repeats behind the originals.
       if (merged.lastReinforcedAt > merged.memory.createdAt) {
@@ -197,5 +219,26 @@ export class Maintenance {
     }
     if (actions.length > 0 && !dryRun) embeddings.notify();
     return actions;
+  }
+
+  /** The merge with the model's summary as its content, or the merge as it is when the model fails; says which. */
+  private async summarised(summariser: ClusterSummariser, merged: MemoryRecord, members: readonly MemoryRecord[]): Promise<{ memory: MemoryRecord; how: string }> {
+    let reason: string;
+    try {
+      const outcome = await summariser.summarise(members);
+      if (outcome.ok) return { memory: withSummary(merged, outcome.summary), how: `summarised by ${outcome.madeBy}` };
+      reason = outcome.reason;
+    } catch (error) {
+      // A summary is an improvement, never a requirement: whatever went wrong, the merge goes ahead.
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    this.options.logger.warn({ originals: members.map((m) => m.id), model: summariser.label, reason }, "consolidation fell back to the deterministic merge");
+    return { memory: merged, how: `deterministic merge, ${summariser.label} failed` };
+  }
+
+  /** True when every member is stored exactly as planned and no reinforcement came in since. */
+  private unchanged(members: readonly MemoryRecord[], reinforced: ReadonlyMap<string, number>): boolean {
+    const now = this.options.store.lastReinforcements();
+    return members.every((m) => JSON.stringify(this.options.store.get(m.id)) === JSON.stringify(m) && now.get(m.id) === reinforced.get(m.id));
   }
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { AdminService, InstructionsChannel, ReindexTarget } from "../../../gen/memd/v1/admin_service_pb.js";
 import { InvalidInputError, UnavailableError } from "../errors.js";
+import type { CappedChatModel } from "../llm/spend-cap.js";
 import { validateImported } from "../memory/imported-memory.js";
 import { memoryFromPb, memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
@@ -37,6 +38,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
           ...counts({ ...store.ledger(project) }),
           { key: "review", count: BigInt(rulesDueForReview(store, project, deps.now()).length) },
         ],
+        llm: deps.llm ? llmUsage(deps.llm) : undefined,
       };
     },
 
@@ -117,5 +119,18 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
       }
       return { text: instructionsText(channel, deps.daemon.socketPath) };
     },
+  };
+}
+
+/** The language model and today's spend, as Stats reports them. */
+function llmUsage(llm: CappedChatModel) {
+  const today = llm.spendToday();
+  return {
+    provider: llm.provider,
+    model: llm.model,
+    day: today.day,
+    tokensToday: BigInt(today.usedTokens),
+    callsToday: BigInt(today.calls),
+    dailyCapTokens: BigInt(today.capTokens),
   };
 }

@@ -4,10 +4,13 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
   CaptureOutcome, CaptureService, type CaptureTranscriptRequest, type CaptureTranscriptResponseSchema,
 } from "../../../gen/memd/v1/capture_service_pb.js";
-import { extractCandidates } from "../capture/extract-candidates.js";
+import type { CaptureCandidate } from "../capture/candidate.js";
+import { extractCandidates, MAX_STAGED_PER_SESSION } from "../capture/extract-candidates.js";
 import { checkTranscriptPath, readTranscript } from "../capture/read-transcript.js";
 import { type CapturedMemory, saveCandidates } from "../capture/save-candidates.js";
 import { InvalidInputError } from "../errors.js";
+import { mergeDistilled } from "../llm/distilled-candidates.js";
+import type { TranscriptDistiller } from "../llm/transcript-distiller.js";
 import type { Logger } from "../logger.js";
 import { GLOBAL_PROJECT } from "../memory/memory.js";
 import { requestLoggerKey } from "./context.js";
@@ -27,12 +30,17 @@ export interface CaptureServiceHandle {
   drain(timeoutMs: number): Promise<void>;
 }
 
+export interface CaptureServiceOptions {
+  /** Adds a language model's candidates to the rule-based ones when MEMD_LLM is set; null or absent: rules only. */
+  distiller?: TranscriptDistiller | null;
+}
+
 /**
  * The transcript sweep. Sweeps run one at a time, in arrival order: a hook's sweep runs after
  * its answer, and the daemon waits for queued ones before it closes the database. Only counts
  * are logged, never what the transcript says.
  */
-export function createCaptureService(deps: ServiceDeps): CaptureServiceHandle {
+export function createCaptureService(deps: ServiceDeps, options: CaptureServiceOptions = {}): CaptureServiceHandle {
   let queue: Promise<void> = Promise.resolve();
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
     const done = queue.then(work);
@@ -56,7 +64,8 @@ export function createCaptureService(deps: ServiceDeps): CaptureServiceHandle {
     // named relative to where the session ran.
     const recordedCwd = path.isAbsolute(read.cwd) ? read.cwd : "";
     const project = deps.resolveProject({ project: req.project, cwd: req.cwd || recordedCwd }) ?? GLOBAL_PROJECT;
-    const candidates = extractCandidates(read.events, recordedCwd || req.cwd);
+    const extracted = extractCandidates(read.events, recordedCwd || req.cwd);
+    const candidates = options.distiller ? await withDistilled(options.distiller, read.events, extracted, log) : extracted;
     const result = saveCandidates(candidates, {
       store: deps.store,
       newId: deps.newId,
@@ -81,6 +90,7 @@ export function createCaptureService(deps: ServiceDeps): CaptureServiceHandle {
         malformedLines: read.malformedLines,
         truncated: read.truncated,
         candidates: candidates.length,
+        distilled: candidates.length - extracted.length,
         created,
         merged: count("merged"),
         alreadySaved: count("already-saved"),
@@ -131,4 +141,27 @@ export function createCaptureService(deps: ServiceDeps): CaptureServiceHandle {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * The rule-based candidates plus the model's new ones. The model's are all staged, so when the
+ * rules alone fill the session's staged cap the call is not made; on any failure the rules'
+ * candidates stand alone.
+ */
+async function withDistilled(
+  distiller: TranscriptDistiller,
+  events: Parameters<TranscriptDistiller["distill"]>[0],
+  extracted: CaptureCandidate[],
+  log: Logger,
+): Promise<CaptureCandidate[]> {
+  const stagedByRules = extracted.filter((c) => !(c.kind === "preference" && c.source === "user")).length;
+  if (stagedByRules >= MAX_STAGED_PER_SESSION) return extracted;
+  try {
+    const outcome = await distiller.distill(events);
+    if (outcome.ok) return mergeDistilled(extracted, outcome.candidates);
+    log.warn({ model: distiller.label, reason: outcome.reason }, "transcript distillation failed; the rule-based candidates stand alone");
+  } catch (error) {
+    log.warn({ model: distiller.label, reason: error instanceof Error ? error.message : String(error) }, "transcript distillation failed; the rule-based candidates stand alone");
+  }
+  return extracted;
 }

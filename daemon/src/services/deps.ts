@@ -1,4 +1,5 @@
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
+import type { CappedChatModel } from "../llm/spend-cap.js";
 import type { Maintenance } from "../maintenance/maintenance.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryStore } from "../store/store.js";
@@ -20,6 +21,8 @@ export interface ServiceDeps {
   maintenance: Maintenance;
   /** Claude Code's user directory (~/.claude): installed skills are read from, and approved ones written to, its skills/. */
   claudeHome: string;
+  /** The optional language model (MEMD_LLM) behind its daily spend cap, for Stats; absent or null when none is configured. */
+  llm?: CappedChatModel | null;
 }
 
 /** Facts about the running daemon that Health and Sync report. */

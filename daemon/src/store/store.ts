@@ -75,6 +75,18 @@ export interface MemoryStore {
   putMemoryFileSync(sync: MemoryFileSyncRecord): void;
   /** Forgets a project's MEMORY.md sync; returns whether there was one. */
   deleteMemoryFileSync(project: string): boolean;
+  /** Language-model tokens spent on a UTC day ("2026-10-14"); zeros for a day with none. */
+  llmUsage(day: string): LlmUsageDay;
+  /** Adds one call's tokens to a UTC day's total, durably. */
+  addLlmUsage(day: string, usage: { inputTokens: number; outputTokens: number }): void;
+  /** The memories already put into a session's context (by Brief or Suggest). */
+  sessionInjections(sessionId: string): Set<string>;
+  /** Records memories put into a session's context at `at`; recording one again refreshes its time. */
+  recordSessionInjections(sessionId: string, memoryIds: readonly string[], at: number): void;
+  /** Forgets what a session was given (its context was cleared); returns how many records went. */
+  forgetSessionInjections(sessionId: string): number;
+  /** Deletes the records of every session not given anything since `before`; returns how many went. */
+  pruneSessionInjections(before: number): number;
 }
 
 
@@ -180,4 +192,13 @@ export interface MemoryFileSyncRecord {
   enabledAt: number;
   /** True when memd created the file, so that disabling may remove it again if nothing else is left in it. */
   createdFile: boolean;
+}
+
+/** What the optional language model cost on one UTC day, across every use (the spend ledger). */
+export interface LlmUsageDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
 }

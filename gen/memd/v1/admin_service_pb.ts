@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/admin_service.proto.
  */
 export const file_memd_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyKBAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50IjgKDlJlaW5kZXhSZXF1ZXN0EiYKBnRhcmdldBgBIAEoDjIWLm1lbWQudjEuUmVpbmRleFRhcmdldCJqCg9SZWluZGV4UmVzcG9uc2USJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0EgwKBGRvbmUYAiABKAMSDQoFdG90YWwYAyABKAMSEgoKbGFzdF9lcnJvchgEIAEoCSIgCg1FeHBvcnRSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiMQoORXhwb3J0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiMgoNSW1wb3J0UmVxdWVzdBIhCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5IkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqZwoNUmVpbmRleFRhcmdldBIeChpSRUlOREVYX1RBUkdFVF9VTlNQRUNJRklFRBAAEhoKFlJFSU5ERVhfVEFSR0VUX1ZFQ1RPUlMQARIaChZSRUlOREVYX1RBUkdFVF9LRVlXT1JEEAIqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMy1AQKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBEj4KB1JlaW5kZXgSFy5tZW1kLnYxLlJlaW5kZXhSZXF1ZXN0GhgubWVtZC52MS5SZWluZGV4UmVzcG9uc2UwARI2CgVDbGVhbhIVLm1lbWQudjEuQ2xlYW5SZXF1ZXN0GhYubWVtZC52MS5DbGVhblJlc3BvbnNlEkgKC0NvbnNvbGlkYXRlEhsubWVtZC52MS5Db25zb2xpZGF0ZVJlcXVlc3QaHC5tZW1kLnYxLkNvbnNvbGlkYXRlUmVzcG9uc2USNgoFUHVyZ2USFS5tZW1kLnYxLlB1cmdlUmVxdWVzdBoWLm1lbWQudjEuUHVyZ2VSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_memory, file_memd_v1_memory_service]);
+  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyKhAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50Eh4KA2xsbRgJIAEoCzIRLm1lbWQudjEuTGxtVXNhZ2UifQoITGxtVXNhZ2USEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSCwoDZGF5GAMgASgJEhQKDHRva2Vuc190b2RheRgEIAEoAxITCgtjYWxsc190b2RheRgFIAEoAxIYChBkYWlseV9jYXBfdG9rZW5zGAYgASgDIjgKDlJlaW5kZXhSZXF1ZXN0EiYKBnRhcmdldBgBIAEoDjIWLm1lbWQudjEuUmVpbmRleFRhcmdldCJqCg9SZWluZGV4UmVzcG9uc2USJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0EgwKBGRvbmUYAiABKAMSDQoFdG90YWwYAyABKAMSEgoKbGFzdF9lcnJvchgEIAEoCSIgCg1FeHBvcnRSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiMQoORXhwb3J0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiMgoNSW1wb3J0UmVxdWVzdBIhCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5IkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqZwoNUmVpbmRleFRhcmdldBIeChpSRUlOREVYX1RBUkdFVF9VTlNQRUNJRklFRBAAEhoKFlJFSU5ERVhfVEFSR0VUX1ZFQ1RPUlMQARIaChZSRUlOREVYX1RBUkdFVF9LRVlXT1JEEAIqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMy1AQKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBEj4KB1JlaW5kZXgSFy5tZW1kLnYxLlJlaW5kZXhSZXF1ZXN0GhgubWVtZC52MS5SZWluZGV4UmVzcG9uc2UwARI2CgVDbGVhbhIVLm1lbWQudjEuQ2xlYW5SZXF1ZXN0GhYubWVtZC52MS5DbGVhblJlc3BvbnNlEkgKC0NvbnNvbGlkYXRlEhsubWVtZC52MS5Db25zb2xpZGF0ZVJlcXVlc3QaHC5tZW1kLnYxLkNvbnNvbGlkYXRlUmVzcG9uc2USNgoFUHVyZ2USFS5tZW1kLnYxLlB1cmdlUmVxdWVzdBoWLm1lbWQudjEuUHVyZ2VSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_memory, file_memd_v1_memory_service]);
 
 /**
  * PurgeRequest confirms a deletion.
@@ -373,6 +373,14 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
    * @generated from field: repeated memd.v1.Count ledger = 8;
    */
   ledger: Count[];
+
+  /**
+   * The optional language model (MEMD_LLM) and today's spend against its daily cap; unset when
+   * no model is configured.
+   *
+   * @generated from field: memd.v1.LlmUsage llm = 9;
+   */
+  llm?: LlmUsage | undefined;
 };
 
 /**
@@ -381,6 +389,63 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
  */
 export const StatsResponseSchema: GenMessage<StatsResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_admin_service, 12);
+
+/**
+ * LlmUsage reports the language model that summarises consolidations and distils transcripts,
+ * and what it used today.
+ *
+ * @generated from message memd.v1.LlmUsage
+ */
+export type LlmUsage = Message<"memd.v1.LlmUsage"> & {
+  /**
+   * "ollama" or "openai".
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * The chat model, e.g. "llama3.2" or "gpt-4o-mini".
+   *
+   * @generated from field: string model = 2;
+   */
+  model: string;
+
+  /**
+   * The UTC day the counts are for, as YYYY-MM-DD.
+   *
+   * @generated from field: string day = 3;
+   */
+  day: string;
+
+  /**
+   * Input plus output tokens used today (UTC), as the provider counted them.
+   *
+   * @generated from field: int64 tokens_today = 4;
+   */
+  tokensToday: bigint;
+
+  /**
+   * Calls made today (UTC).
+   *
+   * @generated from field: int64 calls_today = 5;
+   */
+  callsToday: bigint;
+
+  /**
+   * The daily cap in tokens (MEMD_LLM_DAILY_TOKENS); calls that could pass it are not made.
+   *
+   * @generated from field: int64 daily_cap_tokens = 6;
+   */
+  dailyCapTokens: bigint;
+};
+
+/**
+ * Describes the message memd.v1.LlmUsage.
+ * Use `create(LlmUsageSchema)` to create a new message.
+ */
+export const LlmUsageSchema: GenMessage<LlmUsage> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 13);
 
 /**
  * ReindexRequest says what to rebuild.
@@ -401,7 +466,7 @@ export type ReindexRequest = Message<"memd.v1.ReindexRequest"> & {
  * Use `create(ReindexRequestSchema)` to create a new message.
  */
 export const ReindexRequestSchema: GenMessage<ReindexRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 13);
+  messageDesc(file_memd_v1_admin_service, 14);
 
 /**
  * ReindexResponse reports progress; the stream ends when the rebuild is complete.
@@ -443,7 +508,7 @@ export type ReindexResponse = Message<"memd.v1.ReindexResponse"> & {
  * Use `create(ReindexResponseSchema)` to create a new message.
  */
 export const ReindexResponseSchema: GenMessage<ReindexResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 14);
+  messageDesc(file_memd_v1_admin_service, 15);
 
 /**
  * ExportRequest selects what to export.
@@ -464,7 +529,7 @@ export type ExportRequest = Message<"memd.v1.ExportRequest"> & {
  * Use `create(ExportRequestSchema)` to create a new message.
  */
 export const ExportRequestSchema: GenMessage<ExportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 15);
+  messageDesc(file_memd_v1_admin_service, 16);
 
 /**
  * ExportResponse carries one exported memory.
@@ -485,7 +550,7 @@ export type ExportResponse = Message<"memd.v1.ExportResponse"> & {
  * Use `create(ExportResponseSchema)` to create a new message.
  */
 export const ExportResponseSchema: GenMessage<ExportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 16);
+  messageDesc(file_memd_v1_admin_service, 17);
 
 /**
  * ImportRequest carries a batch of memories to store.
@@ -506,7 +571,7 @@ export type ImportRequest = Message<"memd.v1.ImportRequest"> & {
  * Use `create(ImportRequestSchema)` to create a new message.
  */
 export const ImportRequestSchema: GenMessage<ImportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 17);
+  messageDesc(file_memd_v1_admin_service, 18);
 
 /**
  * ImportResponse says what the import did.
@@ -541,7 +606,7 @@ export type ImportResponse = Message<"memd.v1.ImportResponse"> & {
  * Use `create(ImportResponseSchema)` to create a new message.
  */
 export const ImportResponseSchema: GenMessage<ImportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 18);
+  messageDesc(file_memd_v1_admin_service, 19);
 
 /**
  * InstructionsRequest asks for the agent system prompt.
@@ -562,7 +627,7 @@ export type InstructionsRequest = Message<"memd.v1.InstructionsRequest"> & {
  * Use `create(InstructionsRequestSchema)` to create a new message.
  */
 export const InstructionsRequestSchema: GenMessage<InstructionsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 19);
+  messageDesc(file_memd_v1_admin_service, 20);
 
 /**
  * InstructionsResponse carries the prompt.
@@ -583,7 +648,7 @@ export type InstructionsResponse = Message<"memd.v1.InstructionsResponse"> & {
  * Use `create(InstructionsResponseSchema)` to create a new message.
  */
 export const InstructionsResponseSchema: GenMessage<InstructionsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 20);
+  messageDesc(file_memd_v1_admin_service, 21);
 
 /**
  * ReindexTarget names a derived index.

@@ -242,4 +242,36 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: "language model spend ledger",
+    up(db) {
+      // One row per UTC day: the daily spend cap must hold across restarts, so usage is durable.
+      db.exec(`
+        CREATE TABLE llm_usage (
+          day           TEXT PRIMARY KEY,
+          input_tokens  INTEGER NOT NULL DEFAULT 0,
+          output_tokens INTEGER NOT NULL DEFAULT 0,
+          calls         INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    version: 9,
+    name: "memories injected into agent sessions",
+    up(db) {
+      // Which memories Brief and Suggest already put into a session's context, so that none is
+      // repeated there; rows of sessions idle for days are pruned (see pruneSessionInjections).
+      db.exec(`
+        CREATE TABLE session_injections (
+          session_id TEXT NOT NULL,
+          memory_id  TEXT NOT NULL,
+          at         INTEGER NOT NULL,
+          PRIMARY KEY (session_id, memory_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_injections_at ON session_injections (at);
+      `);
+    },
+  },
 ];

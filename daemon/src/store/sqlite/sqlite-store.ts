@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
   GraphHit, GraphSearch, ImportCounts, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
-  ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
+  LlmUsageDay, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
 } from "../store.js";
 import { EntityGraph } from "./entity-graph.js";
 import { matchExpression, queryTerms } from "./fts-query.js";
@@ -455,6 +455,49 @@ export class SqliteStore implements MemoryStore {
 
   deleteMemoryFileSync(project: string): boolean {
     return this.sql("DELETE FROM memory_file_syncs WHERE project = ?").run(project).changes > 0;
+  }
+
+  llmUsage(day: string): LlmUsageDay {
+    const row = this.sql("SELECT input_tokens, output_tokens, calls FROM llm_usage WHERE day = ?").get(day) as
+      | { input_tokens: number; output_tokens: number; calls: number }
+      | undefined;
+    return { day, inputTokens: row?.input_tokens ?? 0, outputTokens: row?.output_tokens ?? 0, calls: row?.calls ?? 0 };
+  }
+
+  addLlmUsage(day: string, usage: { inputTokens: number; outputTokens: number }): void {
+    this
+      .sql(
+        `INSERT INTO llm_usage (day, input_tokens, output_tokens, calls) VALUES (?, ?, ?, 1)
+         ON CONFLICT (day) DO UPDATE SET input_tokens = input_tokens + excluded.input_tokens,
+           output_tokens = output_tokens + excluded.output_tokens, calls = calls + 1`,
+      )
+      .run(day, usage.inputTokens, usage.outputTokens);
+  }
+
+  sessionInjections(sessionId: string): Set<string> {
+    const rows = this.sql("SELECT memory_id FROM session_injections WHERE session_id = ?").all(sessionId) as { memory_id: string }[];
+    return new Set(rows.map((r) => r.memory_id));
+  }
+
+  recordSessionInjections(sessionId: string, memoryIds: readonly string[], at: number): void {
+    const insert = this.sql(
+      `INSERT INTO session_injections (session_id, memory_id, at) VALUES (?, ?, ?)
+       ON CONFLICT (session_id, memory_id) DO UPDATE SET at = excluded.at`,
+    );
+    this.db.transaction(() => {
+      for (const id of memoryIds) insert.run(sessionId, id, at);
+    })();
+  }
+
+  forgetSessionInjections(sessionId: string): number {
+    return this.sql("DELETE FROM session_injections WHERE session_id = ?").run(sessionId).changes;
+  }
+
+  pruneSessionInjections(before: number): number {
+    // A whole session goes at once: one still in use keeps even its oldest records.
+    return this
+      .sql("DELETE FROM session_injections WHERE session_id IN (SELECT session_id FROM session_injections GROUP BY session_id HAVING MAX(at) < ?)")
+      .run(before).changes;
   }
 }
 
