@@ -3,38 +3,6 @@
 import { describe, expect, it } from "vitest";
 import { failureTrace } from "../../hooks/src/failure-trace.js";
 import { isMemoryNotePath, parseMemoryNote } from "../../hooks/src/memory-note.js";
-import { promptQuery, selectPointers } from "../../hooks/src/prompt-relevance.js";
-
-const hit = (id: string, summary: string, score: number, keywordRank = 1) => ({ id, summary, score, explanation: { keywordRank, graphPath: "" } });
-
-describe("selectPointers", () => {
-  const prompt = "Where do refresh tokens live, Postgres or Redis?";
-
-  it("keeps a keyword match that shares two meaningful words with the prompt", () => {
-    expect(selectPointers(prompt, [hit("a", "Refresh tokens are stored hashed in Postgres.", 1)], new Set()).map((m) => m.id)).toEqual(["a"]);
-  });
-
-  it("drops vector-only hits, weak hits below half the top score, and ids already injected", () => {
-    const memories = [
-      hit("top", "Refresh tokens are stored hashed in Postgres.", 1),
-      hit("weak", "Redis is a pure cache; refresh tokens never go there.", 0.3),
-      hit("vector", "Tokens and Postgres notes.", 0.9, 0),
-      hit("seen", "Postgres stores refresh tokens.", 0.9),
-    ];
-    expect(selectPointers(prompt, memories, new Set(["seen"])).map((m) => m.id)).toEqual(["top"]);
-  });
-
-  it("drops a keyword match that shares only one ordinary word", () => {
-    expect(selectPointers(prompt, [hit("a", "Redis runs on the staging host.", 1)], new Set())).toEqual([]);
-  });
-
-  it("asks nothing for chit-chat, slash commands and short prompts", () => {
-    expect(promptQuery("ok thanks, go ahead")).toBeNull();
-    expect(promptQuery("/compact keep the auth decisions")).toBeNull();
-    expect(promptQuery("fix it")).toBeNull();
-    expect(promptQuery(prompt)).toBe(prompt);
-  });
-});
 
 describe("memory notes", () => {
   it("recognises Claude Code's memory folders and skips the MEMORY.md index", () => {

@@ -86,8 +86,8 @@ describe("memd-hook against a running daemon", () => {
     const chatty = fixture("user-prompt-submit", workspace, "prompt-3", { prompt: "ok thanks, go ahead" });
     expect(await runHook(daemon.home, "UserPromptSubmit", chatty)).toEqual({ code: 0, stdout: "", stderr: "" });
 
-    const stateFile = path.join(daemon.home, "hooks", "sessions", "prompt-1.json");
-    expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600);
+    // The daemon remembers what each session was given; the hook keeps no files of its own.
+    expect(fs.existsSync(path.join(daemon.home, "hooks"))).toBe(false);
   });
 
   it("saves a Claude Code memory note written with Write as a human-stated preference", async () => {

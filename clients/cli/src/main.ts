@@ -10,6 +10,7 @@ import { registerMemoryCommands } from "./memory-commands.js";
 import { registerMemoryFileCommands } from "./memory-file-commands.js";
 import { registerReindexCommand } from "./reindex-command.js";
 import { registerSkillCommands } from "./skill-commands.js";
+import { registerSuggestCommand } from "./suggest-command.js";
 import { registerSetupCommands } from "./setup-commands.js";
 
 const program = new Command("memctl")
@@ -28,6 +29,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 registerMemoryCommands(program);
+registerSuggestCommand(program);
 registerCorrectionCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);

@@ -17,7 +17,9 @@ repeat themselves.
 Sync once: it tells you which project you are in and how many memories it holds.
 
 ## Search before you act
-Search memory before you decide how to do something, when the user refers to earlier work
+With each new request from the user, ask for suggestions first: Suggest returns at most three
+pointers to memories that clearly bear on the request (nothing when none does) and never the
+same one twice in a session. Search memory before you decide how to do something, when the user refers to earlier work
 ("like last time", "as we agreed"), when an error looks familiar, and before you ask the user
 a question they may already have answered. Search with the identifiers you have: error codes,
 ticket ids, file paths, commands.
@@ -46,6 +48,7 @@ function examples(channel: InstructionsChannel, socketPath: string): string {
 \`\`\`sh
 S=${socketPath}
 curl -s --unix-socket $S -H 'Content-Type: application/json' http://localhost/memd.v1.MemoryService/Sync -d "{\\"cwd\\": \\"$PWD\\"}"
+curl -s --unix-socket $S -H 'Content-Type: application/json' http://localhost/memd.v1.MemoryService/Suggest -d "{\\"query\\": \\"the user's request\\", \\"sessionId\\": \\"$SESSION\\", \\"cwd\\": \\"$PWD\\"}"
 curl -s --unix-socket $S -H 'Content-Type: application/json' http://localhost/memd.v1.MemoryService/Search -d "{\\"query\\": \\"ECONNRESET retry\\", \\"cwd\\": \\"$PWD\\"}"
 curl -s --unix-socket $S -H 'Content-Type: application/json' http://localhost/memd.v1.MemoryService/Save -d "{\\"content\\": \\"We use pnpm, never npm\\", \\"kind\\": \\"MEMORY_KIND_PREFERENCE\\", \\"project\\": \\"global\\"}"
 curl -s --unix-socket $S -H 'Content-Type: application/json' http://localhost/memd.v1.MemoryService/Checkpoint -d "{\\"summary\\": \\"Fixed token refresh\\", \\"problem\\": \\"...\\", \\"solution\\": \\"...\\", \\"files\\": [\\"src/auth/tokens.ts\\"], \\"cwd\\": \\"$PWD\\"}"
@@ -61,6 +64,7 @@ correct a memory.
       return `## How (memctl)
 \`\`\`sh
 memctl health                      # is memd running? (memctl start if not)
+memctl suggest "the user's request" --session "$SESSION"   # at most 3 pointers, none twice
 memctl search "ECONNRESET retry"   # current project plus global
 memctl add "We use pnpm, never npm" --kind preference --project global
 memctl add "Postgres runs on port 5433 locally" --kind fact --concepts postgres,ports

@@ -19,6 +19,7 @@ import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
 import { syncSkillProposals } from "./skill-service.js";
+import { briefSession, suggestPointers } from "./suggest.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -351,6 +352,14 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         })),
         skillProposals: syncSkillProposals(deps, req, project, ctx),
       };
+    },
+
+    brief(req, ctx) {
+      return briefSession(deps, req, ctx);
+    },
+
+    suggest(req) {
+      return suggestPointers(deps, req);
     },
   };
 }

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJaCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIEhMKC21lcmdlZF9pbnRvGAMgASgJIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSK+AgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkSEgoKcmV2aWV3X2R1ZRgKIAEoCCJKCgxMaXN0UmVzcG9uc2USIQoIbWVtb3JpZXMYASADKAsyDy5tZW1kLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAki+gEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFAoMYWxsX3Byb2plY3RzGAQgASgIEhYKDmV4Y2x1ZGVfZ2xvYmFsGAUgASgIEiIKBWtpbmRzGAYgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kEicKCHN0YXR1c2VzGAcgAygOMhUubWVtZC52MS5NZW1vcnlTdGF0dXMSDQoFbGltaXQYCCABKAUSIQoEbW9kZRgJIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZRIPCgdleHBsYWluGAogASgIIswBChBTY29yZUV4cGxhbmF0aW9uEhQKDGtleXdvcmRfcmFuaxgBIAEoBRIVCg1rZXl3b3JkX3Njb3JlGAIgASgBEhMKC3ZlY3Rvcl9yYW5rGAMgASgFEhkKEXZlY3Rvcl9zaW1pbGFyaXR5GAQgASgBEhIKCmdyYXBoX3BhdGgYBSABKAkSEQoJcmVsZXZhbmNlGAYgASgBEg0KBWRlY2F5GAcgASgBEhEKCWZyZXF1ZW5jeRgIIAEoARISCgpjb25maWRlbmNlGAkgASgBIm4KDFNlYXJjaFJlc3VsdBIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRINCgVzY29yZRgCIAEoARIuCgtleHBsYW5hdGlvbhgDIAEoCzIZLm1lbWQudjEuU2NvcmVFeHBsYW5hdGlvbiJsCg5TZWFyY2hSZXNwb25zZRImCgdyZXN1bHRzGAEgAygLMhUubWVtZC52MS5TZWFyY2hSZXN1bHQSDwoHcHJvamVjdBgCIAEoCRIhCgRtb2RlGAMgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlIsgBCg1SZWNhbGxSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhYKDmV4Y2x1ZGVfZ2xvYmFsGAQgASgIEiIKBWtpbmRzGAUgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kEg0KBWRlcHRoGAYgASgFEg0KBWxpbWl0GAcgASgFEhIKCm1heF90b2tlbnMYCCABKAUSCwoDaWRzGAkgAygJEg8KB2V4cGxhaW4YCiABKAgi1QEKDlJlY2FsbGVkTWVtb3J5EgoKAmlkGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIPCgdwcm9qZWN0GAQgASgJEg0KBXNjb3JlGAUgASgBEh8KBm1lbW9yeRgGIAEoCzIPLm1lbWQudjEuTWVtb3J5EhIKCmFzc29jaWF0ZWQYByABKAgSLgoLZXhwbGFuYXRpb24YCCABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ifgoOUmVjYWxsUmVzcG9uc2USKQoIbWVtb3JpZXMYASADKAsyFy5tZW1kLnYxLlJlY2FsbGVkTWVtb3J5Eg8KB3Byb2plY3QYAiABKAkSDQoFZGVwdGgYAyABKAUSDgoGdG9rZW5zGAQgASgFEhEKCXRydW5jYXRlZBgFIAEoCCLWAQoQU3VwZXJzZWRlUmVxdWVzdBIKCgJpZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEg4KBnJlYXNvbhgDIAEoCRIhCgRraW5kGAQgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEhAKCGNvbmNlcHRzGAUgAygJEg0KBWZpbGVzGAYgAygJEhIKCnNlc3Npb25faWQYByABKAkSFAoMc291cmNlX2FnZW50GAggASgJEicKCnByb3ZlbmFuY2UYCSABKA4yEy5tZW1kLnYxLlByb3ZlbmFuY2UiWQoRU3VwZXJzZWRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSIwoKc3VwZXJzZWRlZBgCIAEoCzIPLm1lbWQudjEuTWVtb3J5IhwKDkhpc3RvcnlSZXF1ZXN0EgoKAmlkGAEgASgJIn4KC01lbW9yeUV2ZW50EhEKCW1lbW9yeV9pZBgBIAEoCRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKc2Vzc2lvbl9pZBgEIAEoCRIOCgZkZXRhaWwYBSABKAkiVwoPSGlzdG9yeVJlc3BvbnNlEh4KBWNoYWluGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSJAoGZXZlbnRzGAIgAygLMhQubWVtZC52MS5NZW1vcnlFdmVudCIcCg5Qcm9tb3RlUmVxdWVzdBIKCgJpZBgBIAEoCSIyCg9Qcm9tb3RlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiKwoNUmVqZWN0UmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMQoOUmVqZWN0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnki0wEKEUNoZWNrcG9pbnRSZXF1ZXN0Eg8KB3N1bW1hcnkYASABKAkSDwoHcHJvYmxlbRgCIAEoCRIQCghzb2x1dGlvbhgDIAEoCRINCgVmaWxlcxgEIAMoCRIQCghjb25jZXB0cxgFIAMoCRIPCgdwcm9qZWN0GAYgASgJEgsKA2N3ZBgHIAEoCRISCgpzZXNzaW9uX2lkGAggASgJEhQKDHNvdXJjZV9hZ2VudBgJIAEoCRIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJVCgtTeW5jUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDHNvdXJjZV9hZ2VudBgEIAEoCSJ2Cg5Qcm9qZWN0U3VtbWFyeRIMCgRuYW1lGAEgASgJEgwKBHJvb3QYAiABKAkSFAoMYWN0aXZlX2NvdW50GAMgASgDEjIKDmxhc3Rfc2F2ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKBAgoMU3luY1Jlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzEg8KB3Byb2plY3QYAiABKAkSHAoUcHJvamVjdF9hY3RpdmVfY291bnQYAyABKAMSGgoSdG90YWxfYWN0aXZlX2NvdW50GAQgASgDEikKCHByb2plY3RzGAUgAygLMhcubWVtZC52MS5Qcm9qZWN0U3VtbWFyeRIjCgpyZXZpZXdfZHVlGAYgAygLMg8ubWVtZC52MS5NZW1vcnkSLwoPc2tpbGxfcHJvcG9zYWxzGAcgAygLMhYubWVtZC52MS5Ta2lsbFByb3Bvc2FsIqEBCgxIZWFsdGhTdGF0dXMSCgoCb2sYASABKAgSDwoHdmVyc2lvbhgCIAEoCRIWCg5zY2hlbWFfdmVyc2lvbhgDIAEoBRIWCg51cHRpbWVfc2Vjb25kcxgEIAEoAxILCgNwaWQYBSABKAUSDAoEaG9tZRgGIAEoCRIpCghlbWJlZGRlchgHIAEoCzIXLm1lbWQudjEuRW1iZWRkZXJTdGF0dXMiuQEKDkVtYmVkZGVyU3RhdHVzEhAKCHByb3ZpZGVyGAEgASgJEg0KBW1vZGVsGAIgASgJEhIKCmRpbWVuc2lvbnMYAyABKAUSDgoGcmVhc29uGAQgASgJEiUKBXN0YXRlGAUgASgOMhYubWVtZC52MS5FbWJlZGRlclN0YXRlEhMKC3F1ZXVlX2RlcHRoGAYgASgDEhIKCmxhc3RfZXJyb3IYByABKAkSEgoKcmVpbmRleGluZxgIIAEoCCpyCgpTZWFyY2hNb2RlEhsKF1NFQVJDSF9NT0RFX1VOU1BFQ0lGSUVEEAASFwoTU0VBUkNIX01PREVfS0VZV09SRBABEhYKElNFQVJDSF9NT0RFX1ZFQ1RPUhACEhYKElNFQVJDSF9NT0RFX0hZQlJJRBADKn4KDUVtYmVkZGVyU3RhdGUSHgoaRU1CRURERVJfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNFTUJFRERFUl9TVEFURV9JRExFEAESGAoURU1CRURERVJfU1RBVEVfUkVBRFkQAhIaChZFTUJFRERFUl9TVEFURV9GQUlMSU5HEAMypQYKDU1lbW9yeVNlcnZpY2USMwoEU2F2ZRIULm1lbWQudjEuU2F2ZVJlcXVlc3QaFS5tZW1kLnYxLlNhdmVSZXNwb25zZRI1CgNHZXQSEy5tZW1kLnYxLkdldFJlcXVlc3QaFC5tZW1kLnYxLkdldFJlc3BvbnNlIgOQAgESOQoGVXBkYXRlEhYubWVtZC52MS5VcGRhdGVSZXF1ZXN0GhcubWVtZC52MS5VcGRhdGVSZXNwb25zZRI8CgdBcmNoaXZlEhcubWVtZC52MS5BcmNoaXZlUmVxdWVzdBoYLm1lbWQudjEuQXJjaGl2ZVJlc3BvbnNlEjgKBExpc3QSFC5tZW1kLnYxLkxpc3RSZXF1ZXN0GhUubWVtZC52MS5MaXN0UmVzcG9uc2UiA5ACARI+CgZTZWFyY2gSFi5tZW1kLnYxLlNlYXJjaFJlcXVlc3QaFy5tZW1kLnYxLlNlYXJjaFJlc3BvbnNlIgOQAgESOQoGUmVjYWxsEhYubWVtZC52MS5SZWNhbGxSZXF1ZXN0GhcubWVtZC52MS5SZWNhbGxSZXNwb25zZRJCCglTdXBlcnNlZGUSGS5tZW1kLnYxLlN1cGVyc2VkZVJlcXVlc3QaGi5tZW1kLnYxLlN1cGVyc2VkZVJlc3BvbnNlEkEKB0hpc3RvcnkSFy5tZW1kLnYxLkhpc3RvcnlSZXF1ZXN0GhgubWVtZC52MS5IaXN0b3J5UmVzcG9uc2UiA5ACARI8CgdQcm9tb3RlEhcubWVtZC52MS5Qcm9tb3RlUmVxdWVzdBoYLm1lbWQudjEuUHJvbW90ZVJlc3BvbnNlEjkKBlJlamVjdBIWLm1lbWQudjEuUmVqZWN0UmVxdWVzdBoXLm1lbWQudjEuUmVqZWN0UmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_memd_v1_memory, file_memd_v1_skill_service]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIqAECgtTYXZlUmVxdWVzdBIPCgdjb250ZW50GAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSDwoHcHJvYmxlbRgFIAEoCRIQCghzb2x1dGlvbhgGIAEoCRIQCghjb25jZXB0cxgHIAMoCRINCgVmaWxlcxgIIAMoCRIMCgR0YWdzGAkgAygJEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARISCgpzZXNzaW9uX2lkGBEgASgJEhQKDHNvdXJjZV9hZ2VudBgSIAEoCRIvCgtleHBpcmVfdGltZRgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3dhaXRfZm9yX3ZlY3RvchgVIAEoCEINCgtfY29uZmlkZW5jZUINCgtfaW1wb3J0YW5jZSJaCgxTYXZlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMdmVjdG9yX3JlYWR5GAIgASgIEhMKC21lcmdlZF9pbnRvGAMgASgJIhgKCkdldFJlcXVlc3QSCgoCaWQYASABKAkiLgoLR2V0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAki7QQKDVVwZGF0ZVJlcXVlc3QSCgoCaWQYASABKAkSFAoHY29udGVudBgCIAEoCUgAiAEBEiEKBGtpbmQYAyABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSFAoHcHJvamVjdBgEIAEoCUgBiAEBEhQKB3Byb2JsZW0YBSABKAlIAogBARIVCghzb2x1dGlvbhgGIAEoCUgDiAEBEiUKCGNvbmNlcHRzGAcgASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiIKBWZpbGVzGAggASgLMhMubWVtZC52MS5TdHJpbmdMaXN0EiEKBHRhZ3MYCSABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSFwoKY29uZmlkZW5jZRgKIAEoAUgEiAEBEhsKBHRpZXIYCyABKA4yDS5tZW1kLnYxLlRpZXISEwoGcGlubmVkGAwgASgISAWIAQESFwoKaW1wb3J0YW5jZRgNIAEoBUgGiAEBEhQKB3ZhbGVuY2UYDiABKAFIB4gBARIWCglpbnRlbnNpdHkYDyABKAFICIgBARIvCgtleHBpcmVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3X3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9jb250ZW50QgoKCF9wcm9qZWN0QgoKCF9wcm9ibGVtQgsKCV9zb2x1dGlvbkINCgtfY29uZmlkZW5jZUIJCgdfcGlubmVkQg0KC19pbXBvcnRhbmNlQgoKCF92YWxlbmNlQgwKCl9pbnRlbnNpdHkiMQoOVXBkYXRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiLAoOQXJjaGl2ZVJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKD0FyY2hpdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSK+AgoLTGlzdFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIiCgVraW5kcxgCIAMoDjITLm1lbWQudjEuTWVtb3J5S2luZBInCghzdGF0dXNlcxgDIAMoDjIVLm1lbWQudjEuTWVtb3J5U3RhdHVzEhIKCnNlc3Npb25faWQYBCABKAkSEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkSEgoKcmV2aWV3X2R1ZRgKIAEoCCJKCgxMaXN0UmVzcG9uc2USIQoIbWVtb3JpZXMYASADKAsyDy5tZW1kLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAki+gEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFAoMYWxsX3Byb2plY3RzGAQgASgIEhYKDmV4Y2x1ZGVfZ2xvYmFsGAUgASgIEiIKBWtpbmRzGAYgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kEicKCHN0YXR1c2VzGAcgAygOMhUubWVtZC52MS5NZW1vcnlTdGF0dXMSDQoFbGltaXQYCCABKAUSIQoEbW9kZRgJIAEoDjITLm1lbWQudjEuU2VhcmNoTW9kZRIPCgdleHBsYWluGAogASgIIswBChBTY29yZUV4cGxhbmF0aW9uEhQKDGtleXdvcmRfcmFuaxgBIAEoBRIVCg1rZXl3b3JkX3Njb3JlGAIgASgBEhMKC3ZlY3Rvcl9yYW5rGAMgASgFEhkKEXZlY3Rvcl9zaW1pbGFyaXR5GAQgASgBEhIKCmdyYXBoX3BhdGgYBSABKAkSEQoJcmVsZXZhbmNlGAYgASgBEg0KBWRlY2F5GAcgASgBEhEKCWZyZXF1ZW5jeRgIIAEoARISCgpjb25maWRlbmNlGAkgASgBIm4KDFNlYXJjaFJlc3VsdBIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRINCgVzY29yZRgCIAEoARIuCgtleHBsYW5hdGlvbhgDIAEoCzIZLm1lbWQudjEuU2NvcmVFeHBsYW5hdGlvbiJsCg5TZWFyY2hSZXNwb25zZRImCgdyZXN1bHRzGAEgAygLMhUubWVtZC52MS5TZWFyY2hSZXN1bHQSDwoHcHJvamVjdBgCIAEoCRIhCgRtb2RlGAMgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlIsgBCg1SZWNhbGxSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhYKDmV4Y2x1ZGVfZ2xvYmFsGAQgASgIEiIKBWtpbmRzGAUgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kEg0KBWRlcHRoGAYgASgFEg0KBWxpbWl0GAcgASgFEhIKCm1heF90b2tlbnMYCCABKAUSCwoDaWRzGAkgAygJEg8KB2V4cGxhaW4YCiABKAgi1QEKDlJlY2FsbGVkTWVtb3J5EgoKAmlkGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIPCgdwcm9qZWN0GAQgASgJEg0KBXNjb3JlGAUgASgBEh8KBm1lbW9yeRgGIAEoCzIPLm1lbWQudjEuTWVtb3J5EhIKCmFzc29jaWF0ZWQYByABKAgSLgoLZXhwbGFuYXRpb24YCCABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ifgoOUmVjYWxsUmVzcG9uc2USKQoIbWVtb3JpZXMYASADKAsyFy5tZW1kLnYxLlJlY2FsbGVkTWVtb3J5Eg8KB3Byb2plY3QYAiABKAkSDQoFZGVwdGgYAyABKAUSDgoGdG9rZW5zGAQgASgFEhEKCXRydW5jYXRlZBgFIAEoCCLWAQoQU3VwZXJzZWRlUmVxdWVzdBIKCgJpZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEg4KBnJlYXNvbhgDIAEoCRIhCgRraW5kGAQgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEhAKCGNvbmNlcHRzGAUgAygJEg0KBWZpbGVzGAYgAygJEhIKCnNlc3Npb25faWQYByABKAkSFAoMc291cmNlX2FnZW50GAggASgJEicKCnByb3ZlbmFuY2UYCSABKA4yEy5tZW1kLnYxLlByb3ZlbmFuY2UiWQoRU3VwZXJzZWRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSIwoKc3VwZXJzZWRlZBgCIAEoCzIPLm1lbWQudjEuTWVtb3J5IhwKDkhpc3RvcnlSZXF1ZXN0EgoKAmlkGAEgASgJIn4KC01lbW9yeUV2ZW50EhEKCW1lbW9yeV9pZBgBIAEoCRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKc2Vzc2lvbl9pZBgEIAEoCRIOCgZkZXRhaWwYBSABKAkiVwoPSGlzdG9yeVJlc3BvbnNlEh4KBWNoYWluGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSJAoGZXZlbnRzGAIgAygLMhQubWVtZC52MS5NZW1vcnlFdmVudCIcCg5Qcm9tb3RlUmVxdWVzdBIKCgJpZBgBIAEoCSIyCg9Qcm9tb3RlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiKwoNUmVqZWN0UmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMQoOUmVqZWN0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnki0wEKEUNoZWNrcG9pbnRSZXF1ZXN0Eg8KB3N1bW1hcnkYASABKAkSDwoHcHJvYmxlbRgCIAEoCRIQCghzb2x1dGlvbhgDIAEoCRINCgVmaWxlcxgEIAMoCRIQCghjb25jZXB0cxgFIAMoCRIPCgdwcm9qZWN0GAYgASgJEgsKA2N3ZBgHIAEoCRISCgpzZXNzaW9uX2lkGAggASgJEhQKDHNvdXJjZV9hZ2VudBgJIAEoCRIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJVCgtTeW5jUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg8KB3Byb2plY3QYAiABKAkSCwoDY3dkGAMgASgJEhQKDHNvdXJjZV9hZ2VudBgEIAEoCSJ2Cg5Qcm9qZWN0U3VtbWFyeRIMCgRuYW1lGAEgASgJEgwKBHJvb3QYAiABKAkSFAoMYWN0aXZlX2NvdW50GAMgASgDEjIKDmxhc3Rfc2F2ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKBAgoMU3luY1Jlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzEg8KB3Byb2plY3QYAiABKAkSHAoUcHJvamVjdF9hY3RpdmVfY291bnQYAyABKAMSGgoSdG90YWxfYWN0aXZlX2NvdW50GAQgASgDEikKCHByb2plY3RzGAUgAygLMhcubWVtZC52MS5Qcm9qZWN0U3VtbWFyeRIjCgpyZXZpZXdfZHVlGAYgAygLMg8ubWVtZC52MS5NZW1vcnkSLwoPc2tpbGxfcHJvcG9zYWxzGAcgAygLMhYubWVtZC52MS5Ta2lsbFByb3Bvc2FsIqEBCgxIZWFsdGhTdGF0dXMSCgoCb2sYASABKAgSDwoHdmVyc2lvbhgCIAEoCRIWCg5zY2hlbWFfdmVyc2lvbhgDIAEoBRIWCg51cHRpbWVfc2Vjb25kcxgEIAEoAxILCgNwaWQYBSABKAUSDAoEaG9tZRgGIAEoCRIpCghlbWJlZGRlchgHIAEoCzIXLm1lbWQudjEuRW1iZWRkZXJTdGF0dXMiuQEKDkVtYmVkZGVyU3RhdHVzEhAKCHByb3ZpZGVyGAEgASgJEg0KBW1vZGVsGAIgASgJEhIKCmRpbWVuc2lvbnMYAyABKAUSDgoGcmVhc29uGAQgASgJEiUKBXN0YXRlGAUgASgOMhYubWVtZC52MS5FbWJlZGRlclN0YXRlEhMKC3F1ZXVlX2RlcHRoGAYgASgDEhIKCmxhc3RfZXJyb3IYByABKAkSEgoKcmVpbmRleGluZxgIIAEoCCJ/CgxCcmllZlJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIRCgltYXhfaXRlbXMYBCABKAUSEQoJbWF4X2NoYXJzGAUgASgFEhcKD2NvbnRleHRfY2xlYXJlZBgGIAEoCCJOCglCcmllZkl0ZW0SIAoEem9uZRgBIAEoDjISLm1lbWQudjEuQnJpZWZab25lEhEKCW1lbW9yeV9pZBgCIAEoCRIMCgRsaW5lGAMgASgJIlEKDUJyaWVmUmVzcG9uc2USDwoHcHJvamVjdBgBIAEoCRIhCgVpdGVtcxgCIAMoCzISLm1lbWQudjEuQnJpZWZJdGVtEgwKBHRleHQYAyABKAkidAoOU3VnZ2VzdFJlcXVlc3QSDQoFcXVlcnkYASABKAkSDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSEgoKc2Vzc2lvbl9pZBgEIAEoCRINCgVsaW1pdBgFIAEoBRISCgptYXhfdG9rZW5zGAYgASgFImgKDU1lbW9yeVBvaW50ZXISCgoCaWQYASABKAkSIQoEa2luZBgCIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIMCgRsaW5lGAMgASgJEg0KBXNjb3JlGAQgASgBEgsKA3doeRgFIAEoCSJaCg9TdWdnZXN0UmVzcG9uc2USKAoIcG9pbnRlcnMYASADKAsyFi5tZW1kLnYxLk1lbW9yeVBvaW50ZXISDAoEdGV4dBgCIAEoCRIPCgdwcm9qZWN0GAMgASgJKnIKClNlYXJjaE1vZGUSGwoXU0VBUkNIX01PREVfVU5TUEVDSUZJRUQQABIXChNTRUFSQ0hfTU9ERV9LRVlXT1JEEAESFgoSU0VBUkNIX01PREVfVkVDVE9SEAISFgoSU0VBUkNIX01PREVfSFlCUklEEAMqfgoNRW1iZWRkZXJTdGF0ZRIeChpFTUJFRERFUl9TVEFURV9VTlNQRUNJRklFRBAAEhcKE0VNQkVEREVSX1NUQVRFX0lETEUQARIYChRFTUJFRERFUl9TVEFURV9SRUFEWRACEhoKFkVNQkVEREVSX1NUQVRFX0ZBSUxJTkcQAyqsAQoJQnJpZWZab25lEhoKFkJSSUVGX1pPTkVfVU5TUEVDSUZJRUQQABIZChVCUklFRl9aT05FX1BSRUZFUkVOQ0UQARIWChJCUklFRl9aT05FX1BST0pFQ1QQAhIWChJCUklFRl9aT05FX0VQSVNPREUQAxIZChVCUklFRl9aT05FX1JFVklFV19EVUUQBBIdChlCUklFRl9aT05FX1NLSUxMX1BST1BPU0FMEAUymwcKDU1lbW9yeVNlcnZpY2USMwoEU2F2ZRIULm1lbWQudjEuU2F2ZVJlcXVlc3QaFS5tZW1kLnYxLlNhdmVSZXNwb25zZRI1CgNHZXQSEy5tZW1kLnYxLkdldFJlcXVlc3QaFC5tZW1kLnYxLkdldFJlc3BvbnNlIgOQAgESOQoGVXBkYXRlEhYubWVtZC52MS5VcGRhdGVSZXF1ZXN0GhcubWVtZC52MS5VcGRhdGVSZXNwb25zZRI8CgdBcmNoaXZlEhcubWVtZC52MS5BcmNoaXZlUmVxdWVzdBoYLm1lbWQudjEuQXJjaGl2ZVJlc3BvbnNlEjgKBExpc3QSFC5tZW1kLnYxLkxpc3RSZXF1ZXN0GhUubWVtZC52MS5MaXN0UmVzcG9uc2UiA5ACARI+CgZTZWFyY2gSFi5tZW1kLnYxLlNlYXJjaFJlcXVlc3QaFy5tZW1kLnYxLlNlYXJjaFJlc3BvbnNlIgOQAgESOQoGUmVjYWxsEhYubWVtZC52MS5SZWNhbGxSZXF1ZXN0GhcubWVtZC52MS5SZWNhbGxSZXNwb25zZRJCCglTdXBlcnNlZGUSGS5tZW1kLnYxLlN1cGVyc2VkZVJlcXVlc3QaGi5tZW1kLnYxLlN1cGVyc2VkZVJlc3BvbnNlEkEKB0hpc3RvcnkSFy5tZW1kLnYxLkhpc3RvcnlSZXF1ZXN0GhgubWVtZC52MS5IaXN0b3J5UmVzcG9uc2UiA5ACARI8CgdQcm9tb3RlEhcubWVtZC52MS5Qcm9tb3RlUmVxdWVzdBoYLm1lbWQudjEuUHJvbW90ZVJlc3BvbnNlEjkKBlJlamVjdBIWLm1lbWQudjEuUmVqZWN0UmVxdWVzdBoXLm1lbWQudjEuUmVqZWN0UmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlEjYKBUJyaWVmEhUubWVtZC52MS5CcmllZlJlcXVlc3QaFi5tZW1kLnYxLkJyaWVmUmVzcG9uc2USPAoHU3VnZ2VzdBIXLm1lbWQudjEuU3VnZ2VzdFJlcXVlc3QaGC5tZW1kLnYxLlN1Z2dlc3RSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_memd_v1_memory, file_memd_v1_skill_service]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -1715,6 +1715,276 @@ export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 33);
 
 /**
+ * BriefRequest asks for the briefing of a starting session.
+ *
+ * @generated from message memd.v1.BriefRequest
+ */
+export type BriefRequest = Message<"memd.v1.BriefRequest"> & {
+  /**
+   * The agent session id; empty records nothing and repeats nothing.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The project; overrides cwd.
+   *
+   * @generated from field: string project = 2;
+   */
+  project: string;
+
+  /**
+   * The working directory, from which the daemon derives the project.
+   *
+   * @generated from field: string cwd = 3;
+   */
+  cwd: string;
+
+  /**
+   * At most this many items, 1 to 20; 0 means 8.
+   *
+   * @generated from field: int32 max_items = 4;
+   */
+  maxItems: number;
+
+  /**
+   * At most this many characters of text, 200 to 100000; 0 means 8000. Items are left out from
+   * the end until the text fits.
+   *
+   * @generated from field: int32 max_chars = 5;
+   */
+  maxChars: number;
+
+  /**
+   * True when the agent's context was cleared or compacted: the session's record of injected
+   * memories starts again, so the briefing may repeat what the lost context held.
+   *
+   * @generated from field: bool context_cleared = 6;
+   */
+  contextCleared: boolean;
+};
+
+/**
+ * Describes the message memd.v1.BriefRequest.
+ * Use `create(BriefRequestSchema)` to create a new message.
+ */
+export const BriefRequestSchema: GenMessage<BriefRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 34);
+
+/**
+ * BriefItem is one line of a briefing.
+ *
+ * @generated from message memd.v1.BriefItem
+ */
+export type BriefItem = Message<"memd.v1.BriefItem"> & {
+  /**
+   * Where it comes from.
+   *
+   * @generated from field: memd.v1.BriefZone zone = 1;
+   */
+  zone: BriefZone;
+
+  /**
+   * The memory it shows; for a skill proposal, the memory the skill would be made from.
+   *
+   * @generated from field: string memory_id = 2;
+   */
+  memoryId: string;
+
+  /**
+   * The item as the text shows it, one line.
+   *
+   * @generated from field: string line = 3;
+   */
+  line: string;
+};
+
+/**
+ * Describes the message memd.v1.BriefItem.
+ * Use `create(BriefItemSchema)` to create a new message.
+ */
+export const BriefItemSchema: GenMessage<BriefItem> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 35);
+
+/**
+ * BriefResponse holds the briefing.
+ *
+ * @generated from message memd.v1.BriefResponse
+ */
+export type BriefResponse = Message<"memd.v1.BriefResponse"> & {
+  /**
+   * The project the session works in.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
+
+  /**
+   * The items, in the order of the text.
+   *
+   * @generated from field: repeated memd.v1.BriefItem items = 2;
+   */
+  items: BriefItem[];
+
+  /**
+   * The briefing to inject as context, items grouped under short headings; empty when there
+   * is nothing to say.
+   *
+   * @generated from field: string text = 3;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message memd.v1.BriefResponse.
+ * Use `create(BriefResponseSchema)` to create a new message.
+ */
+export const BriefResponseSchema: GenMessage<BriefResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 36);
+
+/**
+ * SuggestRequest carries a user's prompt.
+ *
+ * @generated from message memd.v1.SuggestRequest
+ */
+export type SuggestRequest = Message<"memd.v1.SuggestRequest"> & {
+  /**
+   * The prompt. Long prompts are cut to their start; empty, short or chit-chat prompts, slash
+   * commands and shell escapes get no pointers.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * The project (plus global); overrides cwd.
+   *
+   * @generated from field: string project = 2;
+   */
+  project: string;
+
+  /**
+   * A working directory from which the daemon derives the project when project is empty.
+   *
+   * @generated from field: string cwd = 3;
+   */
+  cwd: string;
+
+  /**
+   * The agent session id; empty records nothing and repeats nothing.
+   *
+   * @generated from field: string session_id = 4;
+   */
+  sessionId: string;
+
+  /**
+   * At most this many pointers, 1 to 10; 0 means 3.
+   *
+   * @generated from field: int32 limit = 5;
+   */
+  limit: number;
+
+  /**
+   * An approximate budget of tokens (about 4 characters each) for the pointers; 0 means 300.
+   *
+   * @generated from field: int32 max_tokens = 6;
+   */
+  maxTokens: number;
+};
+
+/**
+ * Describes the message memd.v1.SuggestRequest.
+ * Use `create(SuggestRequestSchema)` to create a new message.
+ */
+export const SuggestRequestSchema: GenMessage<SuggestRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 37);
+
+/**
+ * MemoryPointer is one line that points to a memory.
+ *
+ * @generated from message memd.v1.MemoryPointer
+ */
+export type MemoryPointer = Message<"memd.v1.MemoryPointer"> & {
+  /**
+   * The memory's id; recall it at depth 2 for the full text.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * What sort of memory it is.
+   *
+   * @generated from field: memd.v1.MemoryKind kind = 2;
+   */
+  kind: MemoryKind;
+
+  /**
+   * One line of the memory.
+   *
+   * @generated from field: string line = 3;
+   */
+  line: string;
+
+  /**
+   * The fused, lifecycle-weighted score; comparable only within one response.
+   *
+   * @generated from field: double score = 4;
+   */
+  score: number;
+
+  /**
+   * Why it cleared the bar, e.g. "shares refresh, tokens, postgres".
+   *
+   * @generated from field: string why = 5;
+   */
+  why: string;
+};
+
+/**
+ * Describes the message memd.v1.MemoryPointer.
+ * Use `create(MemoryPointerSchema)` to create a new message.
+ */
+export const MemoryPointerSchema: GenMessage<MemoryPointer> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 38);
+
+/**
+ * SuggestResponse holds the pointers, usually none.
+ *
+ * @generated from message memd.v1.SuggestResponse
+ */
+export type SuggestResponse = Message<"memd.v1.SuggestResponse"> & {
+  /**
+   * The pointers, best first.
+   *
+   * @generated from field: repeated memd.v1.MemoryPointer pointers = 1;
+   */
+  pointers: MemoryPointer[];
+
+  /**
+   * The pointers as context to inject, with a one-line header; empty when there are none.
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * The project the prompt was scoped to; empty when the prompt was not searched.
+   *
+   * @generated from field: string project = 3;
+   */
+  project: string;
+};
+
+/**
+ * Describes the message memd.v1.SuggestResponse.
+ * Use `create(SuggestResponseSchema)` to create a new message.
+ */
+export const SuggestResponseSchema: GenMessage<SuggestResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 39);
+
+/**
  * SearchMode chooses which index answers a search.
  *
  * @generated from enum memd.v1.SearchMode
@@ -1798,6 +2068,61 @@ export enum EmbedderState {
  */
 export const EmbedderStateSchema: GenEnum<EmbedderState> = /*@__PURE__*/
   enumDesc(file_memd_v1_memory_service, 1);
+
+/**
+ * BriefZone says where a briefing item comes from.
+ *
+ * @generated from enum memd.v1.BriefZone
+ */
+export enum BriefZone {
+  /**
+   * Unknown.
+   *
+   * @generated from enum value: BRIEF_ZONE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A preference or rule of the user, for this project or global.
+   *
+   * @generated from enum value: BRIEF_ZONE_PREFERENCE = 1;
+   */
+  PREFERENCE = 1,
+
+  /**
+   * A decision or fact of this project.
+   *
+   * @generated from enum value: BRIEF_ZONE_PROJECT = 2;
+   */
+  PROJECT = 2,
+
+  /**
+   * A recent episode of this project.
+   *
+   * @generated from enum value: BRIEF_ZONE_EPISODE = 3;
+   */
+  EPISODE = 3,
+
+  /**
+   * A memory due for review: a person should confirm, edit or archive it.
+   *
+   * @generated from enum value: BRIEF_ZONE_REVIEW_DUE = 4;
+   */
+  REVIEW_DUE = 4,
+
+  /**
+   * A memory that could become a Claude Code skill (see SkillService); only a person approves it.
+   *
+   * @generated from enum value: BRIEF_ZONE_SKILL_PROPOSAL = 5;
+   */
+  SKILL_PROPOSAL = 5,
+}
+
+/**
+ * Describes the enum memd.v1.BriefZone.
+ */
+export const BriefZoneSchema: GenEnum<BriefZone> = /*@__PURE__*/
+  enumDesc(file_memd_v1_memory_service, 2);
 
 /**
  * MemoryService saves, finds and maintains the memories of AI coding agents.
@@ -1941,6 +2266,33 @@ export const MemoryService: GenService<{
     methodKind: "unary";
     input: typeof SyncRequestSchema;
     output: typeof SyncResponseSchema;
+  },
+  /**
+   * Brief is what an agent puts into its context when a session starts: a few short items
+   * across zones (preferences, the project's decisions and facts, recent episodes, rules due
+   * for review, skill proposals), with the text ready to inject. Like Sync it registers the
+   * project of the working directory. With a session id it records the memories it returned,
+   * so that neither Brief nor Suggest repeats them in that session.
+   *
+   * @generated from rpc memd.v1.MemoryService.Brief
+   */
+  brief: {
+    methodKind: "unary";
+    input: typeof BriefRequestSchema;
+    output: typeof BriefResponseSchema;
+  },
+  /**
+   * Suggest is what an agent adds to a user's prompt: at most a few one-line pointers to
+   * memories that clearly bear on it, under a relevance bar stricter than Search or Recall,
+   * since it runs on every prompt. Usually the answer is empty. With a session id it never
+   * points to a memory already given to that session, and records the ones it returns.
+   *
+   * @generated from rpc memd.v1.MemoryService.Suggest
+   */
+  suggest: {
+    methodKind: "unary";
+    input: typeof SuggestRequestSchema;
+    output: typeof SuggestResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memd_v1_memory_service, 0);

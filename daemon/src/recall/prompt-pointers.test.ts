@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { promptQuery, renderPointers, selectPointers } from "./prompt-pointers.js";
+
+const hit = (id: string, summary: string, score: number, keywordRank = 1, graphPath = "") => ({ id, summary, score, keywordRank, graphPath });
+const ids = (pointers: readonly { id: string }[]) => pointers.map((p) => p.id);
+
+describe("selectPointers", () => {
+  const prompt = "Where do refresh tokens live, Postgres or Redis?";
+
+  it("keeps a keyword match that shares two meaningful words with the prompt, and says which", () => {
+    const [pointer, ...rest] = selectPointers(prompt, [hit("a", "Refresh tokens are stored hashed in Postgres.", 1)], new Set(), 3);
+    expect(rest).toEqual([]);
+    expect(pointer).toMatchObject({ id: "a", why: "shares refresh, tokens, postgres" });
+  });
+
+  it("drops vector-only hits, weak hits below half the top score, and ids already injected", () => {
+    const memories = [
+      hit("top", "Refresh tokens are stored hashed in Postgres.", 1),
+      hit("weak", "Redis is a pure cache; refresh tokens never go there.", 0.3),
+      hit("vector", "Tokens and Postgres notes.", 0.9, 0),
+      hit("seen", "Postgres stores refresh tokens.", 0.9),
+    ];
+    expect(ids(selectPointers(prompt, memories, new Set(["seen"]), 3))).toEqual(["top"]);
+  });
+
+  it("drops a keyword match that shares only one ordinary word", () => {
+    expect(selectPointers(prompt, [hit("a", "Redis runs on the staging host.", 1)], new Set(), 3)).toEqual([]);
+  });
+
+  it("keeps a match on one identifier-like word, and one ordinary word with an entity-graph path", () => {
+    const idPrompt = "why does the import of refresh_tokens fail on staging";
+    expect(ids(selectPointers(idPrompt, [hit("a", "The refresh_tokens table is partitioned by month.", 1)], new Set(), 3))).toEqual(["a"]);
+    const graphPrompt = "what does the nightly backup cover these days";
+    const viaGraph = selectPointers(graphPrompt, [hit("g", "Cold storage keeps a backup of uploads.", 1, 0, "backup")], new Set(), 3);
+    expect(viaGraph).toMatchObject([{ id: "g", why: "shares backup; entity graph: backup" }]);
+  });
+
+  it("considers only the best few not yet injected: an injected memory takes no slot", () => {
+    const memories = [
+      hit("seen", "Refresh tokens live in Postgres.", 1),
+      hit("b", "Refresh tokens rotate hourly in Postgres.", 0.9),
+      hit("c", "Refresh tokens are revoked through Postgres.", 0.8),
+      hit("d", "Refresh tokens expire after Postgres vacuum.", 0.7),
+    ];
+    expect(ids(selectPointers(prompt, memories, new Set(["seen"]), 2))).toEqual(["b", "c"]);
+    expect(ids(selectPointers(prompt, memories, new Set(), 2))).toEqual(["seen", "b"]);
+  });
+});
+
+describe("promptQuery", () => {
+  it("asks nothing for chit-chat, slash commands, shell escapes, empty and short prompts", () => {
+    expect(promptQuery("ok thanks, go ahead")).toBeNull();
+    expect(promptQuery("/compact keep the auth decisions")).toBeNull();
+    expect(promptQuery("!git status in the payments repository")).toBeNull();
+    expect(promptQuery("fix it")).toBeNull();
+    expect(promptQuery("   ")).toBeNull();
+    const prompt = "Where do refresh tokens live, Postgres or Redis?";
+    expect(promptQuery(`  ${prompt}\n`)).toBe(prompt);
+  });
+
+  it("cuts a huge prompt to its start instead of refusing it", () => {
+    const query = promptQuery(`Refresh tokens in Postgres: ${"stack frame ".repeat(10_000)}`);
+    expect(query?.startsWith("Refresh tokens in Postgres:")).toBe(true);
+    expect(query?.length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("renderPointers", () => {
+  it("renders one line per pointer under a header, and nothing for none", () => {
+    expect(renderPointers([{ id: "01A", kind: "decision", line: "Refresh tokens are stored hashed in Postgres." }])).toBe(
+      "memd has memories that bear on this prompt (full text: memd recall with these ids at depth 2):\n- 01A (decision): Refresh tokens are stored hashed in Postgres.",
+    );
+    expect(renderPointers([])).toBe("");
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Which recalled memories deserve a pointer in front of a user's prompt. This runs on every
+ * prompt an agent sends, and noise injected there is the most common complaint about memory
+ * tools, so the bar is stricter than explicit search: silence is the usual answer.
+ */
+
+/**
+ * Words that say nothing about what a memory is about: English function words, chit-chat and
+ * the verbs and nouns of every coding request ("fix the test in this file").
+ */
+const WEAK_WORDS = new Set(
+  (
+    "a about above after again all also am an and any are as at be because been before being but by can cannot could " +
+    "did do does doing done don dont down each few for from further get got had has have having he her here hers him his " +
+    "how i if in into is it its itself just let lets like me more most my no nor not now of off ok okay on once only or " +
+    "other our ours out over own please same she should so some such than thank thanks that the their them then there " +
+    "these they this those through to too under until up very was we were what when where which while who whom why will " +
+    "with would yes yeah yep you your yours sure great cool nice good fine right alright hello hi hey go ahead continue " +
+    "keep going proceed next done lgtm looks sounds perfect awesome one two see look make made need want try use using " +
+    "add change update fix run check write code file files test tests thing things work works way new still again"
+  ).split(" "),
+);
+
+/** At least this many meaningful words before a prompt is searched at all. */
+const MIN_PROMPT_TERMS = 3;
+/** A pointer must score at least this share of the best result. */
+const RELATIVE_SCORE = 0.5;
+/**
+ * Prompts are cut to this many characters before anything else: the start of a prompt says what
+ * it is about, and a pasted log of 100 KiB must cost no more than a sentence.
+ */
+const MAX_QUERY_CHARS = 2000;
+
+/** A memory recall found for a prompt, as plain values. */
+export interface PointerCandidate {
+  id: string;
+  /** One line of the memory. */
+  summary: string;
+  /** The fused, lifecycle-weighted score. */
+  score: number;
+  /** Rank among the keyword (BM25) candidates, 1-based; 0 when keyword search did not find it. */
+  keywordRank: number;
+  /** How the entity graph reached it; empty when it did not. */
+  graphPath: string;
+}
+
+/** A candidate that cleared the bar, with the reason in words. */
+export type Pointer<T extends PointerCandidate> = T & { why: string };
+
+/** The meaningful, lower-cased words of a text, in order, without repeats. */
+export function meaningfulTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_.\-/]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+  const terms = words.filter((word) => (word.length >= 3 || /\d/.test(word)) && !WEAK_WORDS.has(word));
+  return [...new Set(terms)];
+}
+
+/**
+ * The query to recall for a prompt, or null when the prompt should get no pointers at all:
+ * slash commands, shell escapes, and short or chit-chat prompts ("ok, go ahead").
+ */
+export function promptQuery(prompt: string): string | null {
+  const text = prompt.trim().slice(0, MAX_QUERY_CHARS).trim();
+  if (text.startsWith("/") || text.startsWith("!")) return null;
+  if (meaningfulTerms(text).length < MIN_PROMPT_TERMS) return null;
+  return text;
+}
+
+/** An identifier, path, code or number: one shared term of this sort is already specific. */
+function isDistinctive(term: string): boolean {
+  return /\d/.test(term) || /[_.\-/]/.test(term) || term.length >= 8;
+}
+
+/** Two words match when one is the other plus a short suffix (crude stemming: token/tokens, hash/hashed). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3;
+}
+
+/** The prompt's terms that also occur in a text. */
+export function sharedTerms(promptTerms: readonly string[], text: string): string[] {
+  const words = meaningfulTerms(text);
+  return promptTerms.filter((term) => words.some((word) => sameWord(term, word)));
+}
+
+/**
+ * Picks the recalled memories worth a pointer, best first, from the `max` best candidates not
+ * already injected into the session (so an injected memory does not take a slot, and nothing
+ * further down the ranking is dug up). A memory must be found by keyword or through the entity
+ * graph (a vector hit alone is not enough), score at least half of the best result (injected
+ * ones included), and share with the prompt either two meaningful words or one identifier-like
+ * word (or one word and a graph path). Pass direct matches only, best first: associations are
+ * never pointed to.
+ */
+export function selectPointers<T extends PointerCandidate>(
+  query: string,
+  candidates: readonly T[],
+  alreadyInjected: ReadonlySet<string>,
+  max: number,
+): Pointer<T>[] {
+  const top = Math.max(0, ...candidates.map((c) => c.score));
+  if (top <= 0) return [];
+  const promptTerms = meaningfulTerms(query);
+  return candidates
+    .filter((c) => !alreadyInjected.has(c.id))
+    .slice(0, max)
+    .flatMap((c) => {
+      if (c.keywordRank <= 0 && c.graphPath === "") return [];
+      if (c.score < top * RELATIVE_SCORE) return [];
+      const shared = sharedTerms(promptTerms, c.summary);
+      const clears = shared.length >= 2 || shared.some(isDistinctive) || (c.graphPath !== "" && shared.length >= 1);
+      return clears ? [{ ...c, why: pointerReason(shared, c.graphPath) }] : [];
+    });
+}
+
+/** "shares refresh, tokens" or "shares stripe; entity graph: PAY-1423 -> stripe". */
+function pointerReason(shared: readonly string[], graphPath: string): string {
+  const words = `shares ${shared.join(", ")}`;
+  return graphPath === "" ? words : `${words}; entity graph: ${graphPath}`;
+}
+
+/** The context text for the pointers: a header and one line each, or "" for none. */
+export function renderPointers(pointers: readonly { id: string; kind: string; line: string }[]): string {
+  if (pointers.length === 0) return "";
+  const lines = pointers.map((p) => `- ${p.id} (${p.kind}): ${p.line}`);
+  return ["memd has memories that bear on this prompt (full text: memd recall with these ids at depth 2):", ...lines].join("\n");
+}

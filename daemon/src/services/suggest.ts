@@ -1,0 +1,138 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import {
+  BriefZone, type BriefRequest, type BriefResponseSchema, type SuggestRequest, type SuggestResponseSchema,
+} from "../../../gen/memd/v1/memory_service_pb.js";
+import { InvalidInputError } from "../errors.js";
+import { DAY_MS } from "../lifecycle/half-lives.js";
+import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
+import { type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
+import { hybridSearch } from "../recall/hybrid-search.js";
+import { promptQuery, renderPointers, selectPointers } from "../recall/prompt-pointers.js";
+import { fitBudget, itemTokens, summarize } from "../recall/recall-budget.js";
+import { kindToPb } from "./convert.js";
+import type { ServiceDeps } from "./deps.js";
+import { rulesDueForReview } from "./review.js";
+import { syncSkillProposals } from "./skill-service.js";
+
+/** Claude Code caps a hook's output at 10,000 characters; the default stays well under it. */
+const DEFAULT_BRIEF_CHARS = 8000;
+const MAX_BRIEF_ITEMS = 20;
+const DEFAULT_POINTERS = 3;
+const MAX_POINTERS = 10;
+const DEFAULT_POINTER_TOKENS = 300;
+/** A session id is an opaque key; anything longer than this is not one. */
+const MAX_SESSION_ID_BYTES = 256;
+/** What a session was given is forgotten once it has been idle this long: sessions are rarely resumed after days. */
+const SESSION_MEMORY_MS = 7 * DAY_MS;
+/** Newest memories read per zone; the briefing takes a few of them. */
+const ZONE_CANDIDATES = 20;
+/** Ranked matches read for a prompt; only the best few not yet injected are considered. */
+const PROMPT_CANDIDATES = 20;
+const PREFERENCE_KINDS: readonly MemoryKind[] = ["preference", "rule"];
+
+const ZONES: Record<BriefingZone, BriefZone> = {
+  preference: BriefZone.PREFERENCE,
+  project: BriefZone.PROJECT,
+  episode: BriefZone.EPISODE,
+  review_due: BriefZone.REVIEW_DUE,
+  skill_proposal: BriefZone.SKILL_PROPOSAL,
+};
+
+/**
+ * Brief: the session-start briefing. It resolves (and so registers) the project as Sync does,
+ * gathers each zone's newest memories and the skill proposals, and leaves out what the session
+ * was already given unless its context was cleared.
+ */
+export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerContext): MessageInitShape<typeof BriefResponseSchema> {
+  const maxItems = boundedInt("max_items", req.maxItems, DEFAULT_BRIEFING_ITEMS, 1, MAX_BRIEF_ITEMS);
+  const maxChars = boundedInt("max_chars", req.maxChars, DEFAULT_BRIEF_CHARS, 200, 100_000);
+  const sessionId = validSessionId(req.sessionId);
+  const { store } = deps;
+  const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
+  const now = deps.now();
+  if (sessionId !== "" && req.contextCleared) store.forgetSessionInjections(sessionId);
+  const newest = (where: string, kinds: readonly MemoryKind[]): MemoryRecord[] =>
+    store.list({ projects: [where], kinds, statuses: ["active"] }, { limit: ZONE_CANDIDATES });
+  const isGlobal = project === GLOBAL_PROJECT;
+  const briefing = composeBriefing(
+    {
+      project,
+      preferences: [...newest(project, PREFERENCE_KINDS), ...(isGlobal ? [] : newest(GLOBAL_PROJECT, PREFERENCE_KINDS))],
+      decisionsAndFacts: newest(project, ["decision", "fact"]),
+      episodes: newest(project, ["episode"]),
+      reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
+      skillProposals: syncSkillProposals(deps, req, project, ctx),
+    },
+    { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.sessionInjections(sessionId) },
+  );
+  remember(deps, sessionId, briefing.injectedIds, now);
+  return {
+    project,
+    items: briefing.items.map((item) => ({ zone: ZONES[item.zone], memoryId: item.memoryId, line: item.line })),
+    text: briefing.text,
+  };
+}
+
+/**
+ * Suggest: pointers for a prompt. Prompts the bar rules out before searching (chit-chat, slash
+ * commands, empty ones) answer empty without touching the database.
+ */
+export async function suggestPointers(deps: ServiceDeps, req: SuggestRequest): Promise<MessageInitShape<typeof SuggestResponseSchema>> {
+  const limit = boundedInt("limit", req.limit, DEFAULT_POINTERS, 1, MAX_POINTERS);
+  const maxTokens = boundedInt("max_tokens", req.maxTokens, DEFAULT_POINTER_TOKENS, 1, 100_000);
+  const sessionId = validSessionId(req.sessionId);
+  const query = promptQuery(req.query);
+  if (query === null) return { pointers: [], text: "", project: "" };
+  const { store, embeddings } = deps;
+  const project = deps.resolveProject(req);
+  const now = deps.now();
+  const matches = await hybridSearch(store, embeddings ? (q, f, n) => embeddings.search(q, f, n) : null, {
+    query,
+    project,
+    excludeGlobal: false,
+    filter: { kinds: [], statuses: ["active"] },
+    limit: PROMPT_CANDIDATES,
+    now,
+  });
+  const candidates = matches.map((m) => ({
+    id: m.memory.id,
+    kind: m.memory.kind,
+    summary: summarize(m.memory.content),
+    score: m.score,
+    keywordRank: m.explanation.keywordRank,
+    graphPath: m.explanation.graphPath,
+  }));
+  const injected = sessionId === "" ? new Set<string>() : store.sessionInjections(sessionId);
+  const selected = selectPointers(query, candidates, injected, limit);
+  const pointers = fitBudget(selected, (p) => itemTokens(p.summary), limit, maxTokens).kept;
+  remember(deps, sessionId, pointers.map((p) => p.id), now);
+  return {
+    pointers: pointers.map((p) => ({ id: p.id, kind: kindToPb(p.kind), line: p.summary, score: p.score, why: p.why })),
+    text: renderPointers(pointers.map((p) => ({ id: p.id, kind: p.kind, line: p.summary }))),
+    project: project ?? "",
+  };
+}
+
+/** Records what a session was given; the records of idle sessions are pruned on the way, so the table only grows with use. */
+function remember(deps: ServiceDeps, sessionId: string, memoryIds: readonly string[], now: number): void {
+  if (sessionId === "" || memoryIds.length === 0) return;
+  deps.store.pruneSessionInjections(now - SESSION_MEMORY_MS);
+  deps.store.recordSessionInjections(sessionId, memoryIds, now);
+}
+
+function validSessionId(sessionId: string): string {
+  const bytes = Buffer.byteLength(sessionId);
+  if (bytes > MAX_SESSION_ID_BYTES) {
+    throw new InvalidInputError(`session_id is ${bytes} bytes; at most ${MAX_SESSION_ID_BYTES} are accepted: pass the agent's own session id`);
+  }
+  return sessionId.trim();
+}
+
+function boundedInt(field: string, value: number, fallback: number, min: number, max: number): number {
+  if (value === 0) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidInputError(`${field} must be between ${min} and ${max} (or 0 for ${fallback}), got ${value}`);
+  }
+  return value;
+}
