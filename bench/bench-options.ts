@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "embed", "drain", "vectors", "hybrid"] as const;
+export const SECTIONS = ["save", "embed", "drain", "vectors", "hybrid", "hooks", "mcp"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -38,6 +38,10 @@ Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, o
   vectors  the vector index in-process: KNN p50/p99 and recall@10 at each of --vector-sizes
   hybrid   Search p50/p99 in HYBRID, VECTOR and KEYWORD mode in a daemon holding --hybrid-size
            memories with vectors, embedded by a stand-in Ollama served from this process
+  hooks    memd-hook UserPromptSubmit p50/p99 from spawn to exit against warm daemons (10k memories
+           keyword only; 10k with vectors from a stand-in embedder; 300 with the local model), beside
+           Node's bare start-up, and the time to fail open with no daemon and with a hung socket
+  mcp      memd-mcp from spawn to its initialize response, and tools/list, with the daemon down and up
 --only runs the named parts (comma-separated); --json adds one JSON object with every number on the last line.`;
 
 export class UsageError extends Error {

@@ -1,7 +1,9 @@
 import { DEFAULT_TUNING } from "../daemon/src/vectors/binary-index.js";
 import type { Section } from "./bench-options.js";
 import { type EmbedThroughputResult, formatEmbedThroughput } from "./embed-throughput.js";
+import { formatHookLatency, type HookLatencyResult } from "./hook-latency.js";
 import { formatHybridLatency, type HybridLatencyResult } from "./hybrid-latency.js";
+import { formatMcpStartup, type McpStartupResult } from "./mcp-startup.js";
 import { formatQueueDrain, type QueueDrainResult } from "./queue-drain.js";
 import { formatSocketLatency, type SocketLatencyResult } from "./socket-latency.js";
 import type { VectorKnnRow } from "./vector-knn.js";
@@ -24,6 +26,8 @@ export interface BenchReport {
   drain: QueueDrainResult | null;
   vectors: { dimensions: number; queries: number; rows: VectorKnnRow[] } | null;
   hybrid: HybridLatencyResult | null;
+  hooks: HookLatencyResult | null;
+  mcp: McpStartupResult | null;
   /** Wall time of each part that ran. */
   seconds: Partial<Record<Section, number>>;
   totalSeconds: number;
@@ -35,6 +39,8 @@ const TITLES: Record<Section, string> = {
   drain: "Embedding queue drain (real daemon, local model)",
   vectors: "Vector KNN (in-process index)",
   hybrid: "Hybrid search latency (real daemon, stand-in embedder)",
+  hooks: "Claude Code hook: UserPromptSubmit end to end, and failing open",
+  mcp: "MCP server start-up",
 };
 
 /** The report as plain text: the setting, then one titled part per section that ran, in SECTIONS order. */
@@ -77,5 +83,9 @@ function formatSection(report: BenchReport, section: Section): string | null {
       );
     case "hybrid":
       return report.hybrid && formatHybridLatency(report.hybrid);
+    case "hooks":
+      return report.hooks && formatHookLatency(report.hooks);
+    case "mcp":
+      return report.mcp && formatMcpStartup(report.mcp);
   }
 }
