@@ -1,17 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { makeHome, removeDaemon, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let daemon: TestDaemon;
 
 beforeAll(async () => {
   daemon = await spawnDaemon();
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 const cli = (...args: string[]) => runCli(daemon.home, args);
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemdClients, createSocketTransport } from "../../clients/transport/transport.js";
 import { MemoryKind, MemoryStatus, Provenance, Tier } from "../../gen/memd/v1/memory_pb.js";
 import { SaveRequestSchema, StringListSchema } from "../../gen/memd/v1/memory_service_pb.js";
-import { spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { removeDaemon, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
 let daemon: TestDaemon;
@@ -14,10 +14,7 @@ let daemon: TestDaemon;
 beforeAll(async () => {
   daemon = await spawnDaemon({ env: { MEMD_MAX_CONTENT_BYTES: "4096" } });
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 async function codeOf(call: Promise<unknown>): Promise<{ code: Code; message: string }> {
   try {

@@ -1,19 +1,15 @@
-import fs from "node:fs";
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
-import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { removeDaemon, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { refusalCode } from "../helpers/refusal.js";
 
 let daemon: TestDaemon;
 beforeAll(async () => {
   daemon = await spawnDaemon();
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 
 async function total(): Promise<bigint> {

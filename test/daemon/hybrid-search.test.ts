@@ -1,9 +1,8 @@
-import fs from "node:fs";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
-import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { removeDaemon, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let daemon: TestDaemon;
 const ids: Record<string, string> = {};
@@ -19,10 +18,7 @@ beforeAll(async () => {
   await save("old", "Deploys run from Jenkins", "ledger");
   await save("guess", "The user probably prefers tabs over spaces", "ledger", { kind: MemoryKind.PREFERENCE, provenance: 5 });
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 describe("hybrid search", () => {
   it("reaches a memory one hop out through a shared entity, and says so when asked to explain", async () => {

@@ -5,7 +5,7 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { DAEMON_BIN, makeHome, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { DAEMON_BIN, makeHome, removeDaemon, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { refusal } from "../helpers/refusal.js";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -13,10 +13,7 @@ let daemon: TestDaemon;
 beforeAll(async () => {
   daemon = await spawnDaemon();
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 
 /** Everything a client can see: every memory (archived and superseded too), its history, and the stats. */

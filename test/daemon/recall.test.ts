@@ -1,7 +1,6 @@
-import fs from "node:fs";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { removeDaemon, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let daemon: TestDaemon;
 const ids: Record<string, string> = {};
@@ -16,10 +15,7 @@ beforeAll(async () => {
   await save("queue", "Webhook events go through the SQS queue shop-webhooks before the worker sees them.", ["webhooks", "sqs"]);
   await save("css", "Buttons use the design-system primary colour.", ["design"]);
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 async function accessCount(id: string): Promise<bigint> {
   return (await daemon.clients.memory.get({ id })).memory?.accessCount ?? -1n;

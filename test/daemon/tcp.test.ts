@@ -6,7 +6,7 @@ import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
-import { DAEMON_BIN, makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { DAEMON_BIN, makeHome, removeDaemon, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
 let daemon: TestDaemon;
@@ -36,10 +36,7 @@ beforeAll(async () => {
   daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`] });
   token = fs.readFileSync(path.join(daemon.home, "token"), "utf8").trim();
 });
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(daemon.home, { recursive: true, force: true });
-});
+afterAll(() => removeDaemon(daemon));
 
 describe("loopback TCP", () => {
   it("keeps the token in a file only this user can read", () => {

@@ -25,6 +25,12 @@ export interface TestDaemon {
   kill(): Promise<void>;
 }
 
+/** Stops a daemon a test file shared and removes its state directory. */
+export async function removeDaemon(daemon: TestDaemon): Promise<void> {
+  await daemon.stop();
+  fs.rmSync(daemon.home, { recursive: true, force: true });
+}
+
 /** A fresh, short state directory (Unix socket paths are limited to about 100 bytes). */
 export function makeHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "memd-t-"));

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type LocalServer, refusedUrl } from "../../../test/embed/local-http-server.js";
+import { chatFailure } from "../../../test/llm/chat-failure.js";
 import { startFakeOllamaChat } from "../../../test/llm/fake-chat.js";
-import { ChatError, type ChatModel } from "./chat-model.js";
+import type { ChatModel } from "./chat-model.js";
 import { createOllamaChat } from "./ollama-chat.js";
 
 const servers: LocalServer[] = [];
@@ -19,12 +20,6 @@ async function serve(server: Promise<LocalServer>): Promise<LocalServer> {
 function model(host: string, timeoutMs?: number): ChatModel {
   models.push(createOllamaChat({ host, model: "llama3.2", timeoutMs }));
   return models.at(-1) as ChatModel;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ChatError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(ChatError);
-  return error as ChatError;
 }
 
 const messages = [
@@ -58,33 +53,33 @@ describe("ollama chat provider (against a local server speaking the Ollama API)"
 
   it("fails with reason http and the status when Ollama answers 500", async () => {
     const ollama = await serve(startFakeOllamaChat({ behaviour: 500 }));
-    const error = await failure(model(ollama.url).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(ollama.url).complete(messages, { maxTokens: 100, json: true }));
     expect(error).toMatchObject({ reason: "http", status: 500 });
     expect(error.message).toContain("answered 500: simulated failure 500");
   });
 
   it("tells the user to pull a model Ollama does not have", async () => {
     const ollama = await serve(startFakeOllamaChat({ behaviour: 404 }));
-    const error = await failure(model(ollama.url).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(ollama.url).complete(messages, { maxTokens: 100, json: true }));
     expect(error).toMatchObject({ reason: "http", status: 404 });
     expect(error.message).toContain("ollama pull llama3.2");
   });
 
   it("fails with reason bad-response when the answer is not JSON", async () => {
     const ollama = await serve(startFakeOllamaChat({ behaviour: "garbage" }));
-    const error = await failure(model(ollama.url).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(ollama.url).complete(messages, { maxTokens: 100, json: true }));
     expect(error.reason).toBe("bad-response");
   });
 
   it("fails with reason timeout when Ollama does not answer in time", async () => {
     const ollama = await serve(startFakeOllamaChat({ behaviour: "hang" }));
-    const error = await failure(model(ollama.url, 100).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(ollama.url, 100).complete(messages, { maxTokens: 100, json: true }));
     expect(error.reason).toBe("timeout");
     expect(error.message).toMatch(/did not answer within 100 ms/);
   });
 
   it("fails with reason unreachable when nothing listens", async () => {
-    const error = await failure(model(await refusedUrl()).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(await refusedUrl()).complete(messages, { maxTokens: 100, json: true }));
     expect(error.reason).toBe("unreachable");
     expect(error.message).toMatch(/connection refused/);
   });
@@ -92,11 +87,11 @@ describe("ollama chat provider (against a local server speaking the Ollama API)"
   it("aborts a call in flight when closed, and refuses calls after", async () => {
     const ollama = await serve(startFakeOllamaChat({ behaviour: "hang" }));
     const chat = model(ollama.url, 60_000);
-    const pending = failure(chat.complete(messages, { maxTokens: 100, json: true }));
+    const pending = chatFailure(chat.complete(messages, { maxTokens: 100, json: true }));
     // Close once the request has reached the server, so that the abort hits a call in flight.
     while (ollama.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await chat.close();
     expect((await pending).reason).toBe("closed");
-    expect((await failure(chat.complete(messages, { maxTokens: 100, json: true }))).reason).toBe("closed");
+    expect((await chatFailure(chat.complete(messages, { maxTokens: 100, json: true }))).reason).toBe("closed");
   });
 });

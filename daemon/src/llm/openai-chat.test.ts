@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/embed/local-http-server.js";
+import { chatFailure } from "../../../test/llm/chat-failure.js";
 import { startFakeOpenAiChat } from "../../../test/llm/fake-chat.js";
-import { ChatError, type ChatModel, ChatSetupError } from "./chat-model.js";
+import { type ChatModel, ChatSetupError } from "./chat-model.js";
 import { createOpenAiChat } from "./openai-chat.js";
 
 const servers: LocalServer[] = [];
@@ -19,12 +20,6 @@ async function serve(server: Promise<LocalServer>): Promise<LocalServer> {
 function model(baseUrl: string, timeoutMs?: number): ChatModel {
   models.push(createOpenAiChat({ apiKey: "sk-test-key", baseUrl, model: "gpt-4o-mini", timeoutMs }));
   return models.at(-1) as ChatModel;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ChatError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(ChatError);
-  return error as ChatError;
 }
 
 const messages = [
@@ -60,7 +55,7 @@ describe("openai chat provider (against a local server speaking the OpenAI API)"
     [500, /refused the call \(500.*simulated failure 500/],
   ])("fails with reason http when OpenAI answers %i", async (status, message) => {
     const openai = await serve(startFakeOpenAiChat({ behaviour: status }));
-    const error = await failure(model(openai.url).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(openai.url).complete(messages, { maxTokens: 100, json: true }));
     expect(error).toMatchObject({ reason: "http", status });
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain("sk-test-key");
@@ -72,18 +67,18 @@ describe("openai chat provider (against a local server speaking the OpenAI API)"
         sendJson(response, 200, { choices: [{ message: { content: '{"memo' }, finish_reason: "length" }], usage: { prompt_tokens: 900, completion_tokens: 100 } }),
       ),
     );
-    const error = await failure(model(openai.url).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(openai.url).complete(messages, { maxTokens: 100, json: true }));
     expect(error).toMatchObject({ reason: "bad-response", usage: { inputTokens: 900, outputTokens: 100 } });
   });
 
   it("fails with reason bad-response when the answer is not JSON", async () => {
     const openai = await serve(startFakeOpenAiChat({ behaviour: "garbage" }));
-    expect((await failure(model(openai.url).complete(messages, { maxTokens: 100, json: true }))).reason).toBe("bad-response");
+    expect((await chatFailure(model(openai.url).complete(messages, { maxTokens: 100, json: true }))).reason).toBe("bad-response");
   });
 
   it("fails with reason timeout when OpenAI does not answer in time", async () => {
     const openai = await serve(startFakeOpenAiChat({ behaviour: "hang" }));
-    const error = await failure(model(openai.url, 100).complete(messages, { maxTokens: 100, json: true }));
+    const error = await chatFailure(model(openai.url, 100).complete(messages, { maxTokens: 100, json: true }));
     expect(error.reason).toBe("timeout");
   });
 
