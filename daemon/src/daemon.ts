@@ -234,12 +234,12 @@ const DEDUP_NEIGHBOURS = 10;
 
 /** Dedup on write by meaning, and corroboration of staged memories, once a new memory's vector exists. */
 function mergeNewlyEmbedded(store: SqliteStore, runtime: EmbeddingRuntime, memorySeqs: readonly number[], at: number, logger: Logger): void {
+  // Only new writes, once: not imports (restored exactly as exported), not re-embeddings.
   // Oldest first, so that within a batch a repeat merges into the memory it repeats.
-  for (const seq of [...memorySeqs].sort((a, b) => a - b)) {
+  for (const seq of store.takeDedupPending(memorySeqs).sort((a, b) => a - b)) {
     const [found] = store.vectors.memoriesBySeq([seq]);
     const memory = found && store.get(found.memory.id);
-    // Only writes are deduplicated; an imported memory is restored exactly as it was exported.
-    if (!memory || !store.events([memory.id]).some((e) => e.action === "created")) continue;
+    if (!memory) continue;
     const filter = { projects: neighbourProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
     const outcome = mergeSimilar(store, memory, runtime.similarTo([seq], filter, DEDUP_NEIGHBOURS), at);
     if (outcome.mergedInto) logger.info({ memory: memory.id, mergedInto: outcome.mergedInto }, "merged a near-duplicate");

@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_DEDUP_CONFIG, type DedupCandidate, type ExistingMemory, dedupDecision, sameSpecifics } from "./dedup.js";
 
 const config = DEFAULT_DEDUP_CONFIG;
+/** The fields a merge carries over, at their defaults. */
+const UNREMARKABLE = { pinned: false, tier: "regular", importance: 3, reviewAt: null, expiresAt: null, problem: "", solution: "" } as const;
 
 function candidate(overrides: Partial<DedupCandidate> = {}): DedupCandidate {
   return {
     content: "Use pnpm, not npm.", project: "api", kind: "preference", status: "active",
-    concepts: ["pnpm"], files: [], tags: ["tooling"], confidence: 0.5, ...overrides,
+    concepts: ["pnpm"], files: [], tags: ["tooling"], confidence: 0.5, ...UNREMARKABLE, ...overrides,
   };
 }
 
@@ -14,7 +16,7 @@ function stored(id: string, overrides: Partial<ExistingMemory["memory"]> = {}, s
   return {
     memory: {
       id, content: "Something else entirely", project: "api", kind: "preference", status: "active",
-      concepts: [], files: [], tags: [], confidence: 0.5, createdAt: 1000, ...overrides,
+      concepts: [], files: [], tags: [], confidence: 0.5, createdAt: 1000, ...UNREMARKABLE, ...overrides,
     },
     similarity,
   };
@@ -83,7 +85,7 @@ describe("dedupDecision", () => {
       action: "merge", targetId: "A", match: "exact", similarity: null,
       changes: {
         concepts: ["tooling", "pnpm"], files: ["package.json", "pnpm-lock.yaml"], tags: ["tooling"],
-        confidence: 0.95, reinforce: true,
+        confidence: 0.95, reinforce: true, ...UNREMARKABLE,
       },
     });
   });
@@ -106,6 +108,21 @@ describe("dedupDecision", () => {
   it("uses a configured threshold", () => {
     const decision = dedupDecision(candidate(), [stored("A", {}, 0.9)], { similarityThreshold: 0.85 });
     expect(decision.action).toBe("merge");
+  });
+});
+
+describe("what a merge carries over", () => {
+  it("keeps what either write asked for: pinned, core, the higher importance, the earlier review, no expiry unless both expire", () => {
+    const repeat = { content: "Use pnpm, not npm." };
+    const decision = dedupDecision(
+      candidate({ pinned: true, importance: 5, reviewAt: 9000, expiresAt: null, solution: "pnpm install" }),
+      [stored("A", { ...repeat, tier: "core", importance: 2, reviewAt: 12000, expiresAt: 50000, problem: "lockfile churn" })],
+      config,
+    );
+    expect(decision).toMatchObject({
+      action: "merge",
+      changes: { pinned: true, tier: "core", importance: 5, reviewAt: 9000, expiresAt: null, problem: "lockfile churn", solution: "pnpm install" },
+    });
   });
 });
 

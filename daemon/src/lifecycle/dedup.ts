@@ -10,7 +10,9 @@ export interface DedupConfig {
 
 export const DEFAULT_DEDUP_CONFIG: DedupConfig = Object.freeze({ similarityThreshold: 0.92 });
 
-type Mergeable = "content" | "project" | "kind" | "status" | "concepts" | "files" | "tags" | "confidence";
+type Mergeable =
+  | "content" | "project" | "kind" | "status" | "concepts" | "files" | "tags" | "confidence"
+  | "pinned" | "tier" | "importance" | "reviewAt" | "expiresAt" | "problem" | "solution";
 
 /** The memory about to be written (as built by buildMemory). */
 export type DedupCandidate = Pick<MemoryRecord, Mergeable>;
@@ -28,6 +30,16 @@ export interface MergeChanges {
   tags: string[];
   /** The stronger of the two. */
   confidence: number;
+  /** What either write asked for survives the merge: pinned, core, the higher importance. */
+  pinned: boolean;
+  tier: "regular" | "core";
+  importance: number;
+  /** The earlier review date; an expiry only if both expire (the later one). */
+  reviewAt: number | null;
+  expiresAt: number | null;
+  /** The stored memory's, or the write's where the stored one has none. */
+  problem: string;
+  solution: string;
   /** The write is new evidence: record a reinforcement with the writer's session and time. */
   reinforce: true;
   /** Set when a direct statement repeats a memory still staged: a person has now said it. */
@@ -69,6 +81,13 @@ function merge(candidate: DedupCandidate, target: ExistingMemory, match: "exact"
     files: unionLists([m.files, candidate.files]),
     tags: unionLists([m.tags, candidate.tags]),
     confidence: Math.max(m.confidence, candidate.confidence),
+    pinned: m.pinned || candidate.pinned,
+    tier: m.tier === "core" || candidate.tier === "core" ? "core" : "regular",
+    importance: Math.max(m.importance, candidate.importance),
+    reviewAt: m.reviewAt === null ? candidate.reviewAt : candidate.reviewAt === null ? m.reviewAt : Math.min(m.reviewAt, candidate.reviewAt),
+    expiresAt: m.expiresAt === null || candidate.expiresAt === null ? null : Math.max(m.expiresAt, candidate.expiresAt),
+    problem: m.problem || candidate.problem,
+    solution: m.solution || candidate.solution,
     reinforce: true,
   };
   if (m.status === "staged" && candidate.status === "active") changes.status = "active";

@@ -6,6 +6,7 @@ import { DEFAULT_GC_CONFIG, planGc } from "../lifecycle/gc-plan.js";
 import type { HalfLives } from "../lifecycle/half-lives.js";
 import { mergeCluster } from "../lifecycle/merge-cluster.js";
 import { type ClusterSummariser, withSummary } from "../llm/cluster-summary.js";
+import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import type { MemoryStore } from "../store/store.js";
@@ -60,6 +61,7 @@ export class Maintenance {
   private running: Promise<unknown> = Promise.resolve();
   private savesSinceRun = 0;
   private queued = false;
+  private stopped = false;
   private lastSaveTriggeredAt = Number.NEGATIVE_INFINITY;
   private task: ReturnType<typeof cron.schedule> | null = null;
 
@@ -91,15 +93,21 @@ export class Maintenance {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.task?.stop();
-    await this.running.catch(() => undefined);
+    // A run may chain another (consolidate, then clean) while we wait: wait until none is left.
+    for (let seen: Promise<unknown> | null = null; seen !== this.running; ) {
+      seen = this.running;
+      await seen.catch(() => undefined);
+    }
   }
 
   private async runAll(trigger: string): Promise<void> {
-    if (this.queued) return;
+    if (this.queued || this.stopped) return;
     this.queued = true;
     try {
       const consolidated = await this.consolidate(false);
+      if (this.stopped) return;
       const archived = await this.clean(false);
       this.options.logger.info({ trigger, consolidated: consolidated.length, archived: archived.length }, "maintenance ran");
     } catch (error) {
@@ -111,6 +119,7 @@ export class Maintenance {
 
   /** Chains runs so that two never overlap. */
   private exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    if (this.stopped) return Promise.reject(new UnavailableError("memd is stopping: maintenance is not started any more"));
     const next = this.running.catch(() => undefined).then(work);
     this.running = next;
     return next;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { InvalidInputError, NotFoundError } from "../errors.js";
+import { FailedPreconditionError, InvalidInputError, NotFoundError } from "../errors.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { isIndexFile, isMarkdownFile } from "./claude-paths.js";
 import { compressVerdict, type NoteVerdict } from "./compress-verdict.js";
@@ -64,7 +64,7 @@ export function expandPaths(paths: readonly string[]): string[] {
     const stat = statOrNull(resolved);
     if (!stat) throw new NotFoundError(`${resolved} does not exist: give a .md note or a directory of notes`);
     if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(resolved)) {
+      for (const name of readDirectory(resolved)) {
         if (isMarkdownFile(name) && !isIndexFile(name)) files.add(path.join(resolved, name));
       }
     } else if (isMarkdownFile(resolved)) {
@@ -79,11 +79,29 @@ export function expandPaths(paths: readonly string[]): string[] {
 /** Why a file cannot be compressed before reading it, or null when it can be read. */
 function unreadable(file: string): string | null {
   if (isIndexFile(file)) return "the MEMORY.md index is not a note (MEMORY.md sync keeps memd's part of it)";
-  const stat = fs.lstatSync(file);
+  const stat = lstatOrNull(file);
+  if (!stat) return "it is gone (deleted since it was listed)";
   if (stat.isSymbolicLink()) return "a symbolic link: compress the file it points to instead";
   if (!stat.isFile()) return "not a regular file";
   if (stat.size > MAX_NOTE_BYTES) return `larger than ${MAX_NOTE_BYTES} bytes, so not a memory note`;
   return null;
+}
+
+function readDirectory(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (error) {
+    throw new FailedPreconditionError(`cannot read ${dir} (${(error as NodeJS.ErrnoException).code ?? "error"}): check its permissions`, { cause: error });
+  }
+}
+
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
 }
 
 function statOrNull(file: string): fs.Stats | null {

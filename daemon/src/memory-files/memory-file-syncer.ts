@@ -76,7 +76,11 @@ export class MemoryFileSyncer {
     const holder = [...this.syncs.values()].find((s) => s.path === file && s.project !== project);
     if (holder) throw new ConflictError(`${file} already holds the section of project "${holder.project}": disable that first (memctl memory-file disable -p ${holder.project})`);
     const previous = this.syncs.get(project);
-    if (createDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      if (createDirectory) fs.mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
+      throw new FailedPreconditionError(`cannot create the folder of ${file}: ${messageOf(error)}`, { cause: error });
+    }
     const existed = fs.existsSync(file);
     const sync: MemoryFileSyncRecord = {
       project,

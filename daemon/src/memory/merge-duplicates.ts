@@ -1,4 +1,4 @@
-import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision } from "../lifecycle/dedup.js";
+import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision, sameSpecifics } from "../lifecycle/dedup.js";
 import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/promotion.js";
 import type { MemoryStore, ScoredMemory } from "../store/store.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
@@ -66,6 +66,8 @@ export function mergeSimilar(store: MemoryStore, memory: MemoryRecord, neighbour
   // The write is evidence for every staged memory it matches, not only the one it may have merged into.
   for (const staged of older) {
     if (staged.memory.status !== "staged" || staged.memory.id === outcome.mergedInto) continue;
+    // "Retry 3 times" does not confirm "retry 5 times", however close the vectors are.
+    if (!sameSpecifics(memory.content, staged.memory.content)) continue;
     const observer = { sessionId: memory.sessionId, project: memory.project, at, similarity: staged.score };
     if (corroborate(store, staged.memory.id, { ...observer, detail: `corroborated by ${memory.id} (similarity ${staged.score.toFixed(3)})` })) {
       outcome.corroborated.push(staged.memory.id);
@@ -83,9 +85,9 @@ function reinforce(store: MemoryStore, decision: Extract<DedupDecision, { action
   return store.modify(
     decision.targetId,
     (current) => {
-      const { concepts, files, tags, confidence, status } = decision.changes;
-      const next: MemoryRecord = { ...current, concepts, files, tags, confidence, status: status ?? current.status, updatedAt: observer.at };
-      if (current.status === "staged" && !status) Object.assign(next, promotionBy(store, current, observer) ?? {});
+      const { reinforce: _, status, ...merged } = decision.changes;
+      const next: MemoryRecord = { ...current, ...merged, status: status ?? current.status, updatedAt: observer.at };
+      if (current.status === "staged" && !status) Object.assign(next, verdictFor(store, current, observer).promotion ?? {});
       return next;
     },
     () => ({ at: observer.at, action: "reinforced", sessionId: observer.sessionId, detail: observer.detail }),
@@ -105,10 +107,6 @@ function corroborate(store: MemoryStore, stagedId: string, observer: Observer): 
     () => ({ at: observer.at, action: "reinforced", sessionId: observer.sessionId, detail: observer.detail }),
   );
   return true;
-}
-
-function promotionBy(store: MemoryStore, staged: MemoryRecord, observer: Observer) {
-  return verdictFor(store, staged, observer).promotion;
 }
 
 function verdictFor(store: MemoryStore, staged: MemoryRecord, observer: Observer) {

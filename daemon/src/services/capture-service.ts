@@ -8,7 +8,7 @@ import type { CaptureCandidate } from "../capture/candidate.js";
 import { extractCandidates, MAX_STAGED_PER_SESSION } from "../capture/extract-candidates.js";
 import { checkTranscriptPath, readTranscript } from "../capture/read-transcript.js";
 import { type CapturedMemory, saveCandidates } from "../capture/save-candidates.js";
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError, UnavailableError } from "../errors.js";
 import { mergeDistilled } from "../llm/distilled-candidates.js";
 import type { TranscriptDistiller } from "../llm/transcript-distiller.js";
 import type { Logger } from "../logger.js";
@@ -42,8 +42,13 @@ export interface CaptureServiceOptions {
  */
 export function createCaptureService(deps: ServiceDeps, options: CaptureServiceOptions = {}): CaptureServiceHandle {
   let queue: Promise<void> = Promise.resolve();
+  let draining = false;
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
-    const done = queue.then(work);
+    // After drain gave up waiting the database closes: sweeps still queued must not start.
+    const done = queue.then(() => {
+      if (draining) throw new UnavailableError("memd is stopping: the transcript sweep did not start; it runs again at the next SessionEnd");
+      return work();
+    });
     queue = done.then(
       () => undefined,
       () => undefined,
@@ -139,6 +144,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([queue, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
       clearTimeout(timer);
+      draining = true;
     },
   };
 }

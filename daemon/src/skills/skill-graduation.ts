@@ -143,12 +143,17 @@ function checkedName(name: string): string {
 
 /** Creates the skill's folder and writes SKILL.md only if no file is there yet. */
 function writeNewFile(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text, { flag: "wx" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
       throw new ConflictError(`${file} already exists and is never overwritten: choose another name`, { cause: error });
+    }
+    // The skills folder is the user's: when it cannot be written, say where and why.
+    if (code === "EACCES" || code === "EPERM" || code === "ENOTDIR" || code === "EROFS" || code === "ENOSPC") {
+      throw new FailedPreconditionError(`cannot write ${file} (${code}): check that folder, or approve with another scope`, { cause: error });
     }
     throw error;
   }

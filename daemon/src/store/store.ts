@@ -13,9 +13,12 @@ export interface MemoryStore {
   readonly schemaVersion: number;
   /**
    * Stores a new memory durably; throws ConflictError if the id exists. Returns the memory's
-   * sequence number, the key that derived indexes (vectors) use.
+   * sequence number, the key that derived indexes (vectors) use. While vectors are on, the
+   * memory also waits for dedup by meaning (see takeDedupPending); imports never do.
    */
   insert(memory: MemoryRecord, event?: NewEvent): number;
+  /** Which of these memories were waiting for dedup by meaning; they stop waiting. */
+  takeDedupPending(memorySeqs: readonly number[]): number[];
   get(id: string): MemoryRecord | undefined;
   /** The sequence number of a memory id. */
   seqOf(id: string): number | undefined;

@@ -274,4 +274,37 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: "re-embed and re-sync only on real changes; memories waiting for dedup by meaning",
+    up(db) {
+      // A write sets every column, so "UPDATE OF content, ..." fired on a promotion or a new tag
+      // too: re-embedding then, and re-running dedup on the result, was work and risk for nothing.
+      // Reads (access counts) are not changes a MEMORY.md section needs to follow at once.
+      // dedup_pending holds the memories written (not imported) while vectors are on, until their
+      // vector exists and dedup by meaning has looked at them once.
+      db.exec(`
+        DROP TRIGGER memories_embed_update;
+        CREATE TRIGGER memories_embed_update
+        AFTER UPDATE OF content, problem, solution, concepts, files, project ON memories
+        WHEN old.content IS NOT new.content OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
+          OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.project IS NOT new.project
+        BEGIN
+          INSERT OR REPLACE INTO embedding_jobs (space_id, memory_seq, token)
+          SELECT id, new.seq, (random() % 4503599627370496) FROM embedding_spaces WHERE state IN ('building', 'active');
+        END;
+        DROP TRIGGER memories_version_update;
+        CREATE TRIGGER memories_version_update AFTER UPDATE ON memories
+        WHEN old.updated_at IS NOT new.updated_at OR old.status IS NOT new.status OR old.project IS NOT new.project
+        BEGIN
+          INSERT INTO project_versions (project, version) VALUES (new.project, 1)
+          ON CONFLICT (project) DO UPDATE SET version = version + 1;
+          INSERT INTO project_versions (project, version) SELECT old.project, 1 WHERE old.project != new.project
+          ON CONFLICT (project) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TABLE dedup_pending (memory_seq INTEGER PRIMARY KEY);
+        CREATE INDEX memories_project_created ON memories (project, created_at);
+      `);
+    },
+  },
 ];

@@ -135,6 +135,7 @@ export class SqliteStore implements MemoryStore {
       return this.db.transaction(() => {
         const seq = Number(this.insertStmt.run(memoryToRow(memory)).lastInsertRowid);
         this.afterWrite(seq, memory);
+        this.sql("INSERT INTO dedup_pending (memory_seq) SELECT ? WHERE EXISTS (SELECT 1 FROM embedding_spaces WHERE state = 'active')").run(seq);
         if (event) this.recordEvent(memory.id, event);
         return seq;
       }).immediate();
@@ -208,8 +209,11 @@ export class SqliteStore implements MemoryStore {
       where.sql += " AND id < ?";
       where.params.push(page.afterId);
     }
+    // A time window within projects is narrow; without statistics the planner would walk the
+    // status index newest first through every memory after the window instead.
+    const index = filter.createdAfter !== undefined && filter.projects !== undefined ? " INDEXED BY memories_project_created" : "";
     const rows = this
-      .sql(`SELECT * FROM memories WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
+      .sql(`SELECT * FROM memories${index} WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
       .all(...where.params, page.limit) as MemoryRow[];
     return rows.map(rowToMemory);
   }
@@ -263,6 +267,16 @@ export class SqliteStore implements MemoryStore {
 
   searchGraph(search: GraphSearch): GraphHit[] {
     return this.graph.search(search);
+  }
+
+  takeDedupPending(memorySeqs: readonly number[]): number[] {
+    return this.db.transaction(() =>
+      (
+        this.sql("DELETE FROM dedup_pending WHERE memory_seq IN (SELECT value FROM json_each(?)) RETURNING memory_seq").all(
+          JSON.stringify(memorySeqs),
+        ) as { memory_seq: number }[]
+      ).map((row) => row.memory_seq),
+    )();
   }
 
   recordAccess(ids: readonly string[], at: number): void {
