@@ -1,9 +1,9 @@
 /**
  * Weighted reciprocal rank fusion. Each source contributes weight / (k + rank) for every
- * candidate it ranked. A source with a small weight can reorder what the strong source
- * found but cannot push in a candidate of its own ahead of the strong source's top hits:
- * with k = 60, keyword weight 1 and vector weight 0.5, a vector-only first place scores
- * 0.5/61 while a keyword-only tenth place scores 1/70.
+ * candidate it ranked, scaled by the candidate's strength where the source calibrates it. A
+ * source with a small weight mostly reorders what the strong source found: with k = 5,
+ * keyword weight 1 and vector weight 0.3, a vector-only first place scores 0.3/6 = 0.05 while
+ * a full-strength keyword-only fifth place scores 1/10.
  */
 
 export interface RankedSource {

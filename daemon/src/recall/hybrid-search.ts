@@ -42,8 +42,8 @@ export interface HybridResult {
 /**
  * How much each source counts, set by measurement on the dev set (npm run bench:recall), not
  * per query. Keyword search is the strong source; vectors and the graph mostly reorder what it
- * finds. Results from other projects count less, so the current project wins ties, yet an
- * answer that lives only in another project still surfaces (cross-project questions).
+ * finds. Other projects' results count by how their best keyword match compares with the
+ * current project's (see widenWeight): below strong local answers, above weak ones.
  */
 export interface FusionTuning {
   keyword: number;
