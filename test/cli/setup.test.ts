@@ -30,12 +30,22 @@ afterEach(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-/** memctl with HOME, XDG_CONFIG_HOME and CODEX_HOME in the temporary home, never the real ones. */
-function memctl(...args: string[]) {
-  return runProcess(CLI_BIN, args, {
+/** The daemon settings of the environment the tests run in, blanked: setup would copy them into the service. */
+const NO_DAEMON_SETTINGS = Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith("MEMD_") || name === "OLLAMA_HOST").map((name) => [name, ""]));
+
+/**
+ * memctl with HOME, XDG_CONFIG_HOME and CODEX_HOME in the temporary home, never the real ones,
+ * plus `env` (bin: another memctl build).
+ */
+function memctlWith(env: Record<string, string>, args: string[], bin = CLI_BIN) {
+  return runProcess(bin, args, {
     cwd: home,
-    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, "xdg"), CODEX_HOME: path.join(home, "codex-home"), MEMD_HOME: "", CLAUDE_CONFIG_DIR: "" },
+    env: { ...NO_DAEMON_SETTINGS, HOME: home, XDG_CONFIG_HOME: path.join(home, "xdg"), CODEX_HOME: path.join(home, "codex-home"), MEMD_HOME: "", CLAUDE_CONFIG_DIR: "", ...env },
   });
+}
+
+function memctl(...args: string[]) {
+  return memctlWith({}, args);
 }
 
 const file = (relative: string) => path.join(home, relative);
@@ -63,7 +73,8 @@ function parseToml(text: string): Record<string, unknown> {
 type Handler = { type: string; command: string; timeout: number; async?: boolean };
 type Group = { matcher?: string; hooks: Handler[] };
 
-const SETUP = ["setup", "--no-start", "--platform", "linux"];
+const SETUP = ["setup", "--no-start", "--platform", "linux", "--systemd", "yes"];
+const UNINSTALL = ["uninstall", "--no-start", "--platform", "linux", "--systemd", "yes"];
 const UNIT = "xdg/systemd/user/memd.service";
 
 describe("memctl setup", () => {
@@ -113,12 +124,12 @@ describe("memctl setup", () => {
     }
     expect(settings.hooks.Stop).toEqual(original.hooks.Stop);
     const ours = (event: string) => settings.hooks[event]?.at(-1);
-    expect(ours("SessionStart")).toEqual({ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} session-start`, timeout: 10 }] });
+    expect(ours("SessionStart")).toEqual({ hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} session-start`, timeout: 10 }] });
     expect(ours("UserPromptSubmit")).toEqual({ hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} user-prompt-submit`, timeout: 5 }] });
     expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} post-tool-use`, timeout: 30, async: true }] });
     expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} post-tool-use-failure`, timeout: 30, async: true }] });
     expect(ours("PreCompact")?.hooks[0]?.command).toBe(`${process.execPath} ${HOOK_BIN} pre-compact`);
-    expect(ours("SessionEnd")?.hooks[0]).toMatchObject({ command: `${process.execPath} ${HOOK_BIN} session-end`, timeout: 5 });
+    expect(ours("SessionEnd")?.hooks[0]).toMatchObject({ command: `${process.execPath} ${HOOK_BIN} session-end`, timeout: 2 });
 
     const state = readJson(".claude.json");
     const originalState = fixtureJson("claude.json");
@@ -177,7 +188,7 @@ describe("memctl setup", () => {
 
   it("uninstall removes only memd's entries and restores the user's own content", async () => {
     expect((await memctl(...SETUP)).code).toBe(0);
-    const res = await memctl("uninstall", "--no-start", "--platform", "linux");
+    const res = await memctl(...UNINSTALL);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`remove memd hooks: ${EVENTS.join(", ")}`);
     expect(readJson(".claude/settings.json")).toEqual(fixtureJson("claude-settings.json"));
@@ -185,7 +196,7 @@ describe("memctl setup", () => {
     expect(readJson(".cursor/mcp.json")).toEqual(fixtureJson("cursor-mcp.json"));
     expect(read("codex-home/config.toml")).toBe(fs.readFileSync(path.join(FIXTURES, "codex-config.toml"), "utf8"));
     expect(fs.existsSync(file(UNIT))).toBe(false);
-    expect((await memctl("uninstall", "--no-start", "--platform", "linux")).stdout).toContain("nothing to change");
+    expect((await memctl(...UNINSTALL)).stdout).toContain("nothing to change");
   });
 
   it("refuses a malformed settings.json with exit 1, naming it, and changes nothing anywhere", async () => {
@@ -242,6 +253,124 @@ describe("memctl setup", () => {
   });
 });
 
+describe("memctl setup on a machine of its own", () => {
+  const SYSTEMD_ANALYZE = fs.existsSync("/usr/bin/systemd-analyze") || fs.existsSync("/bin/systemd-analyze");
+
+  it("writes through a dotfiles symlink whose target does not exist yet, and backs up a linked file beside the link", async () => {
+    fs.rmSync(file(".cursor/mcp.json"));
+    fs.symlinkSync("../dotfiles/cursor/mcp.json", file(".cursor/mcp.json"));
+    fs.mkdirSync(file("dotfiles/claude"), { recursive: true });
+    fs.renameSync(file(".claude/settings.json"), file("dotfiles/claude/settings.json"));
+    fs.symlinkSync(file("dotfiles/claude/settings.json"), file(".claude/settings.json"));
+    const res = await memctl(...SETUP, "--only", "claude,cursor");
+    expect(res.stderr).toBe("");
+    expect(res.code).toBe(0);
+    expect(fs.lstatSync(file(".cursor/mcp.json")).isSymbolicLink()).toBe(true);
+    expect(readJson("dotfiles/cursor/mcp.json")).toEqual({ mcpServers: { memd: { command: process.execPath, args: [MCP_BIN] } } });
+    expect(fs.lstatSync(file(".claude/settings.json")).isSymbolicLink()).toBe(true);
+    expect(read("dotfiles/claude/settings.json")).toContain("session-start");
+    const backups = fs.readdirSync(file(".claude")).filter((name) => name.startsWith("settings.json.memd-backup-"));
+    expect(backups).toHaveLength(1);
+    expect(fs.readdirSync(file("dotfiles/claude"))).toEqual(["settings.json"]);
+    expect((await memctl(...SETUP, "--only", "claude,cursor")).stdout).toContain("nothing to change");
+  });
+
+  it("keeps the user's own settings on memd's entries when it runs again, and uninstall still removes them whole", async () => {
+    expect((await memctl(...SETUP, "--only", "claude,codex")).code).toBe(0);
+    const codex = read("codex-home/config.toml").replace(
+      `startup_timeout_sec = 20\n`,
+      `startup_timeout_sec = 20\n# off while I try another memory server\nenabled = false\ntool_timeout_sec = 120\n\n[mcp_servers.memd.tools.memory_save]\napproval_mode = "approve"\n`,
+    );
+    fs.writeFileSync(file("codex-home/config.toml"), codex);
+    const state = readJson(".claude.json") as { mcpServers: Record<string, Record<string, unknown>> };
+    state.mcpServers.memd = { ...state.mcpServers.memd, args: ["/moved/memd-mcp.mjs"], disabled: true, env: { DEBUG: "memd" } };
+    fs.writeFileSync(file(".claude.json"), JSON.stringify(state, null, 2));
+
+    const again = await memctl(...SETUP, "--only", "claude,codex");
+    expect(again.code).toBe(0);
+    expect(read("codex-home/config.toml")).toBe(codex);
+    expect(parseToml(codex)).toMatchObject({ mcp_servers: { memd: { enabled: false, tool_timeout_sec: 120, tools: { memory_save: { approval_mode: "approve" } } } } });
+    expect((readJson(".claude.json") as typeof state).mcpServers.memd).toEqual({ type: "stdio", command: process.execPath, args: [MCP_BIN], env: { DEBUG: "memd" }, disabled: true });
+
+    expect((await memctl(...UNINSTALL, "--only", "claude,codex")).code).toBe(0);
+    expect(read("codex-home/config.toml")).toBe(fs.readFileSync(path.join(FIXTURES, "codex-config.toml"), "utf8"));
+    expect(readJson(".claude.json")).toEqual(fixtureJson("claude.json"));
+  });
+
+  it("keeps another tool's hook that looks like memd's through setup and uninstall", async () => {
+    const settings = fixtureJson("claude-settings.json") as { hooks: Record<string, Group[]> };
+    const lookAlike: Group = { hooks: [{ type: "command", command: `node ${file(".local/lib/othertool/dist/hooks/src/main.js")} session-start`, timeout: 5 }] };
+    settings.hooks.SessionStart?.push(lookAlike);
+    fs.writeFileSync(file(".claude/settings.json"), JSON.stringify(settings, null, 2));
+    expect((await memctl(...SETUP, "--only", "claude")).code).toBe(0);
+    expect((readJson(".claude/settings.json") as typeof settings).hooks.SessionStart).toContainEqual(lookAlike);
+    expect((await memctl(...UNINSTALL, "--only", "claude")).code).toBe(0);
+    expect(readJson(".claude/settings.json")).toEqual(settings);
+  });
+
+  it("gives the login service the daemon's settings from the environment, never a key, and the environment file", async () => {
+    const env = { MEMD_EMBEDDER: "ollama", OLLAMA_HOST: "http://127.0.0.1:11500", MEMD_LLM: "ollama", MEMD_LLM_DAILY_TOKENS: "50000", OPENAI_API_KEY: "sk-test-not-for-the-unit", MEMD_OPENAI_API_KEY: "sk-also-not" };
+    expect((await memctlWith(env, [...SETUP, "--only", "service"])).code).toBe(0);
+    const unit = read(UNIT);
+    expect(unit).toContain("\nEnvironmentFile=-%h/xdg/memd/env\n");
+    for (const name of ["MEMD_EMBEDDER", "OLLAMA_HOST", "MEMD_LLM", "MEMD_LLM_DAILY_TOKENS"] as const) expect(unit).toContain(`\nEnvironment=${name}=${env[name]}\n`);
+    expect(unit).not.toContain("sk-");
+    expect(unit).not.toContain("API_KEY=");
+    const same = await memctlWith(env, [...SETUP, "--only", "service"]);
+    expect(same.stdout).toContain("nothing to change");
+    expect(read(UNIT)).toBe(unit);
+    if (SYSTEMD_ANALYZE) {
+      const verify = spawnSync("systemd-analyze", ["verify", file(UNIT)], { encoding: "utf8" });
+      expect(verify.stderr).toBe("");
+      expect(verify.status).toBe(0);
+    }
+    expect((await memctlWith(env, ["setup", "--no-start", "--platform", "darwin", "--only", "service"])).code).toBe(0);
+    const plist = read("Library/LaunchAgents/dev.memd.daemon.plist");
+    expect(plist).toContain("<key>MEMD_EMBEDDER</key>\n    <string>ollama</string>");
+    expect(plist).not.toContain("sk-");
+  });
+
+  it("skips the login service without systemd, and --only service refuses, writing nothing", async () => {
+    const res = await memctl("setup", "--no-start", "--platform", "linux", "--systemd", "no");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/skipped service: no systemd runs on this machine \(\/run\/systemd\/system does not exist/);
+    expect(fs.existsSync(file(UNIT))).toBe(false);
+    const before = snapshot();
+    const only = await memctl("setup", "--platform", "linux", "--systemd", "no", "--only", "service");
+    expect(only.code).toBe(1);
+    expect(only.stderr).toContain("cannot set up the login service: no systemd runs on this machine");
+    expect(only.stderr).toContain("Nothing was changed");
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("uninstall without systemd removes the unit and runs no systemctl", async () => {
+    expect((await memctl(...SETUP, "--only", "service")).code).toBe(0);
+    const res = await memctlWith({ PATH: "/nonexistent" }, ["uninstall", "--platform", "linux", "--systemd", "no", "--only", "service"]);
+    expect(res.stderr).toBe("");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("nothing to stop");
+    expect(fs.existsSync(file(UNIT))).toBe(false);
+  });
+
+  it("refuses to set up an installation that was never built, naming what is missing", async () => {
+    const install = fs.mkdtempSync(path.join(os.tmpdir(), "memd-unbuilt-"));
+    try {
+      for (const dir of ["clients", "gen"]) fs.cpSync(path.join(REPO_ROOT, "dist", dir), path.join(install, "dist", dir), { recursive: true });
+      fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(install, "node_modules"));
+      const before = snapshot();
+      const res = await memctlWith({}, SETUP, path.join(install, "dist/clients/cli/src/main.js"));
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(path.join(install, "dist/hooks/src/main.js"));
+      expect(res.stderr).toContain(path.join(install, "dist/daemon/src/main.js"));
+      expect(res.stderr).toContain("npm run build");
+      expect(res.stdout).toBe("");
+      expect(snapshot()).toEqual(before);
+    } finally {
+      fs.rmSync(install, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("memctl setup --agents-md with a running daemon", () => {
   it("writes the daemon's instructions into a delimited section and uninstall removes only that", async () => {
     const daemon = await spawnDaemon();
@@ -263,7 +392,7 @@ describe("memctl setup --agents-md with a running daemon", () => {
       expect((await agents(...SETUP)).stdout).toContain("nothing to change");
       expect(read("repo/AGENTS.md")).toBe(text);
 
-      const removed = await agents("uninstall", "--no-start", "--platform", "linux");
+      const removed = await agents(...UNINSTALL);
       expect(removed.code).toBe(0);
       expect(read("repo/AGENTS.md")).toBe(original);
     } finally {

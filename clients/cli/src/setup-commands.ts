@@ -9,7 +9,7 @@ import { healthPid } from "./daemon-commands.js";
 import { splitList } from "./enums.js";
 import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";
 import { applyChanges, readContents } from "./setup/apply.js";
-import { installedPaths, type SetupLocations, setupLocations } from "./setup/locations.js";
+import { installedPaths, missingEntryPoints, type SetupLocations, setupLocations } from "./setup/locations.js";
 import { changeKind, SETUP_TARGETS, type SetupTarget } from "./setup/plan.js";
 import { formatOutcome, outcomeJson, type SetupOutcome, type SkippedTarget } from "./setup/report.js";
 import { activateService, deactivateService, forgetService, runCommand } from "./setup/service-activation.js";
@@ -22,7 +22,12 @@ interface SetupOptions {
   /** False with --no-start. */
   start: boolean;
   platform?: string;
+  /** Whether a systemd instance runs, instead of looking (for tests). */
+  systemd?: "yes" | "no";
 }
+
+/** Where systemd says it is running (sd_booted(3)); absent in containers, WSL1, OpenRC. */
+const SYSTEMD_RUNTIME_DIR = "/run/systemd/system";
 
 function targetsParser(value: string): SetupTarget[] {
   const targets = splitList(value);
@@ -37,7 +42,8 @@ function addSharedOptions(command: Command, verb: string): Command {
     .option("--only <targets>", `only these, a comma list of: ${SETUP_TARGETS.join(", ")}`, targetsParser)
     .option("--agents-md <path>", `${verb} memd's section in this AGENTS.md (a directory means its AGENTS.md)`)
     .option("--no-start", "leave the login service's state alone (no systemctl or launchctl)")
-    .addOption(new Option("--platform <platform>", "whose login service to write (for tests)").choices(["linux", "darwin"]).hideHelp());
+    .addOption(new Option("--platform <platform>", "whose login service to write (for tests)").choices(["linux", "darwin"]).hideHelp())
+    .addOption(new Option("--systemd <running>", "whether systemd runs here (for tests)").choices(["yes", "no"]).hideHelp());
 }
 
 export function registerSetupCommands(program: Command): void {
@@ -64,8 +70,29 @@ function agentsMdFile(option: string | undefined): string | undefined {
   return fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() ? path.join(resolved, "AGENTS.md") : resolved;
 }
 
-/** Targets to set up: those named by --only, else the agents found on this machine and the service. */
-function chooseTargets(loc: SetupLocations, only: SetupTarget[] | undefined, detect: boolean): { targets: SetupTarget[]; skipped: SkippedTarget[] } {
+function systemdRuns(opts: SetupOptions): boolean {
+  return opts.systemd === undefined ? fs.existsSync(SYSTEMD_RUNTIME_DIR) : opts.systemd === "yes";
+}
+
+const NO_SYSTEMD = `no systemd runs on this machine (${SYSTEMD_RUNTIME_DIR} does not exist: a container, WSL1 or another init system)`;
+
+/** Why this machine has no login service for setup to write, or null. */
+function noServiceReason(loc: SetupLocations, systemd: boolean): string | null {
+  if (loc.platform === null) return `no login service on ${process.platform} (systemd on Linux, launchd on macOS)`;
+  if (loc.platform === "linux" && !systemd) return `${NO_SYSTEMD}; start memd with 'memctl start' instead`;
+  return null;
+}
+
+/**
+ * Targets to set up: those named by --only, else the agents found on this machine and the
+ * service (unless noService says why there is none).
+ */
+function chooseTargets(
+  loc: SetupLocations,
+  only: SetupTarget[] | undefined,
+  detect: boolean,
+  noService: string | null,
+): { targets: SetupTarget[]; skipped: SkippedTarget[] } {
   const skipped: SkippedTarget[] = [];
   const found: Record<SetupTarget, boolean> = {
     claude: !detect || fs.existsSync(loc.claudeDir) || fs.existsSync(loc.claudeJson),
@@ -75,8 +102,8 @@ function chooseTargets(loc: SetupLocations, only: SetupTarget[] | undefined, det
   };
   const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, service: "" };
   const targets = (only ?? [...SETUP_TARGETS]).filter((target) => {
-    if (target === "service" && loc.platform === null) {
-      skipped.push({ target, reason: `no login service on ${process.platform} (systemd on Linux, launchd on macOS)` });
+    if (target === "service" && noService !== null) {
+      skipped.push({ target, reason: noService });
       return false;
     }
     if (only === undefined && !found[target]) {
@@ -90,10 +117,19 @@ function chooseTargets(loc: SetupLocations, only: SetupTarget[] | undefined, det
 
 async function runSetup(ctx: CliContext, opts: SetupOptions, command: Command): Promise<void> {
   const loc = locationsFor(command, opts);
-  const { targets, skipped } = chooseTargets(loc, opts.only, true);
+  const paths = installedPaths();
+  const missing = missingEntryPoints(paths);
+  if (missing.length > 0) {
+    throw new CliFailure(`this memd installation is not built (missing ${missing.join(", ")}); run 'npm run build' in the memd directory and run setup again. Nothing was changed.`);
+  }
+  const systemd = systemdRuns(opts);
+  if (opts.only?.includes("service") && loc.platform === "linux" && !systemd) {
+    throw new CliFailure(`cannot set up the login service: ${NO_SYSTEMD}. Start memd with 'memctl start' instead. Nothing was changed.`);
+  }
+  const { targets, skipped } = chooseTargets(loc, opts.only, true, noServiceReason(loc, systemd));
   const agentsMdPath = agentsMdFile(opts.agentsMd);
   const body = agentsMdPath === undefined ? undefined : await fetchSectionBody(ctx);
-  const changes = setupPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath }, installedPaths(), body);
+  const changes = setupPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath }, paths, body);
   const outcome: SetupOutcome = { command: "setup", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null };
   if (!outcome.dryRun) {
     outcome.backups = backupsOf(applyChanges(changes, new Date()));
@@ -112,19 +148,23 @@ async function runSetup(ctx: CliContext, opts: SetupOptions, command: Command): 
 
 async function runUninstall(ctx: CliContext, opts: SetupOptions, command: Command): Promise<void> {
   const loc = locationsFor(command, opts);
-  const { targets, skipped } = chooseTargets(loc, opts.only, false);
+  // A unit written where systemd ran before (WSL2 switched back, say) is still removed.
+  const { targets, skipped } = chooseTargets(loc, opts.only, false, noServiceReason(loc, true));
   const agentsMdPath = agentsMdFile(opts.agentsMd);
-  const changes = uninstallPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath });
+  const changes = uninstallPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath }, installedPaths().hook);
   const outcome: SetupOutcome = { command: "uninstall", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null };
   if (!outcome.dryRun) {
     const service = changes.find((c) => c.target === "service" && changeKind(c) === "delete");
     const platform = loc.platform;
-    const deactivated = service && platform !== null && opts.start ? deactivateService(platform, process.getuid?.() ?? 0, runCommand) : null;
+    const managerRuns = platform === "darwin" || systemdRuns(opts);
+    const deactivated = service && platform !== null && opts.start && managerRuns ? deactivateService(platform, process.getuid?.() ?? 0, runCommand) : null;
     outcome.backups = backupsOf(applyChanges(changes, new Date()));
     if (deactivated && platform !== null) {
       const forgotten = forgetService(platform, runCommand);
       outcome.service = { ok: deactivated.ok && forgotten.ok, lines: [...deactivated.lines, ...forgotten.lines] };
-    } else if (service) outcome.service = "files removed without stopping the service (--no-start)";
+    } else if (service) {
+      outcome.service = opts.start ? `file removed; nothing to stop, as ${NO_SYSTEMD}` : "files removed without stopping the service (--no-start)";
+    }
   }
   finish(ctx, outcome, loc.home);
 }

@@ -3,7 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Command } from "commander";
 import { MemoryKindSchema } from "../../../gen/memd/v1/memory_pb.js";
 import { type SkillProposal, SkillProposalSchema, SkillScopeSchema } from "../../../gen/memd/v1/skill_service_pb.js";
-import { action } from "./context.js";
+import { action, CliFailure } from "./context.js";
 import { enumName, enumParser, intParser } from "./enums.js";
 
 /** Skill graduation: proven procedures and preferences become Claude Code skills, when a person approves. */
@@ -49,9 +49,9 @@ export function registerSkillCommands(program: Command): void {
     .action(
       action(async (ctx, id: string, opts: { scope?: number; name?: string }) => {
         const res = await ctx.clients.skills.approveSkillProposal({ memoryId: id, scope: opts.scope, name: opts.name, cwd: process.cwd() });
-        const skill = res.skill;
-        if (ctx.json) ctx.printJson(skill ? proposalJson(skill) : null);
-        else ctx.print(`wrote skill ${skill?.name} to ${skill?.path}`);
+        const skill = approvedSkill(id, res.skill);
+        if (ctx.json) ctx.printJson(proposalJson(skill));
+        else ctx.print(`wrote skill ${skill.name} to ${skill.path}`);
       }),
     );
 
@@ -67,6 +67,14 @@ export function registerSkillCommands(program: Command): void {
         else ctx.print(`dismissed ${res.memoryId}: it will not be proposed as a skill again`);
       }),
     );
+}
+
+/** The skill the daemon wrote; an answer without one cannot say where it went, so it fails. */
+export function approvedSkill(id: string, skill: SkillProposal | undefined): SkillProposal {
+  if (skill === undefined) {
+    throw new CliFailure(`the daemon answered the approval of ${id} without the skill it wrote; see whether a SKILL.md was written with 'memctl skills list' and the skills directories`);
+  }
+  return skill;
 }
 
 function proposalJson(proposal: SkillProposal): unknown {

@@ -1,4 +1,5 @@
 import { type FileChange, SetupError } from "./plan.js";
+import { appendBlock, joinLines, removeBlock, splitLines } from "./text-lines.js";
 
 /**
  * Markers of their own: the MEMORY.md sync owns "memd:begin"/"memd:end" sections, and a user may
@@ -40,19 +41,10 @@ function sectionRange(file: string, lines: readonly string[]): [number, number] 
   return [begin, end];
 }
 
-function splitLines(text: string): string[] {
-  const lines = text === "" ? [] : text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  return lines;
-}
-
-function joinLines(lines: readonly string[]): string {
-  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
-}
-
 /** Setup: the memd section written or replaced in place; every other line kept. */
 export function planAgentsMd(file: string, before: string | null, body: string): FileChange {
-  const lines = splitLines(before ?? "");
+  const text = splitLines(before ?? "");
+  const lines = text.lines;
   const section = [AGENTS_BEGIN, ...body.split("\n"), AGENTS_END];
   const range = sectionRange(file, lines);
   let summary: string[] = [];
@@ -61,11 +53,10 @@ export function planAgentsMd(file: string, before: string | null, body: string):
     if (current.join("\n") !== section.join("\n")) summary = ["update the memd section in place"];
     lines.splice(range[0], range[1] - range[0] + 1, ...section);
   } else {
-    if (lines.length > 0 && (lines.at(-1) as string).trim() !== "") lines.push("");
-    lines.push(...section);
+    appendBlock(lines, section);
     summary = [before === null ? "create with the memd section" : "append the memd section"];
   }
-  const after = summary.length === 0 ? before : joinLines(lines);
+  const after = summary.length === 0 ? before : joinLines(text);
   return { target: "agents-md", path: file, before, after, summary, backup: false, mode: 0o644 };
 }
 
@@ -74,19 +65,17 @@ export function planAgentsMd(file: string, before: string | null, body: string):
  * nothing else is removed too, since setup created it.
  */
 export function planAgentsMdRemoval(file: string, before: string | null): FileChange {
-  const lines = splitLines(before ?? "");
+  const text = splitLines(before ?? "");
+  const lines = text.lines;
   const range = sectionRange(file, lines);
   if (!range) return { target: "agents-md", path: file, before, after: before, summary: [], backup: false, mode: 0o644 };
-  const [start, end] = range;
-  lines.splice(start, end - start + 1);
-  const blank = (i: number) => i >= 0 && i < lines.length && (lines[i] as string).trim() === "";
-  if (blank(start - 1) && (start >= lines.length || blank(start))) lines.splice(start - 1, 1);
+  removeBlock(lines, range[0], range[1]);
   const empty = lines.every((line) => line.trim() === "");
   return {
     target: "agents-md",
     path: file,
     before,
-    after: empty ? null : joinLines(lines),
+    after: empty ? null : joinLines(text),
     summary: [empty ? "remove the memd section and the file (it held nothing else)" : "remove the memd section"],
     backup: false,
     mode: 0o644,

@@ -56,6 +56,48 @@ describe("applying a plan", () => {
     expect(fs.readFileSync(real, "utf8")).toBe("new\n");
   });
 
+  it("writes through a symlink whose target does not exist yet, creating the target", () => {
+    const real = path.join(dir, "dotfiles", "claude", "settings.json");
+    const link = path.join(dir, "settings.json");
+    fs.symlinkSync(real, link);
+    const [applied] = applyChanges([change(link, null, "{}\n")], NOW);
+    expect(applied?.backup).toBeNull();
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(real, "utf8")).toBe("{}\n");
+    expect(fs.statSync(real).mode & 0o777).toBe(0o600);
+  });
+
+  it("resolves a relative link against the link's directory, not the working directory", () => {
+    fs.mkdirSync(path.join(dir, "home", ".claude"), { recursive: true });
+    const link = path.join(dir, "home", ".claude", "settings.json");
+    fs.symlinkSync("../../dotfiles/settings.json", link);
+    applyChanges([change(link, null, "new\n")], NOW);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(path.join(dir, "dotfiles", "settings.json"), "utf8")).toBe("new\n");
+  });
+
+  it("puts the backup of a linked file beside the link, and leaves the link's directory otherwise alone", () => {
+    fs.mkdirSync(path.join(dir, "dotfiles"));
+    const real = path.join(dir, "dotfiles", "config.toml");
+    const link = path.join(dir, "config.toml");
+    fs.writeFileSync(real, "old\n");
+    fs.symlinkSync("dotfiles/config.toml", link);
+    const [applied] = applyChanges([change(link, "old\n", "new\n")], NOW);
+    expect(applied?.backup).toBe(`${link}.memd-backup-20260305T101112Z`);
+    expect(fs.readFileSync(`${link}.memd-backup-20260305T101112Z`, "utf8")).toBe("old\n");
+    expect(fs.readdirSync(path.join(dir, "dotfiles"))).toEqual(["config.toml"]);
+    expect(fs.readFileSync(real, "utf8")).toBe("new\n");
+  });
+
+  it("still refuses a dangling link whose target appeared since planning", () => {
+    const real = path.join(dir, "real.json");
+    const link = path.join(dir, "settings.json");
+    fs.symlinkSync(real, link);
+    fs.writeFileSync(real, "written meanwhile\n");
+    expect(() => applyChanges([change(link, null, "{}\n")], NOW)).toThrow(/changed while memctl was planning/);
+    expect(fs.readFileSync(real, "utf8")).toBe("written meanwhile\n");
+  });
+
   it("removes a file, and numbers a second backup taken in the same second", () => {
     const file = path.join(dir, "AGENTS.md");
     fs.writeFileSync(file, "x\n");

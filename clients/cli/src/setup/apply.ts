@@ -27,7 +27,9 @@ export interface AppliedChange {
 /**
  * Writes every change that changes something: a backup first where the change asks for one,
  * then the new content through a temporary file and a rename, so that a crash leaves either
- * the old file or the new one. Symlinks (dotfile repositories) are followed, not replaced.
+ * the old file or the new one. A symlink (dotfile repositories) is written through, never
+ * replaced, even when its target does not exist yet; the backup goes beside the path the user
+ * sees.
  */
 export function applyChanges(changes: readonly FileChange[], now: Date): AppliedChange[] {
   const applied: AppliedChange[] = [];
@@ -44,13 +46,30 @@ export function applyChanges(changes: readonly FileChange[], now: Date): Applied
   return applied;
 }
 
+/** Linux's limit on symlinks followed in one lookup. */
+const MAX_LINKS = 40;
+
+/**
+ * The file the content lives in: the path itself, or the end of its chain of symlinks, which
+ * need not exist yet. A relative link is resolved against the real directory of the link that
+ * holds it, as the kernel does ("../x" from a linked directory leaves its target).
+ */
+export function linkTarget(file: string): string {
+  let current = file;
+  for (let hops = 0; hops < MAX_LINKS; hops += 1) {
+    if (fs.lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return current;
+    current = path.resolve(fs.realpathSync(path.dirname(current)), fs.readlinkSync(current));
+  }
+  throw new SetupError(`${file}: too many levels of symbolic links; fix the link and run again`);
+}
+
 function applyOne(change: FileChange, stamp: string): string | null {
   const current = readOrNull(change.path);
   if (current !== change.before) throw new SetupError(`${change.path} changed while memctl was planning; run it again`);
-  const target = current === null ? change.path : fs.realpathSync(change.path);
+  const target = linkTarget(change.path);
   let backup: string | null = null;
   if (current !== null && change.backup) {
-    backup = freeName(`${target}.memd-backup-${stamp}`);
+    backup = freeName(`${change.path}.memd-backup-${stamp}`);
     fs.copyFileSync(target, backup, fs.constants.COPYFILE_EXCL);
   }
   if (change.after === null) {

@@ -31,10 +31,7 @@ describe("Claude Code hooks", () => {
     const hooks = hooksOf(change.after);
     expect(hooks.Stop).toEqual(userSettings.hooks.Stop);
     expect(hooks.SessionStart?.[0]).toEqual(userSettings.hooks.SessionStart[0]);
-    expect(hooks.SessionStart?.[1]).toEqual({
-      matcher: "startup|resume|clear|compact",
-      hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js session-start", timeout: 10 }],
-    });
+    expect(hooks.SessionStart?.[1]).toEqual({ hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js session-start", timeout: 10 }] });
     expect(hooks.PostToolUse?.[0]).toMatchObject({ matcher: "Write|Edit", hooks: [{ async: true }] });
     expect(hooks.PostToolUseFailure?.[0]).toMatchObject({ matcher: "Bash", hooks: [{ async: true }] });
     expect(hooks.UserPromptSubmit?.[0]?.hooks[0]?.async).toBeUndefined();
@@ -77,14 +74,56 @@ describe("Claude Code hooks", () => {
     expect(hookCommand(paths, "session-end", "/data/it's memd")).toBe("MEMD_HOME='/data/it'\\''s memd' /usr/bin/node /opt/memd/dist/hooks/src/main.js session-end");
   });
 
-  it("recognises memd-hook by name and by its entry point, in shell and exec form, and nothing else", () => {
+  it("recognises memd-hook by name and the memd package's hook script, in shell and exec form, and nothing else", () => {
     expect(isMemdHook({ type: "command", command: "memd-hook session-start" })).toBe(true);
-    expect(isMemdHook({ type: "command", command: "'/a b/node' '/x y/dist/hooks/src/main.js' user-prompt-submit" })).toBe(true);
-    expect(isMemdHook({ type: "command", command: "MEMD_HOME=/m /n /old/dist/hooks/src/main.js SessionEnd" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "/usr/local/bin/memd-hook SessionStart" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "'/a b/node' '/x y/memd/dist/hooks/src/main.js' user-prompt-submit" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "MEMD_HOME=/m /n /usr/lib/node_modules/memd/dist/hooks/src/main.js SessionEnd" })).toBe(true);
     expect(isMemdHook({ type: "command", command: "node", args: ["/old/memd/dist/hooks/src/main.js", "pre-compact"] })).toBe(true);
     expect(isMemdHook({ type: "command", command: "ltm hook session-start" })).toBe(false);
     expect(isMemdHook({ type: "command", command: "node /other/dist/hooks/src/main.js lint" })).toBe(false);
     expect(isMemdHook({ type: "prompt", prompt: "memd-hook" })).toBe(false);
+  });
+
+  it("does not take another tool's hook script with the same layout for memd's", () => {
+    expect(isMemdHook({ type: "command", command: "node /home/maya/.local/lib/othertool/dist/hooks/src/main.js session-start" })).toBe(false);
+    expect(isMemdHook({ type: "command", command: "node /opt/not-memd/dist/hooks/src/main.js SessionEnd" })).toBe(false);
+    expect(isMemdHook({ type: "command", command: "node", args: ["/srv/tools/dist/hooks/src/main.js", "pre-compact"] })).toBe(false);
+  });
+
+  it("recognises this installation's hook script by its exact path, whatever its directory is called", () => {
+    const installed = "/home/maya/src/checkout/dist/hooks/src/main.js";
+    expect(isMemdHook({ type: "command", command: `/usr/bin/node ${installed} session-start` })).toBe(false);
+    expect(isMemdHook({ type: "command", command: `/usr/bin/node ${installed} session-start` }, installed)).toBe(true);
+    expect(isMemdHook({ type: "command", command: "node '/x y/dist/hooks/src/main.js' pre-compact" }, "/x y/dist/hooks/src/main.js")).toBe(true);
+    expect(isMemdHook({ type: "command", command: "node", args: [installed, "pre-compact"] }, installed)).toBe(true);
+    expect(isMemdHook({ type: "command", command: `/usr/bin/node ${installed}.bak session-start` }, installed)).toBe(false);
+  });
+
+  it("keeps a look-alike hook of another tool through setup and uninstall", () => {
+    const lookAlike = { type: "command", command: "node /home/maya/.local/lib/othertool/dist/hooks/src/main.js session-start", timeout: 5 };
+    const settings = { hooks: { SessionStart: [{ hooks: [lookAlike] }], SessionEnd: [{ hooks: [{ ...lookAlike, command: "node /opt/tool/dist/hooks/src/main.js session-end" }] }] } };
+    const installed = planClaudeHooks(FILE, JSON.stringify(settings), paths, undefined);
+    expect(hooksOf(installed.after).SessionStart?.[0]).toEqual({ hooks: [lookAlike] });
+    expect(hooksOf(installed.after).SessionStart).toHaveLength(2);
+    expect(JSON.parse(planClaudeHooksRemoval(FILE, installed.after, paths.hook).after ?? "")).toEqual(settings);
+  });
+
+  it("updates and removes hooks that run this installation from a directory not named memd", () => {
+    const checkout = { ...paths, hook: "/home/maya/src/checkout/dist/hooks/src/main.js" };
+    const installed = planClaudeHooks(FILE, null, checkout, undefined).after;
+    expect(changeKind(planClaudeHooks(FILE, installed, checkout, undefined))).toBe("unchanged");
+    expect(JSON.parse(planClaudeHooksRemoval(FILE, installed, checkout.hook).after ?? "")).toEqual({});
+  });
+
+  it("briefs on every SessionStart source and keeps SessionEnd within 2 s", () => {
+    const hooks = hooksOf(planClaudeHooks(FILE, null, paths, undefined).after);
+    expect(hooks.SessionStart?.[0]?.matcher).toBeUndefined();
+    expect(hooks.SessionEnd?.[0]?.hooks[0]?.timeout).toBe(2);
+    const old = { hooks: { SessionStart: [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js session-start", timeout: 10 }] }] } };
+    const change = planClaudeHooks(FILE, JSON.stringify(old), paths, undefined);
+    expect(change.summary).toContain("update hooks: SessionStart");
+    expect(hooksOf(change.after).SessionStart).toEqual([{ hooks: old.hooks.SessionStart[0]?.hooks }]);
   });
 
   it("uninstall removes only memd's hooks and restores the user's settings", () => {

@@ -18,21 +18,27 @@ export interface HookSpec {
 /**
  * Timeouts leave room for Node's start-up around memd-hook's own budget (300 ms for prompts,
  * 1 s otherwise). UserPromptSubmit holds the user's prompt, and SessionEnd's timeout raises
- * the budget Claude Code shares among all SessionEnd hooks, so both stay short.
+ * the budget Claude Code shares among all SessionEnd hooks, so both stay short. SessionStart
+ * has no matcher: memd briefs on every source (startup, resume, clear, compact, fork), and the
+ * daemon reads the source from the payload itself.
  */
 export const MEMD_HOOKS: readonly HookSpec[] = [
-  { event: "SessionStart", arg: "session-start", matcher: "startup|resume|clear|compact", timeout: 10 },
+  { event: "SessionStart", arg: "session-start", timeout: 10 },
   { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 5 },
   { event: "PostToolUse", arg: "post-tool-use", matcher: "Write|Edit", timeout: 30, async: true },
   { event: "PostToolUseFailure", arg: "post-tool-use-failure", matcher: "Bash", timeout: 30, async: true },
   { event: "PreCompact", arg: "pre-compact", timeout: 10 },
-  { event: "SessionEnd", arg: "session-end", timeout: 5 },
+  { event: "SessionEnd", arg: "session-end", timeout: 2 },
 ];
 
 const HOOK_EVENT_ARGS = ["session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure", "pre-compact", "session-end", "stop"];
 const EVENT_ARG = `(?:${HOOK_EVENT_ARGS.join("|")}|SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|PreCompact|SessionEnd|Stop)`;
-/** memd-hook run by name, or memd's hook entry point run by path (from any install location). */
-const MEMD_HOOK_PATTERN = new RegExp(`(?:^|[\\s'"/])memd-hook['"]?\\s|dist/hooks/src/main\\.js['"]?\\s+['"]?${EVENT_ARG}\\b`);
+/**
+ * memd-hook run by name, or the memd package's hook script run by path from any install
+ * location (npm's node_modules/memd, a clone named memd). The "memd" directory is required:
+ * dist/hooks/src/main.js alone is a common layout, and another tool's hook must never be taken.
+ */
+const MEMD_HOOK_PATTERN = new RegExp(`(?:^|[\\s'"/])memd-hook['"]?\\s|(?:^|[\\s'"/])memd/dist/hooks/src/main\\.js['"]?\\s+['"]?${EVENT_ARG}\\b`);
 
 /** The shell command a hook runs: absolute node and script, MEMD_HOME only when chosen. */
 export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined): string {
@@ -40,11 +46,16 @@ export function hookCommand(paths: InstallPaths, arg: string, memdHome: string |
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 
-/** True for a hook handler that runs memd-hook, whichever path it was installed from. */
-export function isMemdHook(handler: unknown): boolean {
+/**
+ * True for a hook handler that runs memd-hook: by name, from a memd package directory, or from
+ * `installedHook`, this installation's hook script (which may live in a directory of any name).
+ */
+export function isMemdHook(handler: unknown, installedHook?: string): boolean {
   if (!isJsonObject(handler) || typeof handler.command !== "string") return false;
   const args = Array.isArray(handler.args) ? handler.args.filter((a): a is string => typeof a === "string") : [];
-  return MEMD_HOOK_PATTERN.test(`${[handler.command, ...args].join(" ")} `);
+  const words = ` ${[handler.command, ...args].join(" ")} `;
+  if (installedHook !== undefined && (words.includes(` ${installedHook} `) || words.includes(` ${shellQuote(installedHook)} `))) return true;
+  return MEMD_HOOK_PATTERN.test(words.slice(1));
 }
 
 function desiredGroup(spec: HookSpec, paths: InstallPaths, memdHome: string | undefined): JsonObject {
@@ -66,7 +77,7 @@ function isGroup(value: unknown): value is MatcherGroup {
  * group put where memd's handler was (or at the end): re-running updates in place, and the
  * user's own handlers and groups stay as they are.
  */
-function withMemdGroup(groups: unknown[], desired: JsonObject | undefined): unknown[] {
+function withMemdGroup(groups: unknown[], desired: JsonObject | undefined, installedHook: string | undefined): unknown[] {
   const out: unknown[] = [];
   let placed = desired === undefined;
   for (const group of groups) {
@@ -74,7 +85,7 @@ function withMemdGroup(groups: unknown[], desired: JsonObject | undefined): unkn
       out.push(group);
       continue;
     }
-    const others = group.hooks.filter((handler) => !isMemdHook(handler));
+    const others = group.hooks.filter((handler) => !isMemdHook(handler, installedHook));
     if (others.length === group.hooks.length) {
       out.push(group);
       continue;
@@ -89,8 +100,8 @@ function withMemdGroup(groups: unknown[], desired: JsonObject | undefined): unkn
   return out;
 }
 
-function hasMemdHook(groups: unknown[]): boolean {
-  return groups.some((group) => isGroup(group) && group.hooks.some(isMemdHook));
+function hasMemdHook(groups: unknown[], installedHook: string | undefined): boolean {
+  return groups.some((group) => isGroup(group) && group.hooks.some((handler) => isMemdHook(handler, installedHook)));
 }
 
 function readHooks(file: string, settings: JsonObject): JsonObject {
@@ -106,7 +117,7 @@ function readHooks(file: string, settings: JsonObject): JsonObject {
  * settings.json with exactly the `wanted` memd groups (all of MEMD_HOOKS for setup, none for
  * uninstall) and every other hook and key kept.
  */
-function planHooks(file: string, before: string | null, wanted: readonly { event: string; group: JsonObject }[]): FileChange {
+function planHooks(file: string, before: string | null, wanted: readonly { event: string; group: JsonObject }[], installedHook: string | undefined): FileChange {
   const settings = parseJsonObject(file, before);
   const hooks = readHooks(file, settings);
   const nextHooks: JsonObject = { ...hooks };
@@ -116,18 +127,18 @@ function planHooks(file: string, before: string | null, wanted: readonly { event
   for (const event of Object.keys(hooks)) {
     if (wanted.some((w) => w.event === event)) continue;
     const groups = hooks[event] as unknown[];
-    if (!hasMemdHook(groups)) continue;
-    const kept = withMemdGroup(groups, undefined);
+    if (!hasMemdHook(groups, installedHook)) continue;
+    const kept = withMemdGroup(groups, undefined, installedHook);
     if (kept.length > 0) nextHooks[event] = kept;
     else delete nextHooks[event];
     removed.push(event);
   }
   for (const { event, group } of wanted) {
     const groups = (hooks[event] as unknown[] | undefined) ?? [];
-    const next = withMemdGroup(groups, group);
+    const next = withMemdGroup(groups, group, installedHook);
     if (JSON.stringify(next) === JSON.stringify(groups)) continue;
     nextHooks[event] = next;
-    (hasMemdHook(groups) ? updated : added).push(event);
+    (hasMemdHook(groups, installedHook) ? updated : added).push(event);
   }
   const next: JsonObject = { ...settings };
   if (Object.keys(nextHooks).length > 0) next.hooks = nextHooks;
@@ -143,10 +154,10 @@ function planHooks(file: string, before: string | null, wanted: readonly { event
 
 /** Setup: memd's hooks merged into the user's settings.json. */
 export function planClaudeHooks(file: string, before: string | null, paths: InstallPaths, memdHome: string | undefined): FileChange {
-  return planHooks(file, before, MEMD_HOOKS.map((spec) => ({ event: spec.event, group: desiredGroup(spec, paths, memdHome) })));
+  return planHooks(file, before, MEMD_HOOKS.map((spec) => ({ event: spec.event, group: desiredGroup(spec, paths, memdHome) })), paths.hook);
 }
 
-/** Uninstall: memd's hooks taken out, everything of the user's left. */
-export function planClaudeHooksRemoval(file: string, before: string | null): FileChange {
-  return planHooks(file, before, []);
+/** Uninstall: memd's hooks taken out (installedHook: this installation's script), everything of the user's left. */
+export function planClaudeHooksRemoval(file: string, before: string | null, installedHook?: string): FileChange {
+  return planHooks(file, before, [], installedHook);
 }

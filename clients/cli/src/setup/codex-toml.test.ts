@@ -49,19 +49,99 @@ describe("Codex config.toml", () => {
     expect(parsed.mcp_servers.memd.env).toEqual({ MEMD_HOME: '/data/"memd"\\home' });
   });
 
-  it("replaces an existing memd table and its subtables in place, keeping the comment above the next table", () => {
-    const old = `model = "gpt-5"\n\n[mcp_servers.memd]\ncommand = "memd-mcp"\n\n[mcp_servers.memd.env]\nX = "1"\n\n# reviews\n[profiles.review]\nmodel = "o3"\n`;
+  it("updates memd's keys in place and keeps the user's keys, subtables and comments in memd's table", () => {
+    const old = [
+      'model = "gpt-5"',
+      "",
+      "[mcp_servers.memd]",
+      "# memory, from memctl setup",
+      'command = "memd-mcp"',
+      "enabled = false",
+      "startup_timeout_sec = 60   # slow disk",
+      "tool_timeout_sec = 120",
+      "",
+      "[mcp_servers.memd.env]",
+      'X = "1"',
+      "",
+      "[mcp_servers.memd.tools.memory_save]",
+      'approval_mode = "approve"',
+      "",
+      "# reviews",
+      "[profiles.review]",
+      'model = "o3"',
+      "",
+    ].join("\n");
     const change = planCodexConfig(FILE, old, paths, undefined);
     expect(change.summary).toEqual(["update [mcp_servers.memd] in place"]);
-    expect(change.after).toBe(`model = "gpt-5"\n\n${codexTable(paths, undefined).join("\n")}\n\n# reviews\n[profiles.review]\nmodel = "o3"\n`);
+    expect(change.after).toBe(
+      old
+        .replace('command = "memd-mcp"', `command = "/usr/bin/node"\nargs = ["/opt/memd/dist/clients/mcp/src/main.js"]`)
+        .replace("startup_timeout_sec = 60   # slow disk", "startup_timeout_sec = 20   # slow disk"),
+    );
+    expect(parseToml(change.after ?? "")).toMatchObject({
+      mcp_servers: {
+        memd: {
+          command: "/usr/bin/node",
+          enabled: false,
+          tool_timeout_sec: 120,
+          env: { X: "1" },
+          tools: { memory_save: { approval_mode: "approve" } },
+        },
+      },
+    });
     expect(changeKind(planCodexConfig(FILE, change.after, paths, undefined))).toBe("unchanged");
+  });
+
+  it("a fresh table re-run after the user added keys changes nothing, and uninstall still removes the whole entry", () => {
+    const installed = planCodexConfig(FILE, USER_CONFIG, paths, undefined).after ?? "";
+    const edited = `${installed}enabled = false\n\n[mcp_servers.memd.tools.memory_save]\napproval_mode = "approve"\n`;
+    expect(changeKind(planCodexConfig(FILE, edited, paths, undefined))).toBe("unchanged");
+    expect(planCodexConfigRemoval(FILE, edited).after).toBe(USER_CONFIG);
+  });
+
+  it("adds the table before memd's subtables when only they exist", () => {
+    const old = `[mcp_servers.memd.tools.memory_save]\napproval_mode = "approve"\n`;
+    const change = planCodexConfig(FILE, old, paths, undefined);
+    expect(change.summary).toEqual(["add [mcp_servers.memd]"]);
+    expect(change.after).toBe(`${codexTable(paths, undefined).join("\n")}\n\n${old}`);
+  });
+
+  it("sets MEMD_HOME in the user's inline env, keeping their variables, and removes it when no home is chosen", () => {
+    const old = `[mcp_servers.memd]\ncommand = "/usr/bin/node"\nenv = { RUST_LOG = "debug", MEMD_HOME = "/old" }  # mine\n`;
+    const moved = planCodexConfig(FILE, old, paths, "/data/memd").after ?? "";
+    expect(moved).toContain('\nenv = { RUST_LOG = "debug", MEMD_HOME = "/data/memd" }  # mine\n');
+    expect(changeKind(planCodexConfig(FILE, moved, paths, "/data/memd"))).toBe("unchanged");
+    const unset = planCodexConfig(FILE, moved, paths, undefined).after ?? "";
+    expect(unset).toContain('\nenv = { RUST_LOG = "debug" }  # mine\n');
+    expect(parseToml(unset)).toMatchObject({ mcp_servers: { memd: { env: { RUST_LOG: "debug" } } } });
+  });
+
+  it("drops memd's own env line when the home is no longer chosen", () => {
+    const installed = planCodexConfig(FILE, null, paths, "/data/memd").after;
+    expect(planCodexConfig(FILE, installed, paths, undefined).after).toBe(`${codexTable(paths, undefined).join("\n")}\n`);
+  });
+
+  it("sets MEMD_HOME in an [mcp_servers.memd.env] table or as a dotted key where the user keeps env that way", () => {
+    const table = `[mcp_servers.memd]\ncommand = "x"\n\n[mcp_servers.memd.env]\nRUST_LOG = "debug"\n`;
+    const inTable = planCodexConfig(FILE, table, paths, "/data/memd").after ?? "";
+    expect(parseToml(inTable)).toMatchObject({ mcp_servers: { memd: { env: { RUST_LOG: "debug", MEMD_HOME: "/data/memd" } } } });
+    expect(planCodexConfig(FILE, inTable, paths, undefined).after).toBe(planCodexConfig(FILE, table, paths, undefined).after);
+    const dotted = `[mcp_servers.memd]\ncommand = "x"\nenv.RUST_LOG = "debug"\n`;
+    const withHome = planCodexConfig(FILE, dotted, paths, "/data/memd").after ?? "";
+    expect(withHome).toContain('\nenv.RUST_LOG = "debug"\nenv.MEMD_HOME = "/data/memd"\n');
+    expect(parseToml(withHome)).toMatchObject({ mcp_servers: { memd: { env: { RUST_LOG: "debug", MEMD_HOME: "/data/memd" } } } });
+  });
+
+  it("refuses an env it cannot edit as one line, naming it", () => {
+    const text = `[mcp_servers.memd]\ncommand = "x"\nenv = "not a table"\n`;
+    expect(() => planCodexConfig(FILE, text, paths, "/h")).toThrow(`${FILE}:3`);
   });
 
   it("finds the memd table however its header is spelled, and a subtable far from it", () => {
     const old = `[ mcp_servers . "memd" ]  # memory\ncommand = "old"\n\n[other]\nx = 1\n\n['mcp_servers'.memd.env]\nY = "2"\n`;
     const change = planCodexConfig(FILE, old, paths, undefined);
     const parsed = parseToml(change.after ?? "") as { mcp_servers: { memd: Record<string, unknown> }; other: unknown };
-    expect(parsed.mcp_servers.memd).toEqual({ command: "/usr/bin/node", args: ["/opt/memd/dist/clients/mcp/src/main.js"], startup_timeout_sec: 20 });
+    expect(parsed.mcp_servers.memd).toEqual({ command: "/usr/bin/node", args: ["/opt/memd/dist/clients/mcp/src/main.js"], startup_timeout_sec: 20, env: { Y: "2" } });
     expect(parsed.other).toEqual({ x: 1 });
   });
 

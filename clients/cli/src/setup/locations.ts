@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { memdEndpoint } from "../../../transport/endpoint.js";
@@ -24,6 +25,32 @@ export function installedPaths(execPath: string = process.execPath): InstallPath
   };
 }
 
+/** The entry points that do not exist (a checkout that was never built): setup would wire in nothing. */
+export function missingEntryPoints(paths: InstallPaths, exists: (file: string) => boolean = fs.existsSync): string[] {
+  return [paths.mcp, paths.hook, paths.daemon].filter((file) => !exists(file));
+}
+
+/** Names that may hold a secret: they go in the environment file, never into a service file. */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
+/** Matches SECRET_NAME but is a number (the language model's daily token cap). */
+const NOT_SECRET = new Set(["MEMD_LLM_DAILY_TOKENS"]);
+
+/**
+ * The daemon's settings set in this environment (MEMD_* and OLLAMA_HOST, sorted; MEMD_HOME
+ * apart, see memdHome), which a login service would not otherwise see: it starts from
+ * systemd's or launchd's environment, not the shell's.
+ */
+export function serviceEnvironment(env: NodeJS.ProcessEnv): [string, string][] {
+  const chosen: [string, string][] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === "" || name === "MEMD_HOME") continue;
+    if (!name.startsWith("MEMD_") && name !== "OLLAMA_HOST") continue;
+    if (SECRET_NAME.test(name) && !NOT_SECRET.has(name)) continue;
+    chosen.push([name, value]);
+  }
+  return chosen.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 export type ServicePlatform = "linux" | "darwin";
 
 /** Every file setup may touch, and the settings that shape their content. */
@@ -39,9 +66,13 @@ export interface SetupLocations {
   cursorDir: string;
   cursorMcp: string;
   systemdUnit: string;
+  /** KEY=value lines the systemd unit reads, for secrets such as OPENAI_API_KEY. */
+  envFile: string;
   launchAgent: string;
   /** MEMD_HOME when the user chose one (--home or the environment), else undefined. */
   memdHome: string | undefined;
+  /** Daemon settings from the environment for the login service (see serviceEnvironment). */
+  serviceEnv: [string, string][];
   /** Where the daemon logs, for launchd's stdout and stderr files. */
   logDir: string;
   /** The platform whose login service to install, or null where there is none. */
@@ -71,8 +102,10 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),
+    envFile: path.join(configHome, "memd", "env"),
     launchAgent: path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),
     memdHome,
+    serviceEnv: serviceEnvironment(env),
     logDir: memdEndpoint(memdHome, { HOME: home }).logDir,
     platform: platform === "linux" || platform === "darwin" ? platform : null,
   };

@@ -1,22 +1,28 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { type InstallPaths, setupLocations } from "./locations.js";
-import { launchdPlist, planLoginService, systemdUnit, systemdWord } from "./login-service.js";
+import { type InstallPaths, serviceEnvironment, setupLocations } from "./locations.js";
+import { launchdPlist, planLoginService, systemdUnit, systemdWord, unitEnvironmentFile } from "./login-service.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js" };
 
 describe("systemd user unit", () => {
   it("runs node on the daemon, restarts on failure and starts with the user's session", () => {
-    const unit = systemdUnit(paths, undefined);
+    const unit = systemdUnit(paths, [], "%h/.config/memd/env");
     expect(unit).toContain("\nExecStart=/usr/bin/node /opt/memd/dist/daemon/src/main.js\n");
     expect(unit).toContain("\nRestart=on-failure\nRestartSec=5\n");
     expect(unit).toContain("\n[Install]\nWantedBy=default.target\n");
     expect(unit).toMatch(/\nDescription=memd: .+\n/);
-    expect(unit).not.toContain("Environment=");
+    expect(unit).not.toContain("\nEnvironment=");
   });
 
-  it("sets MEMD_HOME only when the user chose one", () => {
-    expect(systemdUnit(paths, "/data/memd")).toContain("\nEnvironment=MEMD_HOME=/data/memd\n");
+  it("reads the optional environment file, where secrets go, and sets each setting taken from the environment", () => {
+    const unit = systemdUnit(paths, [["MEMD_HOME", "/data/memd"], ["MEMD_EMBEDDER", "ollama"], ["OLLAMA_HOST", "http://gpu:11434"]], "%h/.config/memd/env");
+    expect(unit).toContain("\nEnvironmentFile=-%h/.config/memd/env\nEnvironment=MEMD_HOME=/data/memd\nEnvironment=MEMD_EMBEDDER=ollama\nEnvironment=OLLAMA_HOST=http://gpu:11434\n");
+  });
+
+  it("names the environment file from %h when it lies in the home directory, escaping %", () => {
+    expect(unitEnvironmentFile("/home/maya/.config/memd/env", "/home/maya")).toBe("%h/.config/memd/env");
+    expect(unitEnvironmentFile("/cfg/100%/memd/env", "/home/maya")).toBe("/cfg/100%%/memd/env");
   });
 
   it("quotes spaces and escapes specifiers and variables", () => {
@@ -28,12 +34,12 @@ describe("systemd user unit", () => {
 
 describe("launchd agent", () => {
   it("is a plist with the label, program, RunAtLoad, KeepAlive unless a clean exit, and log files", () => {
-    const plist = launchdPlist({ ...paths, node: "/opt/n&m/node" }, "/data/memd", "/data/memd/logs");
+    const plist = launchdPlist({ ...paths, node: "/opt/n&m/node" }, [["MEMD_HOME", "/data/memd"], ["MEMD_LLM", "ollama"]], "/data/memd/logs");
     const script = "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))";
     expect(JSON.parse(execFileSync("python3", ["-c", script], { input: plist, encoding: "utf8" }))).toEqual({
       Label: "dev.memd.daemon",
       ProgramArguments: ["/opt/n&m/node", "/opt/memd/dist/daemon/src/main.js"],
-      EnvironmentVariables: { MEMD_HOME: "/data/memd" },
+      EnvironmentVariables: { MEMD_HOME: "/data/memd", MEMD_LLM: "ollama" },
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
       StandardOutPath: "/data/memd/logs/memd.stdout.log",
@@ -57,5 +63,45 @@ describe("planning the service file", () => {
 
   it("respects XDG_CONFIG_HOME", () => {
     expect(setupLocations({ XDG_CONFIG_HOME: "/cfg" }, "/home/maya", "linux").systemdUnit).toBe("/cfg/systemd/user/memd.service");
+  });
+});
+
+describe("settings for the login service", () => {
+  const env = {
+    MEMD_EMBEDDER: "openai",
+    MEMD_OPENAI_MODEL: "text-embedding-3-large",
+    MEMD_LLM: "openai",
+    MEMD_LLM_DAILY_TOKENS: "50000",
+    OLLAMA_HOST: "http://gpu:11434",
+    OPENAI_API_KEY: "sk-live-123",
+    MEMD_OPENAI_API_KEY: "sk-live-456",
+    MEMD_WEBHOOK_TOKEN: "t",
+    MEMD_CLIENT_SECRET: "s",
+    MEMD_LOG_LEVEL: "",
+    MEMD_HOME: "/data/memd",
+    PATH: "/usr/bin",
+  };
+
+  it("takes the daemon's MEMD_* settings and OLLAMA_HOST, never a key, token or secret", () => {
+    expect(serviceEnvironment(env)).toEqual([
+      ["MEMD_EMBEDDER", "openai"],
+      ["MEMD_LLM", "openai"],
+      ["MEMD_LLM_DAILY_TOKENS", "50000"],
+      ["MEMD_OPENAI_MODEL", "text-embedding-3-large"],
+      ["OLLAMA_HOST", "http://gpu:11434"],
+    ]);
+  });
+
+  it("puts them in the unit and the plist after MEMD_HOME, and changes nothing for the same environment", () => {
+    const linux = setupLocations(env, "/home/maya", "linux");
+    const unit = planLoginService(linux, null, paths)?.after ?? "";
+    expect(unit).toContain("\nEnvironmentFile=-%h/.config/memd/env\nEnvironment=MEMD_HOME=/data/memd\nEnvironment=MEMD_EMBEDDER=openai\n");
+    expect(unit).toContain("\nEnvironment=OLLAMA_HOST=http://gpu:11434\n");
+    expect(unit).not.toContain("sk-live");
+    expect(planLoginService(setupLocations(env, "/home/maya", "linux"), unit, paths)?.summary).toEqual([]);
+    expect(planLoginService(setupLocations({ ...env, MEMD_LLM: "ollama" }, "/home/maya", "linux"), unit, paths)?.summary).toEqual(["rewrite the systemd user unit"]);
+    const plist = planLoginService(setupLocations(env, "/Users/maya", "darwin"), null, paths)?.after ?? "";
+    expect(plist).toContain("<key>MEMD_HOME</key>\n    <string>/data/memd</string>\n    <key>MEMD_EMBEDDER</key>");
+    expect(plist).not.toContain("sk-live");
   });
 });

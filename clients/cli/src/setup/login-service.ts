@@ -15,8 +15,18 @@ export function systemdWord(word: string, setting: "ExecStart" | "Environment"):
   return `"${escaped.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 }
 
-/** The systemd user unit that runs memd from login and restarts it after a crash. */
-export function systemdUnit(paths: InstallPaths, memdHome: string | undefined): string {
+/** The environment file as the unit names it: from %h when it lies in the home directory. */
+export function unitEnvironmentFile(envFile: string, home: string): string {
+  const escape = (file: string) => file.replace(/%/g, "%%");
+  return envFile.startsWith(`${home}/`) ? `%h/${escape(envFile.slice(home.length + 1))}` : escape(envFile);
+}
+
+/**
+ * The systemd user unit that runs memd from login and restarts it after a crash. `environment`
+ * is the daemon's settings taken at setup; the environment file (optional, "-") holds secrets
+ * and overrides them.
+ */
+export function systemdUnit(paths: InstallPaths, environment: readonly [string, string][], envFile: string): string {
   return [
     "# Written by memctl setup; memctl uninstall removes it.",
     "[Unit]",
@@ -25,7 +35,9 @@ export function systemdUnit(paths: InstallPaths, memdHome: string | undefined): 
     "[Service]",
     "Type=simple",
     `ExecStart=${[paths.node, paths.daemon].map((word) => systemdWord(word, "ExecStart")).join(" ")}`,
-    ...(memdHome === undefined ? [] : [`Environment=${systemdWord(`MEMD_HOME=${memdHome}`, "Environment")}`]),
+    "# Settings and secrets (OPENAI_API_KEY) as KEY=value lines; they override Environment= below.",
+    `EnvironmentFile=-${envFile}`,
+    ...environment.map(([name, value]) => `Environment=${systemdWord(`${name}=${value}`, "Environment")}`),
     "Restart=on-failure",
     `RestartSec=${RESTART_SEC}`,
     "",
@@ -40,7 +52,7 @@ function xml(text: string): string {
 }
 
 /** The launchd agent: started at login, restarted unless it exited cleanly (memctl stop). */
-export function launchdPlist(paths: InstallPaths, memdHome: string | undefined, logDir: string): string {
+export function launchdPlist(paths: InstallPaths, environment: readonly [string, string][], logDir: string): string {
   const string = (value: string) => `<string>${xml(value)}</string>`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -55,7 +67,9 @@ export function launchdPlist(paths: InstallPaths, memdHome: string | undefined, 
     `    ${string(paths.node)}`,
     `    ${string(paths.daemon)}`,
     "  </array>",
-    ...(memdHome === undefined ? [] : ["  <key>EnvironmentVariables</key>", "  <dict>", "    <key>MEMD_HOME</key>", `    ${string(memdHome)}`, "  </dict>"]),
+    ...(environment.length === 0
+      ? []
+      : ["  <key>EnvironmentVariables</key>", "  <dict>", ...environment.flatMap(([name, value]) => [`    <key>${xml(name)}</key>`, `    ${string(value)}`]), "  </dict>"]),
     "  <key>RunAtLoad</key>",
     "  <true/>",
     "  <key>KeepAlive</key>",
@@ -78,9 +92,13 @@ export function planLoginService(locations: SetupLocations, before: string | nul
   if (locations.platform === null) return null;
   const file = locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent;
   const name = locations.platform === "linux" ? "systemd user unit" : "launchd agent";
+  const environment: [string, string][] = [...(locations.memdHome === undefined ? [] : [["MEMD_HOME", locations.memdHome] as [string, string]]), ...locations.serviceEnv];
   let after: string | null = null;
   if (paths !== undefined) {
-    after = locations.platform === "linux" ? systemdUnit(paths, locations.memdHome) : launchdPlist(paths, locations.memdHome, locations.logDir);
+    after =
+      locations.platform === "linux"
+        ? systemdUnit(paths, environment, unitEnvironmentFile(locations.envFile, locations.home))
+        : launchdPlist(paths, environment, locations.logDir);
   }
   const summary = before === after ? [] : [after === null ? `remove the ${name}` : before === null ? `write the ${name}` : `rewrite the ${name}`];
   return { target: "service", path: file, before, after, summary, backup: false, mode: 0o644 };

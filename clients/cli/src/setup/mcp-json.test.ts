@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InstallPaths } from "./locations.js";
-import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
+import { claudeMcpEntry, cursorMcpEntry, mergeMcpEntry, planMcpServer } from "./mcp-json.js";
 import { changeKind, SetupError } from "./plan.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js" };
@@ -38,6 +38,24 @@ describe("MCP server entries", () => {
     const removed = planMcpServer("cursor", "/h/.cursor/mcp.json", moved.after, undefined, 0o644);
     expect(removed.after).toBe(stateText);
     expect(removed.summary).toEqual(["remove mcpServers.memd"]);
+  });
+
+  it("updates only memd's keys in an existing entry, keeping the user's own keys and env variables", () => {
+    const mine = { command: "node", args: ["/old/memd-mcp.mjs"], disabled: false, timeout: 30000, env: { DEBUG: "memd", MEMD_HOME: "/old" } };
+    const text = `${JSON.stringify({ mcpServers: { memd: mine } }, null, 2)}\n`;
+    const change = planMcpServer("cursor", "/h/.cursor/mcp.json", text, cursorMcpEntry(paths, "/data/memd"), 0o644);
+    const memd = (JSON.parse(change.after ?? "") as { mcpServers: { memd: unknown } }).mcpServers.memd;
+    expect(memd).toEqual({ command: "/usr/bin/node", args: [paths.mcp], disabled: false, timeout: 30000, env: { DEBUG: "memd", MEMD_HOME: "/data/memd" } });
+    expect(change.summary).toEqual([`update mcpServers.memd (stdio: /usr/bin/node ${paths.mcp})`]);
+    expect(changeKind(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, cursorMcpEntry(paths, "/data/memd"), 0o644))).toBe("unchanged");
+    expect(JSON.parse(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, undefined, 0o644).after ?? "")).toEqual({});
+  });
+
+  it("takes MEMD_HOME out when no home is chosen, and the env with it when memd put it there", () => {
+    expect(mergeMcpEntry({ command: "x", env: { DEBUG: "1", MEMD_HOME: "/old" } }, cursorMcpEntry(paths, undefined))).toEqual({ command: "/usr/bin/node", args: [paths.mcp], env: { DEBUG: "1" } });
+    expect(mergeMcpEntry(cursorMcpEntry(paths, "/old"), cursorMcpEntry(paths, undefined))).toEqual(cursorMcpEntry(paths, undefined));
+    expect(mergeMcpEntry(claudeMcpEntry(paths, "/old"), claudeMcpEntry(paths, undefined))).toEqual(claudeMcpEntry(paths, undefined));
+    expect(mergeMcpEntry({ type: "stdio", command: "x", env: {} }, cursorMcpEntry(paths, undefined))).toEqual({ type: "stdio", command: "/usr/bin/node", args: [paths.mcp], env: {} });
   });
 
   it("drops an mcpServers object that only held memd", () => {

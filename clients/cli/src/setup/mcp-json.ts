@@ -17,8 +17,31 @@ export function cursorMcpEntry(paths: InstallPaths, memdHome: string | undefined
 }
 
 /**
- * The file with mcpServers.memd set to `entry` (or removed when entry is undefined) and every
- * other key as it was, in its place.
+ * memd's entry over the one already there: the keys memd writes (type, command, args and env's
+ * MEMD_HOME) from `desired`, every other key and env variable of the user's as it was. MEMD_HOME
+ * is memd's whether set or not: an entry left pointing at another home would talk to another
+ * daemon than the hooks do.
+ */
+export function mergeMcpEntry(existing: unknown, desired: JsonObject): JsonObject {
+  if (!isJsonObject(existing)) return desired;
+  const merged: JsonObject = { ...existing };
+  for (const key of ["type", "command", "args"]) if (key in desired) merged[key] = desired[key];
+  const desiredEnv = isJsonObject(desired.env) ? desired.env : undefined;
+  if (!isJsonObject(existing.env)) {
+    if (desiredEnv !== undefined) merged.env = desiredEnv;
+    return merged;
+  }
+  const { MEMD_HOME: oldHome, ...userEnv } = existing.env;
+  const env = desiredEnv?.MEMD_HOME === undefined ? userEnv : { ...userEnv, MEMD_HOME: desiredEnv.MEMD_HOME };
+  // An env that held only the MEMD_HOME setup wrote goes with it where a fresh entry has none.
+  if (Object.keys(env).length === 0 && oldHome !== undefined && desiredEnv === undefined) delete merged.env;
+  else merged.env = env;
+  return merged;
+}
+
+/**
+ * The file with memd's mcpServers.memd merged from `entry` (or removed whole when entry is
+ * undefined) and every other key as it was, in its place.
  */
 export function planMcpServer(target: "claude" | "cursor", file: string, before: string | null, entry: JsonObject | undefined, mode: number): FileChange {
   const config = parseJsonObject(file, before);
@@ -30,10 +53,11 @@ export function planMcpServer(target: "claude" | "cursor", file: string, before:
   const next: JsonObject = { ...config };
   let summary: string[] = [];
   if (entry !== undefined) {
-    servers[MCP_SERVER_NAME] = entry;
+    const merged = mergeMcpEntry(existing, entry);
+    servers[MCP_SERVER_NAME] = merged;
     next.mcpServers = servers;
-    if (existing === undefined) summary = [`add mcpServers.${MCP_SERVER_NAME} (stdio: ${describeEntry(entry)})`];
-    else if (JSON.stringify(existing) !== JSON.stringify(entry)) summary = [`update mcpServers.${MCP_SERVER_NAME} (stdio: ${describeEntry(entry)})`];
+    if (existing === undefined) summary = [`add mcpServers.${MCP_SERVER_NAME} (stdio: ${describeEntry(merged)})`];
+    else if (JSON.stringify(existing) !== JSON.stringify(merged)) summary = [`update mcpServers.${MCP_SERVER_NAME} (stdio: ${describeEntry(merged)})`];
   } else if (existing !== undefined) {
     delete servers[MCP_SERVER_NAME];
     if (Object.keys(servers).length > 0) next.mcpServers = servers;

@@ -30,8 +30,10 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
 /**
  * Every change setup (paths and agentsMdBody given) or uninstall (neither given) makes, in the
  * order they are applied. Pure: throws SetupError, naming the file, before anything is written.
+ * installedHook, this installation's hook script, is how uninstall knows memd's hooks that run
+ * it from a directory not named memd.
  */
-function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: string | undefined): FileChange[] {
+function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: string | undefined, installedHook: string | undefined): FileChange[] {
   const { locations: loc, targets } = input;
   const home = loc.memdHome;
   const read = (file: string) => input.contents.get(file) ?? null;
@@ -39,7 +41,7 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   if (targets.includes("claude")) {
     const settings = read(loc.claudeSettings);
     const state = read(loc.claudeJson);
-    changes.push(paths ? planClaudeHooks(loc.claudeSettings, settings, paths, home) : planClaudeHooksRemoval(loc.claudeSettings, settings));
+    changes.push(paths ? planClaudeHooks(loc.claudeSettings, settings, paths, home) : planClaudeHooksRemoval(loc.claudeSettings, settings, installedHook));
     // ~/.claude.json holds Claude Code's private state too: keep a new one private.
     changes.push(planMcpServer("claude", loc.claudeJson, state, paths && claudeMcpEntry(paths, home), 0o600));
   }
@@ -64,9 +66,9 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
 
 export function setupPlan(input: PlanInput, paths: InstallPaths, agentsMdBody?: string): FileChange[] {
   if (input.agentsMdPath !== undefined && agentsMdBody === undefined) throw new Error("setupPlan: an AGENTS.md path needs its section text");
-  return plan(input, paths, agentsMdBody);
+  return plan(input, paths, agentsMdBody, paths.hook);
 }
 
-export function uninstallPlan(input: PlanInput): FileChange[] {
-  return plan(input, undefined, undefined);
+export function uninstallPlan(input: PlanInput, installedHook?: string): FileChange[] {
+  return plan(input, undefined, undefined, installedHook);
 }

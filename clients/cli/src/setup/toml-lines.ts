@@ -64,6 +64,73 @@ function parseHeader(line: string, start: number): { keys: string[]; arrayTable:
   return { keys: key.keys, arrayTable };
 }
 
+/** A key/value pair written on one line, taken apart so that its value can be replaced alone. */
+export interface OneLinePair {
+  /** The spaces before the key. */
+  indent: string;
+  keys: string[];
+  /** The value as written, without the spaces around it. */
+  value: string;
+  /** What follows the value: spaces and a comment, or "". */
+  trailer: string;
+}
+
+/** The pair on this line, or null when it is no pair or its value goes on to later lines. */
+export function parseOneLinePair(line: string): OneLinePair | null {
+  const start = line.length - line.trimStart().length;
+  const key = parseDottedKey(line, start);
+  if (!key) return null;
+  const equals = skipSpace(line, key.end);
+  if (line[equals] !== "=") return null;
+  const state: ScanState = { multiline: null, depth: 0 };
+  const comment = scanValue(line, equals + 1, state);
+  if (state.multiline !== null || state.depth > 0) return null;
+  const valueEnd = (comment < 0 ? line : line.slice(0, comment)).trimEnd().length;
+  return { indent: line.slice(0, start), keys: key.keys, value: line.slice(equals + 1, valueEnd).trim(), trailer: line.slice(valueEnd) };
+}
+
+/** One entry of an inline table: its text as written (trimmed) and its dotted key. */
+export interface InlineEntry {
+  text: string;
+  keys: string[];
+}
+
+/** The entries of a value written as a one-line inline table, "{ A = 1, B = [2, 3] }", or null. */
+export function inlineTableEntries(value: string): InlineEntry[] | null {
+  if (!value.startsWith("{") || !value.endsWith("}")) return null;
+  const texts: string[] = [];
+  let depth = 0;
+  let from = 1;
+  let i = 1;
+  while (i < value.length - 1) {
+    const c = value[i] as string;
+    if (c === '"' || c === "'") {
+      const triple = c.repeat(3) as '"""' | "'''";
+      i = value.startsWith(triple, i) ? findMultilineEnd(value, i + 3, triple) : endOfString(value, i + 1, c);
+      if (i < 0) return null;
+      continue;
+    }
+    if (c === "[" || c === "{") depth += 1;
+    else if (c === "]" || c === "}") depth -= 1;
+    else if (c === "," && depth === 0) {
+      texts.push(value.slice(from, i));
+      from = i + 1;
+    }
+    if (depth < 0) return null;
+    i += 1;
+  }
+  if (depth !== 0 || i !== value.length - 1) return null;
+  const last = value.slice(from, -1);
+  if (texts.length > 0 || last.trim() !== "") texts.push(last);
+  const entries: InlineEntry[] = [];
+  for (const text of texts) {
+    const key = parseDottedKey(text, skipSpace(text, 0));
+    if (!key || text[skipSpace(text, key.end)] !== "=") return null;
+    entries.push({ text: text.trim(), keys: key.keys });
+  }
+  return entries;
+}
+
 function skipSpace(line: string, pos: number): number {
   while (pos < line.length && (line[pos] === " " || line[pos] === "\t")) pos += 1;
   return pos;
@@ -115,19 +182,22 @@ function unescapeAt(line: string, i: number): { text: string; end: number } {
   return { text: c, end: i + 2 };
 }
 
-/** Follows strings, comments and brackets from pos to the end of the line, updating state. */
-function scanValue(line: string, pos: number, state: ScanState): void {
+/**
+ * Follows strings, comments and brackets from pos to the end of the line, updating state.
+ * Returns where a comment starts (its "#"), or -1.
+ */
+function scanValue(line: string, pos: number, state: ScanState): number {
   let i = pos;
   while (i < line.length) {
     if (state.multiline !== null) {
       const close = findMultilineEnd(line, i, state.multiline);
-      if (close < 0) return;
+      if (close < 0) return -1;
       state.multiline = null;
       i = close;
       continue;
     }
     const c = line[i];
-    if (c === "#") return;
+    if (c === "#") return i;
     if (c === '"' || c === "'") {
       const triple = c.repeat(3);
       if (line.startsWith(triple, i)) {
@@ -142,6 +212,7 @@ function scanValue(line: string, pos: number, state: ScanState): void {
     else if ((c === "]" || c === "}") && state.depth > 0) state.depth -= 1;
     i += 1;
   }
+  return -1;
 }
 
 /** The index after a one-line string's closing quote (or the line's end). */
