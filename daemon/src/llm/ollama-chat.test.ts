@@ -1,25 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type LocalServer, refusedUrl } from "../../../test/embed/local-http-server.js";
-import { chatFailure } from "../../../test/llm/chat-failure.js";
+import { describe, expect, it } from "vitest";
+import { refusedUrl } from "../../../test/embed/local-http-server.js";
+import { chatFailure, chatFixtures } from "../../../test/llm/chat-fixtures.js";
 import { startFakeOllamaChat } from "../../../test/llm/fake-chat.js";
 import type { ChatModel } from "./chat-model.js";
 import { createOllamaChat } from "./ollama-chat.js";
 
-const servers: LocalServer[] = [];
-const models: ChatModel[] = [];
-afterEach(async () => {
-  await Promise.all(models.splice(0).map((m) => m.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(server: Promise<LocalServer>): Promise<LocalServer> {
-  servers.push(await server);
-  return servers.at(-1) as LocalServer;
-}
+const { serve, keep } = chatFixtures();
 
 function model(host: string, timeoutMs?: number): ChatModel {
-  models.push(createOllamaChat({ host, model: "llama3.2", timeoutMs }));
-  return models.at(-1) as ChatModel;
+  return keep(createOllamaChat({ host, model: "llama3.2", timeoutMs }));
 }
 
 const messages = [

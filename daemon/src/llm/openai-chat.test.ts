@@ -1,25 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/embed/local-http-server.js";
-import { chatFailure } from "../../../test/llm/chat-failure.js";
+import { describe, expect, it } from "vitest";
+import { sendJson, startLocalServer } from "../../../test/embed/local-http-server.js";
+import { chatFailure, chatFixtures } from "../../../test/llm/chat-fixtures.js";
 import { startFakeOpenAiChat } from "../../../test/llm/fake-chat.js";
 import { type ChatModel, ChatSetupError } from "./chat-model.js";
 import { createOpenAiChat } from "./openai-chat.js";
 
-const servers: LocalServer[] = [];
-const models: ChatModel[] = [];
-afterEach(async () => {
-  await Promise.all(models.splice(0).map((m) => m.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(server: Promise<LocalServer>): Promise<LocalServer> {
-  servers.push(await server);
-  return servers.at(-1) as LocalServer;
-}
+const { serve, keep } = chatFixtures();
 
 function model(baseUrl: string, timeoutMs?: number): ChatModel {
-  models.push(createOpenAiChat({ apiKey: "sk-test-key", baseUrl, model: "gpt-4o-mini", timeoutMs }));
-  return models.at(-1) as ChatModel;
+  return keep(createOpenAiChat({ apiKey: "sk-test-key", baseUrl, model: "gpt-4o-mini", timeoutMs }));
 }
 
 const messages = [
