@@ -21,7 +21,8 @@ interface Observer {
  * staged, the repeat is an observation: from another session it corroborates, and may promote.
  */
 export function mergeExactDuplicate(store: MemoryStore, candidate: MemoryRecord): MemoryRecord | null {
-  const existing = store.sameContent(candidate);
+  // Every status, project and kind: dedupDecision keeps the live ones of the same project and kind.
+  const existing = store.withSameContent(candidate.content);
   const decision = dedupDecision(candidate, existing.map((memory) => ({ memory, similarity: null })), DEFAULT_DEDUP_CONFIG);
   if (decision.action !== "merge") return null;
   const observer = { sessionId: candidate.sessionId, project: candidate.project, at: candidate.createdAt, similarity: 1 };

@@ -29,8 +29,6 @@ export interface MemoryStore {
   modify(id: string, change: (current: MemoryRecord) => MemoryRecord, event?: (current: MemoryRecord) => NewEvent): MemoryRecord;
   /** Saves a new claim and marks the old one superseded, in one transaction. */
   supersede(oldId: string, change: (old: MemoryRecord) => { next: MemoryRecord; old: MemoryRecord }, event: NewEvent): { next: MemoryRecord; old: MemoryRecord };
-  /** Current memories (active or staged) of the same project and kind whose normalised content is the same. */
-  sameContent(memory: MemoryRecord): MemoryRecord[];
   /** When each memory was last reinforced (saved again, corroborated), for decay; memories never reinforced are absent. */
   lastReinforcements(): Map<string, number>;
   /** Recorded changes of these memories, oldest first. */

@@ -111,17 +111,7 @@ export class SqliteStore implements MemoryStore {
     if (this.contentHashOf) this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
   }
 
-  sameContent(memory: MemoryRecord): MemoryRecord[] {
-    if (!this.contentHashOf) return [];
-    const rows = this
-      .sql(
-        // "content_hash != ''" lets SQLite use the partial index (it cannot infer it from a parameter).
-        `SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' AND project = ? AND kind = ?
-         AND status IN ('active', 'staged') ORDER BY id`,
-      )
-      .all(this.contentHashOf(memory.content), memory.project, memory.kind) as MemoryRow[];
-    return rows.map(rowToMemory);
-  }
+
 
   /** Links every memory to its entities (a database from before the graph, or a changed extractor). */
   relinkAll(): void {
@@ -434,6 +424,7 @@ export class SqliteStore implements MemoryStore {
   withSameContent(content: string): MemoryRecord[] {
     if (!this.contentHashOf) return [];
     const rows = this
+      // "content_hash != ''" lets SQLite use the partial index (it cannot infer it from a parameter).
       .sql("SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' ORDER BY id")
       .all(this.contentHashOf(content)) as MemoryRow[];
     return rows.map(rowToMemory);
