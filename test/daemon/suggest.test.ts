@@ -189,3 +189,19 @@ describe("Brief", () => {
     expect(await refusalCode(daemon.clients.memory.brief({ cwd: workspace, maxItems: 21 }))).toBe(Code.InvalidArgument);
   });
 });
+
+describe("Brief with many memories in a zone", () => {
+  it("still briefs a pinned preference that two dozen newer ones have pushed down", async () => {
+    const daemon = await startInProcessDaemon({ clock: fakeClock(Date.UTC(2026, 0, 5)) });
+    try {
+      const pinned = await daemon.clients.memory.save({ content: "Never force-push to main.", kind: MemoryKind.PREFERENCE, project: "global", pinned: true });
+      for (let i = 0; i < 25; i++) {
+        await daemon.clients.memory.save({ content: `The user likes naming style ${i}.`, kind: MemoryKind.PREFERENCE, project: "global" });
+      }
+      const res = await daemon.clients.memory.brief({ project: "global" });
+      expect(res.items.map((item) => item.memoryId)).toContain(pinned.memory?.id);
+    } finally {
+      await daemon.close();
+    }
+  });
+});

@@ -52,8 +52,13 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
   const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
   const now = deps.now();
   if (sessionId !== "" && req.contextCleared) store.forgetSessionInjections(sessionId);
-  const newest = (where: string, kinds: readonly MemoryKind[]): MemoryRecord[] =>
-    store.list({ projects: [where], kinds, statuses: ["active"] }, { limit: ZONE_CANDIDATES });
+  // The newest of each zone, and its pinned memories however old: the briefing puts those first.
+  const newest = (where: string, kinds: readonly MemoryKind[]): MemoryRecord[] => {
+    const filter = { projects: [where], kinds, statuses: ["active"] as const };
+    const pinned = store.list({ ...filter, pinnedOnly: true }, { limit: ZONE_CANDIDATES });
+    const recent = store.list(filter, { limit: ZONE_CANDIDATES });
+    return [...pinned, ...recent.filter((m) => !m.pinned)];
+  };
   const isGlobal = project === GLOBAL_PROJECT;
   const briefing = composeBriefing(
     {
