@@ -216,7 +216,8 @@ describe("memctl setup", () => {
     const plist = JSON.parse(execFileSync("python3", ["-c", script, file("Library/LaunchAgents/dev.memd.daemon.plist")], { encoding: "utf8" })) as Record<string, unknown>;
     expect(plist).toEqual({
       Label: "dev.memd.daemon",
-      ProgramArguments: [process.execPath, DAEMON_BIN],
+      // A shell loads the optional settings file, then becomes node on the daemon.
+      ProgramArguments: ["/bin/sh", "-c", expect.stringContaining('exec "$@"'), "memd", expect.stringMatching(/\/memd\/env$/), process.execPath, DAEMON_BIN],
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
       StandardOutPath: path.join(home, ".memd/logs/memd.stdout.log"),

@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { type InstallPaths, serviceEnvironment, setupLocations } from "./locations.js";
-import { launchdPlist, planLoginService, systemdUnit, systemdWord, unitEnvironmentFile } from "./login-service.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { launchdPlist, launchdProgram, planLoginService, systemdUnit, systemdWord, unitEnvironmentFile } from "./login-service.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js" };
 
@@ -34,17 +37,37 @@ describe("systemd user unit", () => {
 
 describe("launchd agent", () => {
   it("is a plist with the label, program, RunAtLoad, KeepAlive unless a clean exit, and log files", () => {
-    const plist = launchdPlist({ ...paths, node: "/opt/n&m/node" }, [["MEMD_HOME", "/data/memd"], ["MEMD_LLM", "ollama"]], "/data/memd/logs");
+    const plist = launchdPlist({ ...paths, node: "/opt/n&m/node" }, [["MEMD_HOME", "/data/memd"], ["MEMD_LLM", "ollama"]], "/data/memd/logs", "/Users/m/.config/memd/env");
     const script = "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))";
     expect(JSON.parse(execFileSync("python3", ["-c", script], { input: plist, encoding: "utf8" }))).toEqual({
       Label: "dev.memd.daemon",
-      ProgramArguments: ["/opt/n&m/node", "/opt/memd/dist/daemon/src/main.js"],
+      ProgramArguments: launchdProgram({ ...paths, node: "/opt/n&m/node" }, "/Users/m/.config/memd/env"),
       EnvironmentVariables: { MEMD_HOME: "/data/memd", MEMD_LLM: "ollama" },
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
       StandardOutPath: "/data/memd/logs/memd.stdout.log",
       StandardErrorPath: "/data/memd/logs/memd.stderr.log",
     });
+  });
+});
+
+describe("the launchd agent's program", () => {
+  it("loads the optional environment file, where secrets go, then runs node on the daemon", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-launchd-"));
+    try {
+      const daemon = path.join(dir, "print-env.js");
+      fs.writeFileSync(daemon, "process.stdout.write(`${process.env.OPENAI_API_KEY ?? '-'} ${process.env.MEMD_LLM ?? '-'} ${process.argv.length}`)");
+      const envFile = path.join(dir, "env");
+      const run = () => {
+        const [command, ...args] = launchdProgram({ ...paths, node: process.execPath, daemon }, envFile);
+        return execFileSync(command as string, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+      };
+      expect(run()).toBe("- - 2");
+      fs.writeFileSync(envFile, "OPENAI_API_KEY=sk-from-file\nMEMD_LLM=openai\n");
+      expect(run()).toBe("sk-from-file openai 2");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

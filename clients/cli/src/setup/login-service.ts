@@ -51,8 +51,20 @@ function xml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+/**
+ * launchd has no EnvironmentFile=: a POSIX shell loads the same optional file (secrets such as
+ * OPENAI_API_KEY go there, never into the plist) and then becomes node, so launchd still
+ * supervises the daemon itself. $1 is the file; the rest is the command.
+ */
+const LOAD_ENV_THEN_EXEC = 'if [ -f "$1" ]; then set -a; . "$1"; set +a; fi; shift; exec "$@"';
+
+/** The launchd agent's program: the shell loading `envFile`, then node running the daemon. */
+export function launchdProgram(paths: InstallPaths, envFile: string): string[] {
+  return ["/bin/sh", "-c", LOAD_ENV_THEN_EXEC, "memd", envFile, paths.node, paths.daemon];
+}
+
 /** The launchd agent: started at login, restarted unless it exited cleanly (memctl stop). */
-export function launchdPlist(paths: InstallPaths, environment: readonly [string, string][], logDir: string): string {
+export function launchdPlist(paths: InstallPaths, environment: readonly [string, string][], logDir: string, envFile: string): string {
   const string = (value: string) => `<string>${xml(value)}</string>`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -64,8 +76,7 @@ export function launchdPlist(paths: InstallPaths, environment: readonly [string,
     `  ${string(LAUNCHD_LABEL)}`,
     "  <key>ProgramArguments</key>",
     "  <array>",
-    `    ${string(paths.node)}`,
-    `    ${string(paths.daemon)}`,
+    ...launchdProgram(paths, envFile).map((arg) => `    ${string(arg)}`),
     "  </array>",
     ...(environment.length === 0
       ? []
@@ -98,7 +109,7 @@ export function planLoginService(locations: SetupLocations, before: string | nul
     after =
       locations.platform === "linux"
         ? systemdUnit(paths, environment, unitEnvironmentFile(locations.envFile, locations.home))
-        : launchdPlist(paths, environment, locations.logDir);
+        : launchdPlist(paths, environment, locations.logDir, locations.envFile);
   }
   const summary = before === after ? [] : [after === null ? `remove the ${name}` : before === null ? `write the ${name}` : `rewrite the ${name}`];
   return { target: "service", path: file, before, after, summary, backup: false, mode: 0o644 };
