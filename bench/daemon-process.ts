@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitForHealth } from "../clients/transport/daemon-start.js";
 import { createMemdClients, createSocketTransport, type MemdClients } from "../clients/transport/transport.js";
 
 // This file compiles to dist/bench/, beside dist/daemon/: the benchmark runs the binary users run.
@@ -83,17 +84,10 @@ export async function stopAllBenchDaemons(): Promise<void> {
 }
 
 async function waitUntilHealthy(clients: MemdClients, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + HEALTHY_WITHIN_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`memd exited with ${child.exitCode}: ${stderr()}`);
-    try {
-      await clients.admin.health({}, { timeoutMs: 1000 });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  throw new Error(`memd did not answer Health within ${HEALTHY_WITHIN_MS} ms: ${stderr()}`);
+  const pid = await waitForHealth(clients, HEALTHY_WITHIN_MS, () => (child.exitCode === null ? null : `memd exited with ${child.exitCode}: ${stderr()}`));
+  if (pid !== null) return;
+  child.kill("SIGKILL");
+  throw new Error(`memd did not become healthy: ${stderr()}`);
 }
 
 export interface ResidentSet {

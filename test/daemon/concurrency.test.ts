@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMemdClients, createSocketTransport, type MemdClients, type SocketTransportOptions } from "../../clients/transport/transport.js";
 import { type Memory, MemoryKind, MemorySchema, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { mulberry32, pick } from "../../bench/seeded-random.js";
 
 // Each in-process client makes this many calls. CLI clients make far fewer (see CLI_ROUNDS):
 // every memctl call is a new node process that costs about 300 ms of CPU on its own, so 1,000
@@ -58,23 +59,6 @@ afterEach(async () => {
   for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
 });
 
-/** A small seeded generator, so each client's sequence of operations is the same on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(items: readonly T[], random: () => number): T {
-  const item = items[Math.floor(random() * items.length)];
-  if (item === undefined) throw new Error("pick from an empty list");
-  return item;
-}
 
 function drawOp(random: () => number): Op {
   const total = OPS.reduce((sum, op) => sum + OP_WEIGHTS[op], 0);
@@ -107,7 +91,7 @@ function count(ledger: Ledger, label: string, op: Op): void {
 
 /** One in-process client: CONNECT_OPS mixed calls, each answer checked against what it owns. */
 async function runConnectClient(label: string, seed: number, clients: MemdClients, cwds: string[], ledger: Ledger): Promise<void> {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   // This client's memories, each with its serial number and current version; only this client changes them.
   const owned: { memory: Memory; n: number; version: number }[] = [];
   let serial = 0;
@@ -119,12 +103,12 @@ async function runConnectClient(label: string, seed: number, clients: MemdClient
     async save() {
       const n = serial++;
       const useCwd = n % 4 === 3;
-      const cwd = pick(cwds, random);
+      const cwd = pick(random, cwds);
       const content = `${label} memory ${n} version 0 token ${token(n, 0)}`;
       const { memory } = await clients.memory.save({
         content,
-        kind: pick(KINDS, random),
-        project: useCwd ? "" : pick(PROJECTS, random),
+        kind: pick(random, KINDS),
+        project: useCwd ? "" : pick(random, PROJECTS),
         cwd: useCwd ? cwd : "",
         concepts: [label, `n${n % 7}`],
         files: [`src/${label}/${n}.ts`],
@@ -156,7 +140,7 @@ async function runConnectClient(label: string, seed: number, clients: MemdClient
         solution: `solution ${n}`,
         files: [`src/${label}/${n}.ts`],
         concepts: [label],
-        project: pick(PROJECTS, random),
+        project: pick(random, PROJECTS),
         sessionId: `session-${label}`,
         sourceAgent: label,
       });
@@ -174,13 +158,13 @@ async function runConnectClient(label: string, seed: number, clients: MemdClient
       // Half the reads are of this client's own memories, which must match exactly what it
       // last received; the rest read any client's memory, which must exist.
       if (owned.length > 0 && random() < 0.5) {
-        const mine = pick(owned, random).memory;
+        const mine = pick(random, owned).memory;
         const { memory } = await clients.memory.get({ id: mine.id });
         check(memory !== undefined && equals(MemorySchema, memory, mine), `get ${mine.id} answered ${memory && memoryText(memory)}, expected ${memoryText(mine)}`);
         return "get";
       }
       if (ledger.ids.length === 0) return ops.save();
-      const id = pick(ledger.ids, random);
+      const id = pick(random, ledger.ids);
       const { memory } = await clients.memory.get({ id });
       check(memory?.id === id, `get ${id} answered ${memory?.id}`);
       return "get";
@@ -223,7 +207,7 @@ async function runConnectClient(label: string, seed: number, clients: MemdClient
     },
 
     async list() {
-      const project = pick(PROJECTS, random);
+      const project = pick(random, PROJECTS);
       const { memories } = await clients.memory.list({ project, pageSize: 20 });
       const wrong = memories.filter((m) => m.project !== project || m.status !== MemoryStatus.ACTIVE);
       check(wrong.length === 0, `list of ${project} returned ${wrong.map(memoryText).join(", ")}`);
@@ -251,7 +235,7 @@ async function runConnectClient(label: string, seed: number, clients: MemdClient
 
   function pickActive() {
     const active = owned.filter((m) => m.memory.status === MemoryStatus.ACTIVE);
-    return active.length === 0 ? null : pick(active, random);
+    return active.length === 0 ? null : pick(random, active);
   }
 
   for (let step = 0; step < CONNECT_OPS; step++) {

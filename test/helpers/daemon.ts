@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitForHealth } from "../../clients/transport/daemon-start.js";
 import { createMemdClients, createSocketTransport, type MemdClients } from "../../clients/transport/transport.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -77,16 +78,8 @@ export async function spawnDaemon(options: SpawnOptions = {}): Promise<TestDaemo
 }
 
 async function waitUntilHealthy(clients: MemdClients, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`memd exited with ${child.exitCode}: ${stderr()}`);
-    try {
-      await clients.admin.health({}, { timeoutMs: 1000 });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  const pid = await waitForHealth(clients, 20_000, () => (child.exitCode === null ? null : `memd exited with ${child.exitCode}: ${stderr()}`));
+  if (pid !== null) return;
   child.kill("SIGKILL");
   throw new Error(`memd did not become healthy: ${stderr()}`);
 }

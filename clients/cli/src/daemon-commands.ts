@@ -1,9 +1,6 @@
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import type { MemdClients } from "../../transport/transport.js";
+import { healthPid, startDetachedDaemon } from "../../transport/daemon-start.js";
 import { action, CliFailure } from "./context.js";
 
 const START_TIMEOUT_MS = 15_000;
@@ -19,36 +16,20 @@ export function registerDaemonCommands(program: Command): void {
     .option("--listen <host:port>", "also serve loopback TCP with a bearer token")
     .action(
       action(async (ctx, opts: { listen?: string }) => {
-        const running = await healthPid(ctx.clients);
-        if (running !== null) {
-          ctx.print(`memd is already running (pid ${running})`);
-          return;
-        }
-        fs.mkdirSync(ctx.endpoint.logDir, { recursive: true, mode: 0o700 });
-        const errFile = path.join(ctx.endpoint.logDir, "memd.stderr.log");
-        const err = fs.openSync(errFile, "w", 0o600);
-        const args = [DAEMON_MAIN, "--home", ctx.endpoint.home, ...(opts.listen ? ["--listen", opts.listen] : [])];
-        const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "ignore", err] });
-        fs.closeSync(err);
-        let exited: number | null = null;
-        child.once("exit", (code) => {
-          exited = code ?? 1;
+        const started = await startDetachedDaemon({
+          clients: ctx.clients,
+          endpoint: ctx.endpoint,
+          daemonMain: DAEMON_MAIN,
+          args: opts.listen ? ["--listen", opts.listen] : [],
+          withinMs: START_TIMEOUT_MS,
+        }).catch((error: unknown) => {
+          throw new CliFailure(error instanceof Error ? error.message : String(error));
         });
-        child.unref();
-        const deadline = Date.now() + START_TIMEOUT_MS;
-        while (Date.now() < deadline) {
-          if (exited !== null) {
-            const reason = fs.readFileSync(errFile, "utf8").trim().split("\n").at(-1) ?? "";
-            throw new CliFailure(`memd exited at start (code ${exited}): ${reason.replace(/^memd: /, "")}`);
-          }
-          const pid = await healthPid(ctx.clients);
-          if (pid !== null) {
-            ctx.print(`memd started (pid ${pid}), socket ${ctx.endpoint.socketPath}`);
-            return;
-          }
-          await sleep(50);
-        }
-        throw new CliFailure(`memd did not answer within ${START_TIMEOUT_MS / 1000}s; see ${errFile}`);
+        ctx.print(
+          started.alreadyRunning
+            ? `memd is already running (pid ${started.pid})`
+            : `memd started (pid ${started.pid}), socket ${ctx.endpoint.socketPath}`,
+        );
       }),
     );
 
@@ -76,15 +57,6 @@ export function registerDaemonCommands(program: Command): void {
     );
 }
 
-/** The daemon's pid if it answers Health, else null. */
-export async function healthPid(clients: MemdClients): Promise<number | null> {
-  try {
-    const { health } = await clients.admin.health({}, { timeoutMs: 2000 });
-    return health?.pid ?? null;
-  } catch {
-    return null;
-  }
-}
 
 function alive(pid: number): boolean {
   try {
