@@ -9,7 +9,7 @@ import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import type { Config } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
-import { EmbeddingRuntime } from "./embed/embedding-runtime.js";
+import { EmbeddingRuntime, type EmbeddingRuntimeOptions } from "./embed/embedding-runtime.js";
 import { chooseChatModel } from "./llm/choose-chat-model.js";
 import { createClusterSummariser } from "./llm/cluster-summary.js";
 import { modelLabel } from "./llm/chat-model.js";
@@ -18,7 +18,7 @@ import { Maintenance } from "./maintenance/maintenance.js";
 import { MemoryFileSyncer } from "./memory-files/memory-file-syncer.js";
 import { createLogger, type Logger } from "./logger.js";
 import { normalizedContentHash } from "./lifecycle/content-hash.js";
-import { mergeSimilar, neighbourProjects } from "./memory/merge-duplicates.js";
+import { mergeNewlyEmbedded } from "./memory/merge-duplicates.js";
 import { extractEntities } from "./recall/entities.js";
 import { createBinaryIndex } from "./vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
@@ -71,11 +71,9 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
 
-    let runtime: EmbeddingRuntime | null = null;
-    const embeddings = await startEmbeddings(config, store, logger, now, (seqs) => {
-      if (runtime) mergeNewlyEmbedded(store, runtime, seqs, now(), logger);
-    });
-    runtime = embeddings;
+    const embeddings = await startEmbeddings(config, store, logger, now, (seqs, runtime) =>
+      mergeNewlyEmbedded(store, store.vectors, (seq, filter, limit) => runtime.similarTo([seq], filter, limit), seqs, now(), logger),
+    );
     if (embeddings) cleanups.push(() => embeddings.close());
 
     // Optional (MEMD_LLM): summaries for consolidation and distillation for the transcript sweep.
@@ -198,7 +196,7 @@ async function startEmbeddings(
   store: SqliteStore,
   logger: Logger,
   now: () => number,
-  onVectorsStored: (memorySeqs: readonly number[]) => void,
+  onVectorsStored: NonNullable<EmbeddingRuntimeOptions["onVectorsStored"]>,
 ): Promise<EmbeddingRuntime | null> {
   const { embeddings: settings } = config;
   if (settings.choice === "none") {
@@ -229,23 +227,6 @@ async function startEmbeddings(
   });
 }
 
-/** How many nearest memories a newly embedded one is compared with for dedup and corroboration. */
-const DEDUP_NEIGHBOURS = 10;
-
-/** Dedup on write by meaning, and corroboration of staged memories, once a new memory's vector exists. */
-function mergeNewlyEmbedded(store: SqliteStore, runtime: EmbeddingRuntime, memorySeqs: readonly number[], at: number, logger: Logger): void {
-  // Only new writes, once: not imports (restored exactly as exported), not re-embeddings.
-  // Oldest first, so that within a batch a repeat merges into the memory it repeats.
-  for (const seq of store.takeDedupPending(memorySeqs).sort((a, b) => a - b)) {
-    const [found] = store.vectors.memoriesBySeq([seq]);
-    const memory = found && store.get(found.memory.id);
-    if (!memory) continue;
-    const filter = { projects: neighbourProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
-    const outcome = mergeSimilar(store, memory, runtime.similarTo([seq], filter, DEDUP_NEIGHBOURS), at);
-    if (outcome.mergedInto) logger.info({ memory: memory.id, mergedInto: outcome.mergedInto }, "merged a near-duplicate");
-    if (outcome.corroborated.length > 0) logger.info({ memory: memory.id, corroborated: outcome.corroborated }, "corroborated staged memories");
-  }
-}
 
 /** Listens on a Unix socket that only this user can open (0600 from the first moment). */
 async function listenPrivately(server: net.Server, socketPath: string): Promise<void> {

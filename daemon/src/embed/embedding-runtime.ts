@@ -30,7 +30,7 @@ export interface EmbeddingRuntimeOptions {
   batchSize?: number;
   batchDelayMs?: number;
   /** Called with newly embedded memories of the serving space (not while a new space builds). */
-  onVectorsStored?: (memorySeqs: readonly number[]) => void;
+  onVectorsStored?: (memorySeqs: readonly number[], runtime: EmbeddingRuntime) => void;
 }
 
 interface ServingSpace {
@@ -73,7 +73,7 @@ export class EmbeddingRuntime {
       onSpaceComplete: (space) => this.activate(space),
       onBatchStored: () => this.trainIfDue(),
       onVectorsStored: (seqs) => {
-        if (this.current.space.state !== "building") options.onVectorsStored?.(seqs);
+        if (this.current.space.state !== "building") options.onVectorsStored?.(seqs, this);
       },
     });
   }

@@ -1,6 +1,8 @@
 import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision, sameSpecifics } from "../lifecycle/dedup.js";
 import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/promotion.js";
-import type { MemoryStore, ScoredMemory } from "../store/store.js";
+import type { Logger } from "../logger.js";
+import type { MemoryFilter, MemoryStore, ScoredMemory } from "../store/store.js";
+import type { VectorStore } from "../store/vector-store.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
 
 /** Why a memory was archived when it turned out to repeat an older one. */
@@ -78,8 +80,39 @@ export function mergeSimilar(store: MemoryStore, memory: MemoryRecord, neighbour
 }
 
 /** The projects whose memories a new memory may repeat or corroborate. */
-export function neighbourProjects(project: string): string[] {
+function neighbourProjects(project: string): string[] {
   return project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [project, GLOBAL_PROJECT];
+}
+
+/** How many nearest memories a newly embedded one is compared with for dedup and corroboration. */
+const DEDUP_NEIGHBOURS = 10;
+
+/** The memories nearest in meaning to a stored one (itself left out), best first; score is cosine. */
+export type NeighboursOf = (memorySeq: number, filter: MemoryFilter, limit: number) => ScoredMemory[];
+
+/**
+ * Dedup on write by meaning, and corroboration of staged memories, once new memories' vectors
+ * exist. Only new writes, once (the store's pending list): not imports, which are restored
+ * exactly as exported, and not re-embeddings. Oldest first, so that within a batch a repeat
+ * merges into the memory it repeats.
+ */
+export function mergeNewlyEmbedded(
+  store: MemoryStore,
+  vectors: Pick<VectorStore, "memoriesBySeq">,
+  neighboursOf: NeighboursOf,
+  memorySeqs: readonly number[],
+  at: number,
+  logger: Logger,
+): void {
+  for (const seq of store.takeDedupPending(memorySeqs).sort((a, b) => a - b)) {
+    const [found] = vectors.memoriesBySeq([seq]);
+    const memory = found && store.get(found.memory.id);
+    if (!memory) continue;
+    const filter = { projects: neighbourProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
+    const outcome = mergeSimilar(store, memory, neighboursOf(seq, filter, DEDUP_NEIGHBOURS), at);
+    if (outcome.mergedInto) logger.info({ memory: memory.id, mergedInto: outcome.mergedInto }, "merged a near-duplicate");
+    if (outcome.corroborated.length > 0) logger.info({ memory: memory.id, corroborated: outcome.corroborated }, "corroborated staged memories");
+  }
 }
 
 function reinforce(store: MemoryStore, decision: Extract<DedupDecision, { action: "merge" }>, observer: Observer): MemoryRecord {
