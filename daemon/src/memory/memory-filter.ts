@@ -14,7 +14,10 @@ export interface MemoryFilter {
   withReviewDate?: boolean;
 }
 
-export function matchesFilter(memory: MemoryRecord, filter: MemoryFilter): boolean {
+/** What a filter tests of a memory. */
+export type MemoryFacets = Pick<MemoryRecord, "project" | "kind" | "status" | "sessionId" | "pinned" | "createdAt" | "reviewAt">;
+
+export function matchesFilter(memory: MemoryFacets, filter: MemoryFilter): boolean {
   return (
     (filter.projects === undefined || filter.projects.includes(memory.project)) &&
     (filter.kinds.length === 0 || filter.kinds.includes(memory.kind)) &&

@@ -107,8 +107,10 @@ export async function hybridSearch(
   const local = input.project === undefined ? undefined : input.excludeGlobal ? [input.project] : [input.project, GLOBAL_PROJECT];
   const base = { ...input.filter };
 
-  const keywordLocal = store.searchKeyword({ query: text, filter: { ...base, projects: local }, limit: PREFETCH });
-  const keywordWide = local ? store.searchKeyword({ query: text, filter: base, limit: PREFETCH }) : [];
+  const [keywordLocal = [], keywordWide = []] = store.searchKeywordScopes(
+    text,
+    local ? [{ filter: { ...base, projects: local }, limit: PREFETCH }, { filter: base, limit: PREFETCH }] : [{ filter: base, limit: PREFETCH }],
+  );
   // One vector search over every project serves both lists: the local one is its subset, so the
   // query is embedded once and exact vectors are read once.
   const vectorWide = vectors ? await vectors(text, base, VECTOR_PREFETCH) : [];

@@ -37,6 +37,8 @@ export interface MemoryStore {
   list(filter: MemoryFilter, page: PageRequest): MemoryRecord[];
   /** Full-text search ranked by BM25, best first. */
   searchKeyword(search: KeywordSearch): ScoredMemory[];
+  /** One keyword search over several scopes (a project and every project, say) in one pass: a list for each scope. */
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): ScoredMemory[][];
   /** Memories reached through the entity graph from the query's entity keys, best first. */
   searchGraph(search: GraphSearch): GraphHit[];
   /** Records a read through recall: access count and last-accessed time. */
@@ -97,10 +99,14 @@ export interface PageRequest {
   afterId?: string;
 }
 
-export interface KeywordSearch {
-  query: string;
+/** Which memories a keyword search may return, and how many. */
+export interface KeywordScope {
   filter: MemoryFilter;
   limit: number;
+}
+
+export interface KeywordSearch extends KeywordScope {
+  query: string;
 }
 
 /** An event to record with a write; the store stamps the memory id. */

@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import type { MemoryKind, MemoryRecord, MemoryStatus, Provenance, Tier } from "../../memory/memory.js";
 
 /** A row of the memories table as SQLite returns it. */
@@ -112,4 +113,17 @@ export function memoryToRow(m: MemoryRecord): MemoryRow {
 /** True when two rows would store the same values. */
 export function sameRow(a: MemoryRow, b: MemoryRow): boolean {
   return MEMORY_COLUMNS.every((column) => a[column] === b[column]);
+}
+
+/** These memories by sequence number, in the order given; unknown numbers are left out. */
+export function readMemoriesBySeq(db: Database.Database, memorySeqs: readonly number[]): { seq: number; memory: MemoryRecord }[] {
+  if (memorySeqs.length === 0) return [];
+  const rows = db
+    .prepare("SELECT * FROM memories WHERE seq IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify(memorySeqs)) as (MemoryRow & { seq: number })[];
+  const bySeq = new Map(rows.map((row) => [row.seq, row]));
+  return memorySeqs.flatMap((seq) => {
+    const row = bySeq.get(seq);
+    return row ? [{ seq, memory: rowToMemory(row) }] : [];
+  });
 }

@@ -47,7 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
           supersedes       TEXT NOT NULL DEFAULT '',
           superseded_by    TEXT NOT NULL DEFAULT '',
           archive_reason   TEXT NOT NULL DEFAULT '',
-          -- One index token per project (see fts-query.ts projectKey), so that the keyword
+          -- One index token per project (p, the name in hex, 0), so that the keyword
           -- index itself narrows a search to its projects before any ranking happens.
           project_key      TEXT GENERATED ALWAYS AS ('p' || lower(hex(project)) || '0') VIRTUAL
         );
@@ -63,7 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
 
         -- External-content FTS5 index over the searchable fields. The porter stemmer lets
         -- "migrations" find "migration"; unicode61 splits identifiers into parts that
-        -- phrase queries match in order (see fts-query.ts).
+        -- phrase queries match in order (see keywords/query-phrases.ts).
         CREATE VIRTUAL TABLE memories_fts USING fts5(
           content, problem, solution, concepts, files, tags, project_key,
           content = 'memories', content_rowid = 'seq',

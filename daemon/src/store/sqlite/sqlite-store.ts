@@ -4,14 +4,15 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
   LlmUsageDay, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
 } from "../store.js";
+import { queryPhrases } from "../../keywords/query-phrases.js";
 import { EntityGraph } from "./entity-graph.js";
-import { matchExpression, queryTerms } from "./fts-query.js";
-import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, rowToMemory, sameRow } from "./memory-row.js";
+import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMemory, sameRow } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
+import { SearchMirror } from "./search-mirror.js";
 import { SqliteVectorStore } from "./sqlite-vector-store.js";
 
 export interface SqliteStoreOptions {
@@ -26,11 +27,6 @@ export interface SqliteStoreOptions {
   contentHashOf?: (content: string) => string;
 }
 
-// Field weights for BM25 (content, problem, solution, concepts, files, tags, project_key): a
-// match in concepts or files says more than one in running text; the project token says nothing.
-const BM25_WEIGHTS = "1.0, 0.8, 0.8, 2.0, 1.5, 1.2, 0.0";
-// How many ranked hits to read per wanted result at first; filters (status, kind) drop some.
-const HIT_OVERSAMPLING = 3;
 const EXPORT_PAGE = 500;
 const MAX_CACHED_STATEMENTS = 256;
 
@@ -53,6 +49,8 @@ export class SqliteStore implements MemoryStore {
   private readonly updateStmt: Database.Statement;
   private readonly getStmt: Database.Statement;
   private readonly graph: EntityGraph;
+  private readonly search: SearchMirror;
+  private searchLoad: NodeJS.Immediate | undefined;
   /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Database.Statement>();
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
@@ -82,6 +80,16 @@ export class SqliteStore implements MemoryStore {
     this.contentHashOf = options.contentHashOf;
     if (options.entitiesOf && this.graph.isEmpty()) this.relinkAll();
     if (this.contentHashOf) this.hashUnhashed();
+    this.search = new SearchMirror(this.db);
+    // A small database is in memory at once; a large one loads in steps between requests.
+    if (this.search.loadStep()) this.loadSearchLater();
+  }
+
+  private loadSearchLater(): void {
+    this.searchLoad = setImmediate(() => {
+      if (this.search.loadStep()) this.loadSearchLater();
+      else this.searchLoad = undefined;
+    });
   }
 
   private sql(text: string): Database.Statement {
@@ -208,55 +216,24 @@ export class SqliteStore implements MemoryStore {
     return rows.map(rowToMemory);
   }
 
-  /**
-   * Ranks inside the FTS index (projects are narrowed there too) and reads full rows only for
-   * the best hits. Multi-term queries first ask for every term (AND), which matches few
-   * memories and is cheap, then fill up with any term (OR).
-   */
+  /** BM25 over the in-memory copy of the FTS5 index (see SearchMirror), which ranks exactly as FTS5 does. */
   searchKeyword(search: KeywordSearch): ScoredMemory[] {
-    const terms = queryTerms(search.query);
-    if (terms === null || search.filter.projects?.length === 0) return [];
-    const results: ScoredMemory[] = [];
-    const seen = new Set<string>();
-    for (const operator of terms.length > 1 ? (["AND", "OR"] as const) : (["OR"] as const)) {
-      const match = matchExpression(terms, operator, search.filter.projects);
-      for (const hit of this.rankedHits(match, search.filter, search.limit + seen.size)) {
-        if (results.length >= search.limit) break;
-        if (seen.has(hit.memory.id)) continue;
-        seen.add(hit.memory.id);
-        results.push(hit);
-      }
-      if (results.length >= search.limit) break;
-    }
-    return results;
+    return this.searchKeywordScopes(search.query, [search])[0] as ScoredMemory[];
   }
 
-  /** The best `wanted` hits of a MATCH expression that pass the filter, best first. */
-  private rankedHits(match: string, filter: MemoryFilter, wanted: number): ScoredMemory[] {
-    const where = filterClause(filter, "m.");
-    const stmt = this.sql(
-      `SELECT m.*, h.rank AS rank
-       FROM (SELECT rowid, bm25(memories_fts, ${BM25_WEIGHTS}) AS rank FROM memories_fts
-             WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) h
-       JOIN memories m ON m.seq = h.rowid
-       WHERE ${where.sql} ORDER BY h.rank`,
-    );
-    for (let window = wanted * HIT_OVERSAMPLING + 10; ; window *= 4) {
-      const rows = stmt.all(match, window, ...where.params) as (MemoryRow & { rank: number })[];
-      // Enough survivors, or the window already held every hit: either way this is the answer.
-      if (rows.length >= wanted || !this.hasMoreHits(match, window)) {
-        // bm25() is lower-is-better and negative; flip it so that higher is better.
-        return rows.slice(0, wanted).map((row) => ({ memory: rowToMemory(row), score: -row.rank }));
-      }
-    }
-  }
-
-  private hasMoreHits(match: string, window: number): boolean {
-    return this.sql("SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?").get(match, window) !== undefined;
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): ScoredMemory[][] {
+    const phrases = queryPhrases(query);
+    if (phrases === null) return scopes.map(() => []);
+    const lists = this.search.searchKeyword(phrases, scopes);
+    // One read for the rows of every list: the lists of a narrow and a wide scope overlap.
+    const memories = new Map(readMemoriesBySeq(this.db, [...new Set(lists.flat().map((hit) => hit.seq))]).map(({ seq, memory }) => [seq, memory]));
+    return lists.map((hits) => hits.map((hit) => ({ memory: memories.get(hit.seq) as MemoryRecord, score: hit.score })));
   }
 
   searchGraph(search: GraphSearch): GraphHit[] {
-    return this.graph.search(search);
+    const hits = this.search.searchGraph(search);
+    const memories = new Map(readMemoriesBySeq(this.db, hits.map((hit) => hit.seq)).map(({ seq, memory }) => [seq, memory]));
+    return hits.map((hit) => ({ ...hit, memory: memories.get(hit.seq) as MemoryRecord }));
   }
 
   takeDedupPending(memorySeqs: readonly number[]): number[] {
@@ -395,6 +372,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   close(): void {
+    if (this.searchLoad) clearImmediate(this.searchLoad);
     this.db.close();
   }
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { EmbeddingSpace } from "../../embed/embedder.js";
 import type { EmbeddingJob, SpaceRecord, StoredCode, StoredVector, VectorStore } from "../vector-store.js";
-import { type MemoryRow, rowToMemory } from "./memory-row.js";
+import { type MemoryRow, readMemoriesBySeq, rowToMemory } from "./memory-row.js";
 
 const CODE_PAGE = 5000;
 
@@ -175,6 +175,23 @@ export class SqliteVectorStore implements VectorStore {
     }
   }
 
+  *storedVectors(spaceId: number): Iterable<{ memorySeq: number; vector: Float32Array }> {
+    const dimensions = this.spaces().find((space) => space.id === spaceId)?.dimensions;
+    const stmt = this.db.prepare(
+      `SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ? ORDER BY memory_seq LIMIT ${CODE_PAGE}`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = stmt.all(spaceId, after) as { memory_seq: number; vector: Buffer }[];
+      for (const row of rows) {
+        if (row.vector.byteLength === (dimensions ?? 0) * 4) yield { memorySeq: row.memory_seq, vector: blobToVector(row.vector) };
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < CODE_PAGE) return;
+      after = last.memory_seq;
+    }
+  }
+
   vectorCount(spaceId: number): number {
     return (this.db.prepare("SELECT COUNT(*) AS n FROM memory_vectors WHERE space_id = ?").get(spaceId) as { n: number }).n;
   }
@@ -204,15 +221,7 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   memoriesBySeq(memorySeqs: readonly number[]) {
-    if (memorySeqs.length === 0) return [];
-    const rows = this.db
-      .prepare("SELECT * FROM memories WHERE seq IN (SELECT value FROM json_each(?))")
-      .all(JSON.stringify(memorySeqs)) as (MemoryRow & { seq: number })[];
-    const bySeq = new Map(rows.map((row) => [row.seq, row]));
-    return memorySeqs.flatMap((seq) => {
-      const row = bySeq.get(seq);
-      return row ? [{ seq, memory: rowToMemory(row) }] : [];
-    });
+    return readMemoriesBySeq(this.db, memorySeqs);
   }
 
   rebuildKeywordIndex(): void {

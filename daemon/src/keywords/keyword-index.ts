@@ -1,0 +1,284 @@
+import { bm25Idf, bm25Term } from "./bm25.js";
+import { TopHits } from "./top-hits.js";
+
+/** A phrase of a query: its tokens in order, as tokenize() gives them. */
+export type QueryPhrase = readonly string[];
+
+/** Which rows a search may return, and how many. */
+export interface KeywordScope<Facets> {
+  /** A cheap test of a row's key (see set), made before a row is scored: most rows fail here. */
+  admit: (key: number) => boolean;
+  /** A further test of the facets, when the key does not say everything; made only for rows that would make the top. */
+  accept?: (facets: Facets) => boolean;
+  limit: number;
+}
+
+export interface KeywordHit {
+  seq: number;
+  score: number;
+  /** The row holds every phrase of the query. */
+  full: boolean;
+}
+
+interface PostingList {
+  slots: Int32Array;
+  /** The term's weighted frequency in each row (the sum of its columns' weights per occurrence). */
+  frequencies: Float64Array;
+  size: number;
+  /** Rows still indexed among these; the IDF counts them. */
+  live: number;
+}
+
+/** Between two columns in a row's token ids, so that no phrase matches across them. */
+const COLUMN_BREAK = -1;
+/** Rows deleted since the last compaction beyond which the posting lists are rebuilt. */
+const MIN_DEAD_TO_COMPACT = 1024;
+
+/**
+ * An in-memory inverted index that ranks rows by BM25 the way FTS5 does (see bm25.ts) without
+ * reading the database: every posting list a query names is scanned, so results are exact,
+ * and a scan costs nanoseconds per posting where FTS5's bm25() costs about a microsecond per
+ * matching row. Each row keeps its token ids in order (for phrases and deletion) and its facets
+ * (what filters test). Rows are keyed by seq; a deleted row leaves a dead slot, and the lists
+ * are rebuilt once dead slots outnumber live ones.
+ */
+export class KeywordIndex<Facets> {
+  private termIds = new Map<string, number>();
+  private termNames: string[] = [];
+  private lists: PostingList[] = [];
+  private slotOf = new Map<number, number>();
+  private seqs = new Float64Array(0);
+  private keys = new Uint32Array(0);
+  private lengths = new Int32Array(0);
+  private rowTokens: (Int32Array | undefined)[] = [];
+  private rowFacets: (Facets | undefined)[] = [];
+  private used = 0;
+  private dead = 0;
+  private rows = 0;
+  private tokens = 0;
+  // Per-search scratch, sized to the slots and reused: searches run one at a time.
+  private scores = new Float64Array(0);
+  private matched = new Uint8Array(0);
+  private touched = new Int32Array(0);
+
+  /** `weights[i]` is the BM25 weight of column i, as given to FTS5's bm25(). */
+  constructor(private readonly weights: readonly number[]) {}
+
+  get size(): number {
+    return this.rows;
+  }
+
+  has(seq: number): boolean {
+    return this.slotOf.has(seq);
+  }
+
+  /**
+   * Indexes a row (replacing any earlier version): its columns' tokens, in the order of the
+   * weights, `extraLength` tokens that count in its length but are never matched, a key that
+   * filters test first (see KeywordFilter) and the facets they test last.
+   */
+  set(seq: number, columns: readonly (readonly string[])[], extraLength: number, key: number, facets: Facets): void {
+    this.delete(seq);
+    const slot = this.used;
+    this.used += 1;
+    this.reserve(this.used);
+    const ids = new Int32Array(columns.reduce((n, tokens) => n + tokens.length, 0) + Math.max(0, columns.length - 1));
+    const frequencies = new Map<number, number>();
+    let at = 0;
+    columns.forEach((tokens, column) => {
+      if (column > 0) ids[at++] = COLUMN_BREAK;
+      const weight = this.weights[column] ?? 0;
+      for (const token of tokens) {
+        const id = this.termId(token);
+        ids[at++] = id;
+        frequencies.set(id, (frequencies.get(id) ?? 0) + weight);
+      }
+    });
+    for (const [id, frequency] of frequencies) appendPosting(this.lists[id] as PostingList, slot, frequency);
+    const length = ids.length - Math.max(0, columns.length - 1) + extraLength;
+    this.seqs[slot] = seq;
+    this.keys[slot] = key;
+    this.lengths[slot] = length;
+    this.rowTokens[slot] = ids;
+    this.rowFacets[slot] = facets;
+    this.slotOf.set(seq, slot);
+    this.rows += 1;
+    this.tokens += length;
+  }
+
+  delete(seq: number): void {
+    const slot = this.slotOf.get(seq);
+    if (slot === undefined) return;
+    for (const id of new Set(this.rowTokens[slot])) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
+    this.rowTokens[slot] = undefined;
+    this.rowFacets[slot] = undefined;
+    this.slotOf.delete(seq);
+    this.rows -= 1;
+    this.tokens -= this.lengths[slot] as number;
+    this.dead += 1;
+    if (this.dead >= MIN_DEAD_TO_COMPACT && this.dead > this.rows) this.compact();
+  }
+
+  /**
+   * For each scope, the best rows holding any phrase that it admits: rows holding every phrase
+   * first (as FTS5's AND query before its OR query), each group by BM25. Scopes share one pass
+   * over the posting lists, so a narrow and a wide search cost little more than the wide one.
+   */
+  search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit[][] {
+    if (this.rows === 0) return scopes.map(() => []);
+    const wanted = phrases.filter((phrase) => phrase.length > 0);
+    const average = this.tokens / this.rows;
+    const admitted = (key: number): boolean => {
+      for (const scope of scopes) if (scope.admit(key)) return true;
+      return false;
+    };
+    let touchedCount = 0;
+    const add = (slot: number, idf: number, frequency: number): void => {
+      if (!admitted(this.keys[slot] as number)) return;
+      if (this.matched[slot] === 0) this.touched[touchedCount++] = slot;
+      this.matched[slot] = (this.matched[slot] as number) + 1;
+      this.scores[slot] = (this.scores[slot] as number) + bm25Term(idf, frequency, this.lengths[slot] as number, average);
+    };
+    for (const phrase of wanted) {
+      const ids = phrase.map((token) => this.termIds.get(token));
+      if (ids.some((id) => id === undefined)) continue;
+      if (ids.length === 1) {
+        const list = this.lists[ids[0] as number] as PostingList;
+        const idf = bm25Idf(this.rows, list.live);
+        for (let i = 0; i < list.size; i++) {
+          const slot = list.slots[i] as number;
+          if (this.rowFacets[slot] !== undefined) add(slot, idf, list.frequencies[i] as number);
+        }
+      } else {
+        const found = this.phraseRows(ids as number[]);
+        const idf = bm25Idf(this.rows, found.length);
+        for (const { slot, frequency } of found) add(slot, idf, frequency);
+      }
+    }
+    const tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
+    for (let i = 0; i < touchedCount; i++) {
+      const slot = this.touched[i] as number;
+      const full = this.matched[slot] === wanted.length;
+      const score = this.scores[slot] as number;
+      const seq = this.seqs[slot] as number;
+      scopes.forEach((scope, j) => {
+        const top = tops[j] as TopHits;
+        if (!scope.admit(this.keys[slot] as number) || !top.wouldKeep(full, score, seq)) return;
+        if (!scope.accept || scope.accept(this.rowFacets[slot] as Facets)) top.push(full, score, seq);
+      });
+      this.scores[slot] = 0;
+      this.matched[slot] = 0;
+    }
+    return tops.map((top) => top.bestFirst());
+  }
+
+  /** Rows holding the phrase, with its weighted frequency in each; read from the rarest term's list. */
+  private phraseRows(ids: readonly number[]): { slot: number; frequency: number }[] {
+    const rarest = ids.reduce((best, id) => ((this.lists[id] as PostingList).live < (this.lists[best] as PostingList).live ? id : best));
+    const list = this.lists[rarest] as PostingList;
+    const found: { slot: number; frequency: number }[] = [];
+    for (let i = 0; i < list.size; i++) {
+      const slot = list.slots[i] as number;
+      const tokens = this.rowTokens[slot];
+      if (tokens === undefined) continue;
+      const frequency = this.phraseFrequency(tokens, ids);
+      if (frequency >= 0) found.push({ slot, frequency });
+    }
+    return found;
+  }
+
+  /** The summed column weights of the phrase's occurrences in a row, or -1 when it has none. */
+  private phraseFrequency(tokens: Int32Array, ids: readonly number[]): number {
+    let frequency = -1;
+    let column = 0;
+    for (let start = 0; start + ids.length <= tokens.length; start++) {
+      if (tokens[start] === COLUMN_BREAK) {
+        column += 1;
+        continue;
+      }
+      let k = 0;
+      while (k < ids.length && tokens[start + k] === ids[k]) k++;
+      if (k === ids.length) frequency = Math.max(frequency, 0) + (this.weights[column] ?? 0);
+    }
+    return frequency;
+  }
+
+  private termId(token: string): number {
+    let id = this.termIds.get(token);
+    if (id === undefined) {
+      id = this.termNames.length;
+      this.termIds.set(token, id);
+      this.termNames.push(token);
+      this.lists.push({ slots: new Int32Array(4), frequencies: new Float64Array(4), size: 0, live: 0 });
+    }
+    return id;
+  }
+
+  private reserve(slots: number): void {
+    if (slots <= this.seqs.length) return;
+    const capacity = Math.max(1024, this.seqs.length * 2, slots);
+    this.seqs = grow(this.seqs, new Float64Array(capacity));
+    this.keys = grow(this.keys, new Uint32Array(capacity));
+    this.lengths = grow(this.lengths, new Int32Array(capacity));
+    this.scores = new Float64Array(capacity);
+    this.matched = new Uint8Array(capacity);
+    this.touched = new Int32Array(capacity);
+  }
+
+  /** Re-indexes the live rows into fresh slots and lists, dropping dead slots and unused terms. */
+  private compact(): void {
+    const live = [...this.slotOf.entries()].sort((a, b) => a[1] - b[1]);
+    const rows = live.map(([seq, slot]) => ({
+      seq,
+      columns: splitColumns(this.rowTokens[slot] as Int32Array, this.termNames),
+      extra: (this.lengths[slot] as number) - countTokens(this.rowTokens[slot] as Int32Array),
+      key: this.keys[slot] as number,
+      facets: this.rowFacets[slot] as Facets,
+    }));
+    this.termIds = new Map();
+    this.termNames = [];
+    this.lists = [];
+    this.slotOf = new Map();
+    this.seqs = new Float64Array(0);
+    this.keys = new Uint32Array(0);
+    this.lengths = new Int32Array(0);
+    this.rowTokens = [];
+    this.rowFacets = [];
+    this.used = 0;
+    this.dead = 0;
+    this.rows = 0;
+    this.tokens = 0;
+    for (const row of rows) this.set(row.seq, row.columns, row.extra, row.key, row.facets);
+  }
+}
+
+function appendPosting(list: PostingList, slot: number, frequency: number): void {
+  if (list.size === list.slots.length) {
+    list.slots = grow(list.slots, new Int32Array(list.size * 2));
+    list.frequencies = grow(list.frequencies, new Float64Array(list.size * 2));
+  }
+  list.slots[list.size] = slot;
+  list.frequencies[list.size] = frequency;
+  list.size += 1;
+  list.live += 1;
+}
+
+function grow<T extends Int32Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+function splitColumns(ids: Int32Array, names: readonly string[]): string[][] {
+  const columns: string[][] = [[]];
+  for (const id of ids) {
+    if (id === COLUMN_BREAK) columns.push([]);
+    else (columns.at(-1) as string[]).push(names[id] as string);
+  }
+  return columns;
+}
+
+function countTokens(ids: Int32Array): number {
+  let n = 0;
+  for (const id of ids) if (id !== COLUMN_BREAK) n++;
+  return n;
+}

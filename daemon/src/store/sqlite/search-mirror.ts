@@ -1,0 +1,189 @@
+import type Database from "better-sqlite3";
+import { KeywordIndex, type KeywordHit, type QueryPhrase } from "../../keywords/keyword-index.js";
+import { tokenize } from "../../keywords/tokenize.js";
+import { MEMORY_KINDS, MEMORY_STATUSES, type MemoryKind, type MemoryStatus } from "../../memory/memory.js";
+import { type MemoryFacets, type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
+import { type EntityHit, EntityIndex } from "../../recall/entity-index.js";
+import type { GraphSearch, KeywordScope } from "../store.js";
+
+/**
+ * BM25 weights of the FTS5 columns content, problem, solution, concepts, files, tags: a match
+ * in concepts or files says more than one in running text. The project_key column (weight 0)
+ * is not mirrored; it only adds its one token to each row's length.
+ */
+export const COLUMN_WEIGHTS = [1.0, 0.8, 0.8, 2.0, 1.5, 1.2] as const;
+const PROJECT_KEY_TOKENS = 1;
+/** Rows read per step of the initial load, so that a large database never blocks the daemon long. */
+const LOAD_STEP = 1000;
+/** A row's filter key: its project's number above this many combinations of status and kind. */
+const CLASSES = 256;
+const KINDS_PER_STATUS = 16;
+
+interface IndexedRow {
+  seq: number;
+  content: string;
+  problem: string;
+  solution: string;
+  concepts: string;
+  files: string;
+  tags: string;
+  project: string;
+  kind: string;
+  status: string;
+  session_id: string;
+  pinned: number;
+  created_at: number;
+  review_at: number | null;
+  /** The row's entity keys as a JSON array. */
+  entity_keys: string;
+}
+
+const SELECT_ROWS = `SELECT m.seq, m.content, m.problem, m.solution, m.concepts, m.files, m.tags, m.project, m.kind, m.status,
+  m.session_id, m.pinned, m.created_at, m.review_at,
+  (SELECT json_group_array(e.key) FROM memory_entities me JOIN entities e ON e.id = me.entity_id WHERE me.memory_seq = m.seq) AS entity_keys
+  FROM memories m`;
+
+/**
+ * The keyword index (an exact copy of FTS5's, see KeywordIndex) and the entity graph, in
+ * memory, kept equal to the database: TEMP triggers on this connection, the daemon's only
+ * writer, note every changed seq in the same transaction as the change (a rollback takes the
+ * note back too), and each search first applies the noted changes. The first load runs in
+ * steps (loadStep); a search that comes before it ends finishes it.
+ */
+export class SearchMirror {
+  private readonly keywords = new KeywordIndex<MemoryFacets>(COLUMN_WEIGHTS);
+  private readonly entities = new EntityIndex<MemoryFacets>();
+  private readonly projectNumbers = new Map<string, number>();
+  private loadedThrough = 0;
+  private loaded = false;
+  private readonly changed: Database.Statement;
+  private readonly clear: Database.Statement;
+  private readonly readSome: Database.Statement;
+  private readonly readAfter: Database.Statement;
+
+  constructor(db: Database.Database) {
+    db.exec(`
+      CREATE TEMP TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY);
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_insert AFTER INSERT ON main.memories BEGIN
+        INSERT OR IGNORE INTO search_changes (seq) VALUES (new.seq);
+      END;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_delete AFTER DELETE ON main.memories BEGIN
+        INSERT OR IGNORE INTO search_changes (seq) VALUES (old.seq);
+      END;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_update
+      AFTER UPDATE OF content, problem, solution, concepts, files, tags, project, kind, status, session_id, pinned, created_at, review_at
+      ON main.memories BEGIN
+        INSERT OR IGNORE INTO search_changes (seq) VALUES (old.seq);
+        INSERT OR IGNORE INTO search_changes (seq) VALUES (new.seq);
+      END;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_link AFTER INSERT ON main.memory_entities BEGIN
+        INSERT OR IGNORE INTO search_changes (seq) VALUES (new.memory_seq);
+      END;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_unlink AFTER DELETE ON main.memory_entities BEGIN
+        INSERT OR IGNORE INTO search_changes (seq) VALUES (old.memory_seq);
+      END;
+    `);
+    this.changed = db.prepare("SELECT seq FROM search_changes");
+    this.clear = db.prepare("DELETE FROM search_changes");
+    this.readSome = db.prepare(`${SELECT_ROWS} WHERE m.seq IN (SELECT value FROM json_each(?))`);
+    this.readAfter = db.prepare(`${SELECT_ROWS} WHERE m.seq > ? ORDER BY m.seq LIMIT ${LOAD_STEP}`);
+  }
+
+  /** Indexes the next rows of the first load; false once every row is in. */
+  loadStep(): boolean {
+    if (this.loaded) return false;
+    this.catchUp();
+    const rows = this.readAfter.all(this.loadedThrough) as IndexedRow[];
+    for (const row of rows) this.put(row);
+    const last = rows.at(-1);
+    if (last) this.loadedThrough = last.seq;
+    if (rows.length < LOAD_STEP) this.loaded = true;
+    return !this.loaded;
+  }
+
+  /** For each scope, its best rows for the phrases (see KeywordIndex.search). */
+  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[]): KeywordHit[][] {
+    this.current();
+    return this.keywords.search(
+      phrases,
+      scopes.map(({ filter, limit }) => ({
+        admit: this.admitting(filter),
+        // The key holds the project, status and kind; the facets are needed only for the rest.
+        accept: filter.sessionId || filter.pinnedOnly || filter.createdAfter !== undefined || filter.createdBefore !== undefined || filter.withReviewDate
+          ? (facets: MemoryFacets) => matchesFilter(facets, filter)
+          : undefined,
+        limit,
+      })),
+    );
+  }
+
+  /** A test of row keys for the filter's projects, statuses and kinds: two array reads a row. */
+  private admitting(filter: MemoryFilter): (key: number) => boolean {
+    const classes = new Uint8Array(CLASSES);
+    const statuses = filter.statuses.length > 0 ? filter.statuses : MEMORY_STATUSES;
+    const kinds = filter.kinds.length > 0 ? filter.kinds : MEMORY_KINDS;
+    for (const status of statuses) for (const kind of kinds) classes[classOf(status, kind)] = 1;
+    if (filter.projects === undefined) return (key) => classes[key % CLASSES] === 1;
+    const projects = new Uint8Array(this.projectNumbers.size);
+    for (const project of filter.projects) {
+      const number = this.projectNumbers.get(project);
+      if (number !== undefined) projects[number] = 1;
+    }
+    return (key) => classes[key % CLASSES] === 1 && projects[Math.floor(key / CLASSES)] === 1;
+  }
+
+  /** Rows reached through the entity graph (see EntityIndex.search), within the given projects and statuses. */
+  searchGraph(search: GraphSearch): EntityHit[] {
+    this.current();
+    const { projects, statuses } = search;
+    const accept = (facets: MemoryFacets) => statuses.includes(facets.status) && (projects === undefined || projects.includes(facets.project));
+    return this.entities.search({ ...search, accept });
+  }
+
+  private current(): void {
+    while (this.loadStep());
+    this.catchUp();
+  }
+
+  private catchUp(): void {
+    const seqs = (this.changed.all() as { seq: number }[]).map((row) => row.seq);
+    if (seqs.length === 0) return;
+    this.clear.run();
+    const rows = this.readSome.all(JSON.stringify(seqs)) as IndexedRow[];
+    const present = new Set<number>();
+    for (const row of rows) {
+      present.add(row.seq);
+      // Rows past the first load's progress are indexed when it reaches them.
+      if (this.loaded || row.seq <= this.loadedThrough) this.put(row);
+    }
+    for (const seq of seqs) {
+      if (present.has(seq)) continue;
+      this.keywords.delete(seq);
+      this.entities.delete(seq);
+    }
+  }
+
+  private put(row: IndexedRow): void {
+    const facets: MemoryFacets = {
+      project: row.project,
+      kind: row.kind as MemoryKind,
+      status: row.status as MemoryStatus,
+      sessionId: row.session_id,
+      pinned: row.pinned === 1,
+      createdAt: row.created_at,
+      reviewAt: row.review_at,
+    };
+    const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
+    let project = this.projectNumbers.get(row.project);
+    if (project === undefined) {
+      project = this.projectNumbers.size;
+      this.projectNumbers.set(row.project, project);
+    }
+    this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, project * CLASSES + classOf(facets.status, facets.kind), facets);
+    this.entities.set(row.seq, JSON.parse(row.entity_keys) as string[], facets);
+  }
+}
+
+function classOf(status: MemoryStatus, kind: MemoryKind): number {
+  return MEMORY_STATUSES.indexOf(status) * KINDS_PER_STATUS + MEMORY_KINDS.indexOf(kind);
+}
