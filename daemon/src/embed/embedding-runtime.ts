@@ -43,6 +43,8 @@ interface ServingSpace {
 const PROGRESS_INTERVAL_MS = 250;
 const TRAIN_AT = 1000;
 const OVERSAMPLING = 3;
+/** Vectors handed to the index between two yields to other requests while holding them at start. */
+const HOLD_STEP = 2000;
 
 /**
  * Everything about embeddings in the running daemon: the active space and its in-memory
@@ -91,7 +93,26 @@ export class EmbeddingRuntime {
       "embedding space ready",
     );
     runtime.pipeline.start();
+    void runtime.holdVectors(runtime.current.index, space);
     return runtime;
+  }
+
+  /**
+   * Hands every stored vector to the index to hold compactly (see VectorIndex.hold), in steps
+   * between requests, so that rescoring stops reading the database once this is done.
+   */
+  private async holdVectors(index: VectorIndex, space: SpaceRecord): Promise<void> {
+    let held = 0;
+    try {
+      for (const { memorySeq, vector } of this.options.vectorStore.storedVectors(space.id)) {
+        index.hold(memorySeq, vector);
+        if (++held % HOLD_STEP !== 0) continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.closed || this.current.index !== index) return;
+      }
+    } catch (error) {
+      this.options.logger.warn({ err: error, space: spaceKey(space) }, "could not hold vectors in memory; rescoring reads them from the database");
+    }
   }
 
   status(): EmbeddingStatus {
@@ -114,12 +135,17 @@ export class EmbeddingRuntime {
     return this.pipeline.waitFor(memorySeq, timeoutMs);
   }
 
-  /** Memories most similar in meaning to the query, best first; score is cosine similarity. */
-  async search(query: string, filter: MemoryFilter, limit: number): Promise<ScoredMemory[]> {
+  /**
+   * Memories most similar in meaning to the query, best first; score is cosine similarity.
+   * `embedded` hears how long embedding the query took.
+   */
+  async search(query: string, filter: MemoryFilter, limit: number, embedded?: (ms: number) => void): Promise<ScoredMemory[]> {
     const serving = this.previous ?? this.current;
     let vector: Float32Array | undefined;
+    const started = performance.now();
     try {
       [vector] = await serving.embedder.embed([query], "query");
+      embedded?.(performance.now() - started);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new UnavailableError(`vector search needs the ${spaceKey(serving.space)} embedder, which failed: ${reason}`, { cause: error });
@@ -205,6 +231,7 @@ export class EmbeddingRuntime {
     vectorStore.recode(space.id, (vector) => index.encode(vector));
     for (const { memorySeq, project, code } of vectorStore.codes(space.id)) index.addCode(memorySeq, code, project);
     this.current.index = index;
+    void this.holdVectors(index, space);
     logger.info({ space: spaceKey(space), vectors: index.size }, "trained the vector quantizer and rebuilt the index");
   }
 

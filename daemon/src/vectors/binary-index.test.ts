@@ -61,12 +61,19 @@ function bruteForce(vectors: Map<number, Float32Array>, query: Float32Array, k: 
     .map((hit) => hit.id);
 }
 
-/** An index over vectors kept in a Map, which stands in for the database. */
-function indexOver(vectors: Map<number, Float32Array>, quantizer: Quantizer, tuning?: Partial<SearchTuning>): BinaryIndex {
+/**
+ * An index over vectors kept in a Map, which stands in for the database. It holds no copies
+ * of its own unless given a budget, so rescoring reads every vector exactly.
+ */
+function indexOver(vectors: Map<number, Float32Array>, quantizer: Quantizer, tuning?: Partial<SearchTuning>, scalarBudgetBytes = 0, reads = { count: 0 }): BinaryIndex {
   return createBinaryIndex({
     quantizer,
     tuning,
-    exactVectors: (ids) => new Map(ids.flatMap((id) => (vectors.has(id) ? [[id, vectors.get(id) as Float32Array]] : []))),
+    scalarBudgetBytes,
+    exactVectors: (ids) => {
+      reads.count += ids.length;
+      return new Map(ids.flatMap((id) => (vectors.has(id) ? [[id, vectors.get(id) as Float32Array]] : [])));
+    },
   });
 }
 
@@ -195,6 +202,44 @@ describe("binary index", () => {
     const index = indexOver(few, quantizer);
     for (const [id, vector] of few) index.add(id, vector, "all");
     expect(index.search(query, { k: 50 }).map((hit) => hit.id)).toEqual(bruteForce(few, query, 7));
+  });
+
+  it("rescores from vectors it holds without reading them, within 1e-3 of the exact similarity", () => {
+    const reads = { count: 0 };
+    const held = indexOver(vectors, quantizer, THREE_PASSES, 2 ** 30, reads);
+    for (const [id, vector] of vectors) held.add(id, vector, "all");
+    const exact = filledIndex(THREE_PASSES, () => "all").search(query, { k: 10 });
+    const hits = held.search(query, { k: 10 });
+    expect(reads.count).toBe(0);
+    expect(hits.map((hit) => hit.id)).toEqual(exact.map((hit) => hit.id));
+    hits.forEach((hit, i) => expect(Math.abs(hit.similarity - (exact[i]?.similarity as number))).toBeLessThan(1e-3));
+  });
+
+  it("reads a vector again once its code changes, and holds what it read", () => {
+    const reads = { count: 0 };
+    const index = indexOver(vectors, quantizer, { minRerank: vectors.size }, 2 ** 30, reads);
+    for (const [id, vector] of vectors) index.addCode(id, index.encode(vector), "all");
+    const first = index.search(query, { k: 5 });
+    expect(reads.count).toBe(vectors.size);
+    const best = first[0]?.id as number;
+    index.search(query, { k: 5 });
+    expect(reads.count).toBe(vectors.size);
+    index.addCode(best, index.encode(vectors.get(best) as Float32Array), "all");
+    expect(index.search(query, { k: 5 }).map((hit) => hit.id)).toEqual(first.map((hit) => hit.id));
+    expect(reads.count).toBe(vectors.size + 1);
+  });
+
+  it("holds a stored vector handed to it, but not one for an id it does not index", () => {
+    const reads = { count: 0 };
+    const index = indexOver(vectors, quantizer, { minRerank: vectors.size }, 2 ** 30, reads);
+    for (const [id, vector] of vectors) {
+      index.addCode(id, index.encode(vector), "all");
+      index.hold(id, vector);
+    }
+    index.hold(10_000, query);
+    index.search(query, { k: 5 });
+    expect(reads.count).toBe(0);
+    expect(index.memoryBytes()).toBeGreaterThan(vectors.size * dimensions);
   });
 
   it("returns nothing from an empty index or for k below 1", () => {

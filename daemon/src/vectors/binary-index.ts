@@ -3,6 +3,7 @@ import { prefixDistances } from "./hamming.js";
 import { nearestByDistance } from "./nearest-by-distance.js";
 import { PartitionCodes } from "./partition-codes.js";
 import { buildQueryTable, tableSum } from "./query-table.js";
+import { ScalarVectors } from "./scalar-vectors.js";
 import { checkDimensions, codeLength, encodeVector, type Quantizer, queryWeights } from "./sign-quantizer.js";
 import { TopScores } from "./top-scores.js";
 import {
@@ -45,7 +46,12 @@ export interface BinaryIndexOptions {
   quantizer: Quantizer;
   exactVectors: ExactVectorSource;
   tuning?: Partial<SearchTuning>;
+  /** Memory for vectors held at one byte per dimension for rescoring (see ScalarVectors). */
+  scalarBudgetBytes?: number;
 }
+
+/** Enough for 300k 768-dimensional or 400k 512-dimensional vectors; past it, rescoring reads the database. */
+export const DEFAULT_SCALAR_BUDGET_BYTES = 256 * 2 ** 20;
 
 export interface BinaryIndex extends VectorIndex {
   readonly quantizer: Quantizer;
@@ -72,6 +78,7 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
   const partitions: PartitionCodes[] = [];
   const partitionsByName = new Map<string, number>();
   const locations = new Map<number, number>();
+  const scalars = new ScalarVectors(dimensions, options.scalarBudgetBytes ?? DEFAULT_SCALAR_BUDGET_BYTES);
   let distances = new Uint8Array(0);
 
   function partitionIndex(name: string): number {
@@ -85,6 +92,7 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
   }
 
   function remove(id: number): void {
+    scalars.delete(id);
     const location = locations.get(id);
     if (location === undefined) return;
     locations.delete(id);
@@ -100,6 +108,8 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
         `code of ${code.length} bytes does not fit an embedding space of ${dimensions} dimensions (${codeLength(dimensions)} bytes)`,
       );
     }
+    // A new code means a new vector: a copy held for the old one no longer applies.
+    scalars.delete(id);
     const index = partitionIndex(partition);
     const location = locations.get(id);
     if (location !== undefined && Math.floor(location / SLOT_RANGE) === index) {
@@ -192,16 +202,23 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     return best.itemsBestFirst();
   }
 
+  /** Cosine similarity for the shortlist: from the vectors held in memory, the rest read (and then held). */
   function rescore(query: Float32Array, ids: readonly number[], k: number): VectorHit[] {
     const queryNorm = Math.sqrt(dot(query, query));
-    const vectors = exactVectors(ids);
     const hits: VectorHit[] = [];
+    const missing: number[] = [];
     for (const id of ids) {
+      const similarity = scalars.similarity(id, query, queryNorm);
+      if (similarity === undefined) missing.push(id);
+      else hits.push({ id, similarity });
+    }
+    const vectors = missing.length > 0 ? exactVectors(missing) : new Map<number, Float32Array>();
+    for (const id of missing) {
       const vector = vectors.get(id);
       if (vector === undefined || vector.length !== dimensions) continue;
       const norms = queryNorm * Math.sqrt(dot(vector, vector));
-      const similarity = norms > 0 ? Math.min(1, Math.max(-1, dot(query, vector) / norms)) : 0;
-      hits.push({ id, similarity });
+      hits.push({ id, similarity: norms > 0 ? Math.min(1, Math.max(-1, dot(query, vector) / norms)) : 0 });
+      if (locations.has(id)) scalars.set(id, vector);
     }
     hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
     return hits.slice(0, k);
@@ -214,12 +231,18 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
       return locations.size;
     },
     encode: (vector) => encodeVector(quantizer, vector),
-    add: (id, vector, partition) => addCode(id, encodeVector(quantizer, vector), partition),
+    add: (id, vector, partition) => {
+      addCode(id, encodeVector(quantizer, vector), partition);
+      scalars.set(id, vector);
+    },
+    hold: (id, vector) => {
+      if (locations.has(id)) scalars.set(id, vector);
+    },
     addCode,
     remove,
     search,
     memoryBytes: () =>
-      partitions.reduce((sum, part) => sum + part.byteLength, 0) + locations.size * MAP_BYTES_PER_ENTRY + distances.byteLength,
+      partitions.reduce((sum, part) => sum + part.byteLength, 0) + locations.size * MAP_BYTES_PER_ENTRY + distances.byteLength + scalars.byteLength,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * An approximate nearest-neighbour index over one embedding space, held in memory.
- * Implementations keep only compact codes in memory and fetch exact vectors for rescoring
- * through `ExactVectorSource`, so memory use stays small at a million vectors.
+ * Implementations keep compact codes in memory, and for rescoring either a one-byte-per-
+ * dimension copy of a vector (within a memory budget) or the exact vector fetched through
+ * `ExactVectorSource`, so memory use stays bounded at a million vectors.
  */
 export interface VectorIndex {
   readonly dimensions: number;
@@ -16,9 +17,11 @@ export interface VectorIndex {
   add(id: number, vector: Float32Array, partition: string): void;
   /** Adds a code from `encode` (of an index with the same quantizer), replacing any earlier one for the same id. */
   addCode(id: number, code: Uint8Array, partition: string): void;
+  /** Keeps a compact copy of an indexed memory's stored vector, so rescoring it needs no read. */
+  hold(id: number, vector: Float32Array): void;
   /** Forgets a memory; unknown ids are ignored. */
   remove(id: number): void;
-  /** The k most similar memories by cosine similarity, best first, exact scores. */
+  /** The k most similar memories by cosine similarity, best first (exact, or within about 1e-3 from a held copy). */
   search(query: Float32Array, options: VectorSearchOptions): VectorHit[];
 }
 
@@ -32,7 +35,7 @@ export interface VectorSearchOptions {
 
 export interface VectorHit {
   id: number;
-  /** Cosine similarity, -1..1, computed on the exact vectors. */
+  /** Cosine similarity, -1..1: exact, or within about 1e-3 when computed on a held copy. */
   similarity: number;
 }
 
