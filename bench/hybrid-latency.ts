@@ -23,7 +23,14 @@ const MODES: readonly { name: ModeName; mode: SearchMode; label: string }[] = [
 
 export interface ModeLatency {
   mode: ModeName;
+  /** As the client saw it: the round trip over the socket, the query's embedding included. */
   latency: LatencySummary;
+  /** The same round trips less the query embedding time the daemon reported (Server-Timing "embed"). */
+  withoutEmbedding: LatencySummary;
+  /** Inside the daemon, the query embedding excluded (Server-Timing "search"). */
+  daemonSearch: LatencySummary;
+  /** The query embedding inside the daemon (Server-Timing "embed"). */
+  queryEmbedding: LatencySummary;
   resultsPerSearch: number;
   /** Requests the daemon sent to the stand-in per search: how often it embeds the query. */
   embedsPerSearch: number;
@@ -82,13 +89,25 @@ export async function measureHybridLatency(
         const nextQuery = corpus.queries(options.seeds.queries);
         const requestsBefore = fake.served().requests;
         let results = 0;
-        const latency = await measureSequential(CALLS, WARMUP, async () => {
-          const res = await memory.search({ ...nextQuery(), mode, limit: 10 });
+        const timed = { withoutEmbedding: [] as number[], daemonSearch: [] as number[], queryEmbedding: [] as number[] };
+        const latency = await measureSequential(CALLS, WARMUP, async (index) => {
+          let header = "";
+          const started = performance.now();
+          const res = await memory.search({ ...nextQuery(), mode, limit: 10 }, { onHeader: (headers) => (header = headers.get("server-timing") ?? "") });
+          const elapsed = performance.now() - started;
           results += res.results.length;
+          const timing = parseServerTiming(header);
+          if (index < WARMUP) return;
+          timed.withoutEmbedding.push(elapsed - timing.embed);
+          timed.daemonSearch.push(timing.search);
+          timed.queryEmbedding.push(timing.embed);
         });
         modes.push({
           mode: name,
           latency,
+          withoutEmbedding: summarize(timed.withoutEmbedding),
+          daemonSearch: summarize(timed.daemonSearch),
+          queryEmbedding: summarize(timed.queryEmbedding),
           resultsPerSearch: results / (CALLS + WARMUP),
           embedsPerSearch: (fake.served().requests - requestsBefore) / (CALLS + WARMUP),
         });
@@ -127,16 +146,27 @@ export function formatHybridLatency(r: HybridLatencyResult): string {
   const label = (name: ModeName) => MODES.find((m) => m.name === name)?.label ?? name;
   const target = (m: ModeLatency) => {
     if (m.mode !== "HYBRID") return "-";
-    const met = m.latency.p50Ms <= HYBRID_TARGET.p50MaxMs && m.latency.p99Ms <= HYBRID_TARGET.p99MaxMs;
-    return `p50 <= ${HYBRID_TARGET.p50MaxMs} ms, p99 <= ${HYBRID_TARGET.p99MaxMs} ms: ${met ? "met" : "MISSED"}`;
+    const met = m.withoutEmbedding.p50Ms <= HYBRID_TARGET.p50MaxMs && m.withoutEmbedding.p99Ms <= HYBRID_TARGET.p99MaxMs;
+    return `p50 <= ${HYBRID_TARGET.p50MaxMs} ms, p99 <= ${HYBRID_TARGET.p99MaxMs} ms without embedding: ${met ? "met" : "MISSED"}`;
   };
   const searches = formatTable(
-    [...numericColumns(["search mode", "memories", "p50 ms", "p99 ms", "results/search", "query embeds/search"]), { title: "target" }],
+    [
+      ...numericColumns([
+        "search mode", "memories", "p50 ms", "p99 ms", "less embedding p50", "less embedding p99", "in daemon p50", "in daemon p99",
+        "embedding p50", "results/search", "query embeds/search",
+      ]),
+      { title: "target" },
+    ],
     r.modes.map((m) => [
       label(m.mode),
       count(r.memories),
       m.latency.p50Ms.toFixed(2),
       m.latency.p99Ms.toFixed(2),
+      m.withoutEmbedding.p50Ms.toFixed(2),
+      m.withoutEmbedding.p99Ms.toFixed(2),
+      m.daemonSearch.p50Ms.toFixed(2),
+      m.daemonSearch.p99Ms.toFixed(2),
+      m.queryEmbedding.p50Ms.toFixed(2),
       m.resultsPerSearch.toFixed(1),
       m.embedsPerSearch.toFixed(1),
       target(m),
@@ -153,6 +183,8 @@ export function formatHybridLatency(r: HybridLatencyResult): string {
     `Hybrid search: ${count(r.memories)} synthetic memories, every one with a vector, ${CALLS} project-scoped searches per mode, limit 10`,
     `EMBEDDER IS A STAND-IN: MEMD_EMBEDDER=ollama pointed at a fake Ollama in this process (${r.embedder.model}, ${r.embedder.dimensions} dims, ` +
       `hashed bag of words, ${r.standInHandling.p50Ms.toFixed(2)} ms p50 inside it per query), so query-embedding time is near zero in these figures`,
+    "p50/p99 ms: the client's round trip over the Unix socket; less embedding: the same less the query embedding time the daemon " +
+      'reports in its Server-Timing header; in daemon: the daemon\'s own search time, embedding excluded (Server-Timing "search")',
     `loaded by AdminService.Import in ${r.loadSeconds.toFixed(1)} s; queue empty ${r.embedSeconds.toFixed(1)} s later` +
       `${r.leftInQueue > 0 ? ` (WARNING: ${count(r.leftInQueue)} still queued)` : ""}; ` +
       `daemon RSS after the searches: ${r.rss ? `${mib(r.rss.rssKib)} MiB (peak ${mib(r.rss.peakKib)} MiB)` : "n/a"}`,
@@ -171,4 +203,10 @@ export function formatHybridLatency(r: HybridLatencyResult): string {
     );
   }
   return lines.join("\n");
+}
+
+/** The durations in a Server-Timing header from memd: "embed;dur=X, search;dur=Y" (0 when absent). */
+function parseServerTiming(header: string): { embed: number; search: number } {
+  const duration = (name: string) => Number(new RegExp(`${name};dur=([\\d.]+)`).exec(header)?.[1] ?? 0);
+  return { embed: duration("embed"), search: duration("search") };
 }

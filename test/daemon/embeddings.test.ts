@@ -121,6 +121,26 @@ describe("embeddings through Ollama (against a local server speaking the Ollama 
     expect(vectors.n).toBe(4);
   });
 
+  it("tells the query embedding's time apart from the search's in a Server-Timing header", async () => {
+    const ollama = await startFakeOllama();
+    cleanups.push(() => ollama.close());
+    const home = makeHome();
+    removeHome(home);
+    const d = await daemonWith({ MEMD_EMBEDDER: "ollama", OLLAMA_HOST: ollama.url }, home);
+    await d.clients.memory.save({ content: "grafana dashboards live in the ops folder", project: "ops", waitForVector: true });
+    const timing = async (mode: SearchMode) => {
+      let header = "";
+      await d.clients.memory.search({ query: "grafana", project: "ops", mode }, { onHeader: (headers) => (header = headers.get("server-timing") ?? "") });
+      const [, embed, search] = /^embed;dur=([\d.]+), search;dur=([\d.]+)$/.exec(header) ?? [];
+      return { embed: Number(embed), search: Number(search), header };
+    };
+    const hybrid = await timing(SearchMode.HYBRID);
+    expect(hybrid.header).not.toBe("");
+    expect(hybrid.embed).toBeGreaterThan(0);
+    expect(hybrid.search).toBeGreaterThan(0);
+    expect(await timing(SearchMode.KEYWORD)).toMatchObject({ embed: 0 });
+  });
+
   it("re-embeds a memory whose stored vector is corrupt instead of failing the search", async () => {
     const ollama = await startFakeOllama();
     cleanups.push(() => ollama.close());

@@ -1,6 +1,9 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { MemoryService, SearchMode, type UpdateRequest } from "../../../gen/memd/v1/memory_service_pb.js";
+import {
+  MemoryService, SearchMode, type SearchRequest, type SearchResponseSchema, type UpdateRequest,
+} from "../../../gen/memd/v1/memory_service_pb.js";
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus } from "../memory/memory.js";
@@ -53,6 +56,57 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     }
     return current.id;
   };
+
+  /** Search in the requested mode; `embedded` hears how long each query embedding took. */
+  async function search(req: SearchRequest, embedded: (ms: number) => void): Promise<MessageInitShape<typeof SearchResponseSchema>> {
+    if (req.query.trim() === "") {
+      throw new InvalidInputError("query is empty: say what to look for");
+    }
+    if (Buffer.byteLength(req.query) > MAX_QUERY_BYTES) {
+      throw new InvalidInputError(
+        `query is ${Buffer.byteLength(req.query)} bytes; at most ${MAX_QUERY_BYTES} are searched: shorten it to its key terms`,
+      );
+    }
+    const limit = boundedCount("limit", req.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
+    const project = req.allProjects ? undefined : deps.resolveProject(req);
+    const projects =
+      project === undefined ? undefined : req.excludeGlobal ? [project] : [...new Set([project, GLOBAL_PROJECT])];
+    const filter = { projects, kinds: kindsFromPb(req.kinds), statuses: orDefault(statusesFromPb(req.statuses)) };
+    const mode = req.mode === SearchMode.UNSPECIFIED ? SearchMode.KEYWORD : req.mode;
+    let results;
+    if (mode === SearchMode.KEYWORD) {
+      results = store.searchKeyword({ query: req.query, filter, limit });
+    } else if (mode === SearchMode.HYBRID) {
+      const embeddings = deps.embeddings;
+      const hybrid = await hybridSearch(store, embeddings ? (q, f, n) => embeddings.search(q, f, n, embedded) : null, {
+        query: req.query,
+        project,
+        excludeGlobal: req.excludeGlobal,
+        filter: { kinds: filter.kinds, statuses: filter.statuses },
+        limit,
+        now: now(),
+      });
+      return {
+        results: hybrid.map((r) => ({
+          memory: memoryToPb(r.memory),
+          score: r.score,
+          explanation: req.explain ? r.explanation : undefined,
+        })),
+        project: project ?? "",
+        mode,
+      };
+    } else if (mode === SearchMode.VECTOR) {
+      if (!deps.embeddings) throw new UnavailableError("vector search is off (MEMD_EMBEDDER=none); use keyword mode or turn embeddings on");
+      results = await deps.embeddings.search(req.query, filter, limit, embedded);
+    } else {
+      throw new InvalidInputError(`mode has unknown value ${req.mode}; use keyword, vector or hybrid`);
+    }
+    return {
+      results: results.map((r) => ({ memory: memoryToPb(r.memory), score: r.score })),
+      project: project ?? "",
+      mode,
+    };
+  }
 
   return {
     async save(req) {
@@ -157,54 +211,19 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       };
     },
 
-    async search(req) {
-      if (req.query.trim() === "") {
-        throw new InvalidInputError("query is empty: say what to look for");
-      }
-      if (Buffer.byteLength(req.query) > MAX_QUERY_BYTES) {
-        throw new InvalidInputError(
-          `query is ${Buffer.byteLength(req.query)} bytes; at most ${MAX_QUERY_BYTES} are searched: shorten it to its key terms`,
-        );
-      }
-      const limit = boundedCount("limit", req.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
-      const project = req.allProjects ? undefined : deps.resolveProject(req);
-      const projects =
-        project === undefined ? undefined : req.excludeGlobal ? [project] : [...new Set([project, GLOBAL_PROJECT])];
-      const filter = { projects, kinds: kindsFromPb(req.kinds), statuses: orDefault(statusesFromPb(req.statuses)) };
-      const mode = req.mode === SearchMode.UNSPECIFIED ? SearchMode.KEYWORD : req.mode;
-      let results;
-      if (mode === SearchMode.KEYWORD) {
-        results = store.searchKeyword({ query: req.query, filter, limit });
-      } else if (mode === SearchMode.HYBRID) {
-        const embeddings = deps.embeddings;
-        const hybrid = await hybridSearch(store, embeddings ? (q, f, n) => embeddings.search(q, f, n) : null, {
-          query: req.query,
-          project,
-          excludeGlobal: req.excludeGlobal,
-          filter: { kinds: filter.kinds, statuses: filter.statuses },
-          limit,
-          now: now(),
-        });
-        return {
-          results: hybrid.map((r) => ({
-            memory: memoryToPb(r.memory),
-            score: r.score,
-            explanation: req.explain ? r.explanation : undefined,
-          })),
-          project: project ?? "",
-          mode,
-        };
-      } else if (mode === SearchMode.VECTOR) {
-        if (!deps.embeddings) throw new UnavailableError("vector search is off (MEMD_EMBEDDER=none); use keyword mode or turn embeddings on");
-        results = await deps.embeddings.search(req.query, filter, limit);
-      } else {
-        throw new InvalidInputError(`mode has unknown value ${req.mode}; use keyword, vector or hybrid`);
-      }
-      return {
-        results: results.map((r) => ({ memory: memoryToPb(r.memory), score: r.score })),
-        project: project ?? "",
-        mode,
+    async search(req, context) {
+      // How long the daemon took, and how much of it went to embedding the query, so a
+      // client can tell search time from the embedder's (Server-Timing, as browsers show it).
+      const started = performance.now();
+      let embedMs = 0;
+      const embedded = (ms: number) => {
+        embedMs += ms;
       };
+      try {
+        return await search(req, embedded);
+      } finally {
+        context.responseHeader.set("server-timing", serverTiming(embedMs, performance.now() - started));
+      }
     },
 
     async recall(req) {
@@ -397,4 +416,9 @@ function boundedCount(field: string, value: number, fallback: number, max: numbe
     throw new InvalidInputError(`${field} must be between 1 and ${max}, got ${value}`);
   }
   return value;
+}
+
+/** A Server-Timing header value: the query's embedding, and the rest of the search. */
+export function serverTiming(embedMs: number, totalMs: number): string {
+  return `embed;dur=${embedMs.toFixed(3)}, search;dur=${Math.max(0, totalMs - embedMs).toFixed(3)}`;
 }
