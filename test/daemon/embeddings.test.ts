@@ -141,6 +141,27 @@ describe("embeddings through Ollama (against a local server speaking the Ollama 
     expect(await timing(SearchMode.KEYWORD)).toMatchObject({ embed: 0 });
   });
 
+  it("forgets the vectors of purged memories, so a new memory that reuses a sequence number never inherits one", async () => {
+    let documentsFail = false;
+    const ollama = await startFakeOllama({ failWhen: (texts) => documentsFail && texts.some((t) => t.startsWith("search_document:")) });
+    cleanups.push(() => ollama.close());
+    const home = makeHome();
+    removeHome(home);
+    const d = await daemonWith({ MEMD_EMBEDDER: "ollama", OLLAMA_HOST: ollama.url }, home);
+    await d.clients.memory.save({ content: "alerts page the on-call engineer", project: "ops", waitForVector: true });
+    const old = await d.clients.memory.save({ content: "grafana dashboards live in the ops folder", project: "ops", waitForVector: true });
+    await d.clients.memory.archive({ id: old.memory?.id ?? "", reason: "moved" });
+    expect(Number((await d.clients.admin.purge({ confirm: "delete archived memories" })).deleted)).toBe(1);
+    documentsFail = true;
+    const fresh = await d.clients.memory.save({ content: "kafka topics are created by terraform", project: "ops" });
+    const db = new Database(path.join(home, "memd.db"), { readonly: true });
+    const seqs = db.prepare("SELECT seq FROM memories ORDER BY seq").all() as { seq: number }[];
+    db.close();
+    expect(seqs.map((row) => row.seq)).toEqual([1, 2]);
+    const res = await d.clients.memory.search({ query: "grafana dashboards live in the ops folder", project: "ops", mode: SearchMode.VECTOR });
+    expect(res.results.map((r) => r.memory?.id)).not.toContain(fresh.memory?.id);
+  });
+
   it("re-embeds a memory whose stored vector is corrupt instead of failing the search", async () => {
     const ollama = await startFakeOllama();
     cleanups.push(() => ollama.close());

@@ -9,6 +9,8 @@ export interface FakeOllamaOptions {
   embed?: "ok" | "hang" | number;
   /** /api/tags never answers. */
   tagsHang?: boolean;
+  /** /api/embed answers 503 while this returns true for the texts asked for. */
+  failWhen?: (texts: string[]) => boolean;
 }
 
 /** A local server that speaks the parts of the Ollama API memd uses: /api/tags, /api/show, /api/embed. */
@@ -31,6 +33,7 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): Promise<LocalS
       if (typeof options.embed === "number") return sendJson(response, options.embed, { error: "simulated failure" });
       if (!has(body.model)) return sendJson(response, 404, { error: `model "${body.model}" not found, try pulling it first` });
       const input = body.input ?? [];
+      if (options.failWhen?.(input)) return sendJson(response, 503, { error: "simulated outage" });
       return sendJson(response, 200, { model: body.model, embeddings: input.map((text) => fakeVector(text, dimensions)), prompt_eval_count: 10 });
     }
     sendJson(response, 404, { error: "not found" });

@@ -43,8 +43,6 @@ interface ServingSpace {
 const PROGRESS_INTERVAL_MS = 250;
 const TRAIN_AT = 1000;
 const OVERSAMPLING = 3;
-/** Vectors handed to the index between two yields to other requests while holding them at start. */
-const HOLD_STEP = 2000;
 
 /**
  * Everything about embeddings in the running daemon: the active space and its in-memory
@@ -102,11 +100,10 @@ export class EmbeddingRuntime {
    * between requests, so that rescoring stops reading the database once this is done.
    */
   private async holdVectors(index: VectorIndex, space: SpaceRecord): Promise<void> {
-    let held = 0;
     try {
-      for (const { memorySeq, vector } of this.options.vectorStore.storedVectors(space.id)) {
-        index.hold(memorySeq, vector);
-        if (++held % HOLD_STEP !== 0) continue;
+      // A page is held in the tick that read it: a vector stored meanwhile cannot be overwritten by an older one.
+      for (const page of this.options.vectorStore.storedVectors(space.id)) {
+        for (const { memorySeq, vector } of page) index.hold(memorySeq, vector);
         await new Promise((resolve) => setImmediate(resolve));
         if (this.closed || this.current.index !== index) return;
       }
@@ -165,6 +162,14 @@ export class EmbeddingRuntime {
         .filter(({ memory }) => matchesFilter(memory, filter))
         .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
       if (found.length >= limit || hits.length < k) return found.slice(0, limit);
+    }
+  }
+
+  /** Drops deleted memories from the in-memory indexes (their vectors went with their rows). */
+  forget(memorySeqs: readonly number[]): void {
+    for (const seq of memorySeqs) {
+      this.current.index.remove(seq);
+      this.previous?.index.remove(seq);
     }
   }
 

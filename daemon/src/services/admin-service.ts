@@ -91,7 +91,9 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
       const stamp = new Date(deps.now()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
       const backupPath = path.join(deps.daemon.backupDir, `memd-before-purge-${stamp}.db`);
       const deleted = store.purgeArchived(backupPath);
-      return { deleted: BigInt(deleted), backupPath };
+      // Their codes and held vectors go too: a new memory may reuse a purged sequence number.
+      deps.embeddings?.forget(deleted);
+      return { deleted: BigInt(deleted.length), backupPath };
     },
 
     async *reindex(req, ctx) {

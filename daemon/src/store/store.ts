@@ -48,8 +48,8 @@ export interface MemoryStore {
   /** Every memory, oldest first, read in pages so that no read stays open between pages. */
   exportAll(project?: string): Iterable<MemoryRecord>;
   stats(project?: string): StoreStats;
-  /** Copies the database to `file`, then deletes every archived memory; returns how many. The only deletion path. */
-  purgeArchived(backupFile: string): number;
+  /** Copies the database to `file`, then deletes every archived memory; returns their sequence numbers. The only deletion path. */
+  purgeArchived(backupFile: string): number[];
   /** Lifecycle counts for the ledger (see LedgerCounts). */
   ledger(project?: string): LedgerCounts;
   /** Every project with memories, most recently saved into first. */

@@ -71,8 +71,8 @@ export interface VectorStore {
   vectors(spaceId: number, memorySeqs: readonly number[]): Map<number, Float32Array>;
   /** Every code of a space, for building the in-memory index at start-up, in pages. */
   codes(spaceId: number): Iterable<StoredCode>;
-  /** Every stored vector of a space, in pages (no read stays open between pages). */
-  storedVectors(spaceId: number): Iterable<{ memorySeq: number; vector: Float32Array }>;
+  /** Every stored vector of a space, a page at a time (no read stays open between pages). */
+  storedVectors(spaceId: number): Iterable<{ memorySeq: number; vector: Float32Array }[]>;
   vectorCount(spaceId: number): number;
   /** The first stored vectors of a space, to train the index's quantizer on. */
   sampleVectors(spaceId: number, limit: number): Float32Array[];

@@ -242,6 +242,14 @@ describe("binary index", () => {
     expect(index.memoryBytes()).toBeGreaterThan(vectors.size * dimensions);
   });
 
+  it("keeps the copy that came with a vector over an older one handed to hold later", () => {
+    const index = indexOver(vectors, quantizer, { minRerank: vectors.size }, 2 ** 30);
+    const [older, newer] = [vectors.get(1) as Float32Array, vectors.get(2) as Float32Array];
+    index.add(7, newer, "all");
+    index.hold(7, older);
+    expect(index.search(newer, { k: 1 })[0]).toEqual({ id: 7, similarity: expect.closeTo(1, 2) });
+  });
+
   it("returns nothing from an empty index or for k below 1", () => {
     expect(indexOver(vectors, quantizer).search(query, { k: 10 })).toEqual([]);
     expect(filledIndex().search(query, { k: 0 })).toEqual([]);

@@ -235,8 +235,9 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
       addCode(id, encodeVector(quantizer, vector), partition);
       scalars.set(id, vector);
     },
+    // A copy already held came with the vector's code (add) or a read after it: never older than this one.
     hold: (id, vector) => {
-      if (locations.has(id)) scalars.set(id, vector);
+      if (locations.has(id) && !scalars.has(id)) scalars.set(id, vector);
     },
     addCode,
     remove,

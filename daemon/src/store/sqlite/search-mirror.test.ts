@@ -104,6 +104,9 @@ function filtersFor(project: string): MemoryFilter[] {
     { kinds: [], statuses: ["active"] },
     { kinds: [], statuses: ["active"], projects: [project, "global"] },
     { kinds: ["decision", "procedure"], statuses: [] },
+    // Fields the filter key does not hold are tested on the facets.
+    { kinds: [], statuses: ["active"], createdBefore: NOW + 1 },
+    { kinds: [], statuses: [], pinnedOnly: true },
   ];
 }
 
@@ -168,6 +171,27 @@ describe("the in-memory keyword index", () => {
     expect(store.searchKeyword({ query: "webhook retry budget", filter: { kinds: [], statuses: [] }, limit: 1 })[0]?.memory.id).toBe(first.id);
     expectSameRanking(store, reference);
     reference.close();
+    store.close();
+  });
+
+  it("reads rows again after a search inside a transaction that then rolls back", () => {
+    const store = open();
+    const [first, second] = corpus(0) as [MemoryRecord, MemoryRecord];
+    store.insert(first);
+    store.insert(second);
+    const everything = { kinds: [], statuses: [] } as MemoryFilter;
+    const seen: string[][] = [];
+    expect(() =>
+      store.modify(first.id, (): never => {
+        store.modify(second.id, (m) => ({ ...m, content: "a quokka note that is never committed" }));
+        seen.push(store.searchKeyword({ query: "quokka", filter: everything, limit: 5 }).map((hit) => hit.memory.id));
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    expect(seen).toEqual([[second.id]]);
+    expect(store.searchKeyword({ query: "quokka", filter: everything, limit: 5 })).toEqual([]);
+    const word = second.content.split(/\s+/).find((w) => /^[a-z]{6,}$/i.test(w)) as string;
+    expect(store.searchKeyword({ query: word, filter: everything, limit: 500 }).map((hit) => hit.memory.id)).toContain(second.id);
     store.close();
   });
 

@@ -18,6 +18,11 @@ const LOAD_STEP = 1000;
 /** A row's filter key: its project's number above this many combinations of status and kind. */
 const CLASSES = 256;
 const KINDS_PER_STATUS = 16;
+if (MEMORY_KINDS.length > KINDS_PER_STATUS || MEMORY_STATUSES.length * KINDS_PER_STATUS > CLASSES) {
+  throw new Error("the search filter key has no room for every status and kind: widen CLASSES");
+}
+/** The filter fields a row's key answers (see admitting). */
+const KEYED_FIELDS = new Set(["projects", "kinds", "statuses"]);
 
 interface IndexedRow {
   seq: number;
@@ -61,7 +66,10 @@ export class SearchMirror {
   private readonly readSome: Database.Statement;
   private readonly readAfter: Database.Statement;
 
-  constructor(db: Database.Database) {
+  /** Seqs applied from inside a transaction: a rollback would take their notes back, so they are read again after it. */
+  private readonly recheck = new Set<number>();
+
+  constructor(private readonly db: Database.Database) {
     db.exec(`
       CREATE TEMP TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY);
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_insert AFTER INSERT ON main.memories BEGIN
@@ -108,8 +116,8 @@ export class SearchMirror {
       phrases,
       scopes.map(({ filter, limit }) => ({
         admit: this.admitting(filter),
-        // The key holds the project, status and kind; the facets are needed only for the rest.
-        accept: filter.sessionId || filter.pinnedOnly || filter.createdAfter !== undefined || filter.createdBefore !== undefined || filter.withReviewDate
+        // The key holds the project, status and kind; the facets are needed only for anything else.
+        accept: Object.entries(filter).some(([field, value]) => !KEYED_FIELDS.has(field) && value !== undefined && value !== false && value !== "")
           ? (facets: MemoryFacets) => matchesFilter(facets, filter)
           : undefined,
         limit,
@@ -146,9 +154,10 @@ export class SearchMirror {
   }
 
   private catchUp(): void {
-    const seqs = (this.changed.all() as { seq: number }[]).map((row) => row.seq);
+    const noted = (this.changed.all() as { seq: number }[]).map((row) => row.seq);
+    const inTransaction = this.db.inTransaction;
+    const seqs = inTransaction ? noted : [...new Set([...noted, ...this.recheck])];
     if (seqs.length === 0) return;
-    this.clear.run();
     const rows = this.readSome.all(JSON.stringify(seqs)) as IndexedRow[];
     const present = new Set<number>();
     for (const row of rows) {
@@ -161,6 +170,12 @@ export class SearchMirror {
       this.keywords.delete(seq);
       this.entities.delete(seq);
     }
+    if (inTransaction) {
+      for (const seq of noted) this.recheck.add(seq);
+      return;
+    }
+    this.clear.run();
+    this.recheck.clear();
   }
 
   private put(row: IndexedRow): void {

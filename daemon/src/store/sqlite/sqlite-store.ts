@@ -312,12 +312,13 @@ export class SqliteStore implements MemoryStore {
     };
   }
 
-  purgeArchived(backupFile: string): number {
+  purgeArchived(backupFile: string): number[] {
     this.sql("VACUUM INTO ?").run(backupFile);
     return this.db.transaction(() => {
-      const ids = (this.sql("SELECT id FROM memories WHERE status = 'archived'").all() as { id: string }[]).map((r) => r.id);
-      this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
-      return this.sql("DELETE FROM memories WHERE status = 'archived'").run().changes;
+      const rows = this.sql("SELECT id, seq FROM memories WHERE status = 'archived'").all() as { id: string; seq: number }[];
+      this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(rows.map((r) => r.id)));
+      this.sql("DELETE FROM memories WHERE status = 'archived'").run();
+      return rows.map((r) => r.seq);
     }).immediate();
   }
 

@@ -175,7 +175,7 @@ export class SqliteVectorStore implements VectorStore {
     }
   }
 
-  *storedVectors(spaceId: number): Iterable<{ memorySeq: number; vector: Float32Array }> {
+  *storedVectors(spaceId: number): Iterable<{ memorySeq: number; vector: Float32Array }[]> {
     const dimensions = this.spaces().find((space) => space.id === spaceId)?.dimensions;
     const stmt = this.db.prepare(
       `SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ? ORDER BY memory_seq LIMIT ${CODE_PAGE}`,
@@ -183,9 +183,7 @@ export class SqliteVectorStore implements VectorStore {
     let after = 0;
     for (;;) {
       const rows = stmt.all(spaceId, after) as { memory_seq: number; vector: Buffer }[];
-      for (const row of rows) {
-        if (row.vector.byteLength === (dimensions ?? 0) * 4) yield { memorySeq: row.memory_seq, vector: blobToVector(row.vector) };
-      }
+      yield rows.flatMap((row) => (row.vector.byteLength === (dimensions ?? 0) * 4 ? [{ memorySeq: row.memory_seq, vector: blobToVector(row.vector) }] : []));
       const last = rows.at(-1);
       if (!last || rows.length < CODE_PAGE) return;
       after = last.memory_seq;
