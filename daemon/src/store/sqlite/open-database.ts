@@ -68,9 +68,6 @@ function readSchemaVersion(file: string): number {
   }
 }
 
-/** Address space for memory-mapped reads; pages are the OS's cache, not memd's heap. */
-const MMAP_BYTES = 2 ** 30;
-
 function configure(db: Database.Database): void {
   db.pragma("journal_mode = WAL");
   // FULL syncs the write-ahead log on every commit: an acknowledged write survives not only
@@ -79,10 +76,6 @@ function configure(db: Database.Database): void {
   db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
-  // Reads map the file instead of copying pages through SQLite's cache: exact vectors for
-  // rescoring and rows for results come from random places in the file, about half the cost
-  // at 100k memories. Writes still go through the WAL.
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
 }
 
 function backup(db: Database.Database, options: OpenDatabaseOptions, version: number): string {
