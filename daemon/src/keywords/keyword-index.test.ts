@@ -7,7 +7,14 @@ interface Facets {
 }
 
 const WEIGHTS = [1, 2];
-const ALL: KeywordScope<Facets> = { admit: () => true, limit: 100 };
+/** Key classes to admit, as a scope takes them. */
+function classes(...admitted: number[]): Uint8Array {
+  const on = new Uint8Array(256);
+  for (const at of admitted) on[at] = 1;
+  return on;
+}
+const EVERY_CLASS = classes(0, 1);
+const ALL: KeywordScope<Facets> = { classes: EVERY_CLASS, limit: 100 };
 
 function index(rows: Record<number, [string, string]>, keyOf: (seq: number) => number = () => 0): KeywordIndex<Facets> {
   const built = new KeywordIndex<Facets>(WEIGHTS);
@@ -35,15 +42,23 @@ describe("KeywordIndex", () => {
 
   it("gives each scope its own filter and limit from one pass", () => {
     const found = index({ 1: ["cache eviction", ""], 2: ["cache", ""], 3: ["cache cache", ""], 4: ["eviction", ""] }, (seq) => seq % 2);
-    const [odd, any] = found.search([["cach"], ["evict"]], [{ admit: (key) => key === 1, limit: 5 }, { admit: () => true, limit: 2 }]);
+    const [odd, any] = found.search([["cach"], ["evict"]], [{ classes: classes(1), limit: 5 }, { classes: EVERY_CLASS, limit: 2 }]);
     expect(odd?.map((hit) => hit.seq)).toEqual([1, 3]);
     expect(any?.map((hit) => hit.seq)).toEqual([1, 3]);
+  });
+
+  it("admits rows by the groups of their keys", () => {
+    const found = index({ 1: ["cache", ""], 2: ["cache", ""], 3: ["cache", ""] });
+    found.set(4, [["cach"], []], 1, 2 * 256, { project: "p512" });
+    found.set(5, [["cach"], []], 1, 3 * 256 + 1, { project: "p769" });
+    const [inGroups] = found.search([["cach"]], [{ classes: EVERY_CLASS, groups: Uint8Array.of(0, 0, 1, 1), limit: 10 }]);
+    expect(inGroups?.map((hit) => hit.seq).sort()).toEqual([4, 5]);
   });
 
   it("asks accept only about rows that would make the top", () => {
     const found = index({ 1: ["redis", ""], 2: ["redis redis", ""], 3: ["redis and more words here", ""] });
     const asked: string[] = [];
-    const hits = found.search([["redi"]], [{ admit: () => true, accept: (facets) => (asked.push(facets.project), true), limit: 1 }])[0];
+    const hits = found.search([["redi"]], [{ classes: EVERY_CLASS, accept: (facets) => (asked.push(facets.project), true), limit: 1 }])[0];
     expect(hits?.map((hit) => hit.seq)).toEqual([2]);
     expect(asked.length).toBeLessThan(3);
   });
@@ -61,7 +76,7 @@ describe("KeywordIndex", () => {
     const query = [["webhook"], ["retri"]];
     expect(churned.size).toBe(1000);
     expect(churned.search(query, [ALL])).toEqual(fresh.search(query, [ALL]));
-    const numbered = seqs(churned, [["number"]], { admit: () => true, limit: 5000 });
+    const numbered = seqs(churned, [["number"]], { classes: EVERY_CLASS, limit: 5000 });
     expect(numbered).toHaveLength(1000);
     expect(numbered.every((seq) => seq % 3 === 0)).toBe(true);
   });

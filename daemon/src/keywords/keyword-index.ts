@@ -6,12 +6,22 @@ export type QueryPhrase = readonly string[];
 
 /** Which rows a search may return, and how many. */
 export interface KeywordScope<Facets> {
-  /** A cheap test of a row's key (see set), made before a row is scored: most rows fail here. */
-  admit: (key: number) => boolean;
+  /**
+   * Admitted row keys (see set), tested before a row is scored, where most rows fail: a key's
+   * class (key % 256) must be set in `classes`, its group (key / 256) in `groups` unless that
+   * is undefined (every group).
+   */
+  classes: Uint8Array;
+  groups?: Uint8Array;
   /** A further test of the facets, when the key does not say everything; made only for rows that would make the top. */
   accept?: (facets: Facets) => boolean;
   limit: number;
 }
+
+/** Classes of row keys: the low 8 bits. */
+export const KEY_CLASSES = 256;
+/** The key of a deleted row's slot: class 255, which no scope should admit, in no group. */
+const DEAD_KEY = 0xffff_ffff;
 
 export interface KeywordHit {
   seq: number;
@@ -75,7 +85,7 @@ export class KeywordIndex<Facets> {
   /**
    * Indexes a row (replacing any earlier version): its columns' tokens, in the order of the
    * weights, `extraLength` tokens that count in its length but are never matched, a key that
-   * filters test first (see KeywordFilter) and the facets they test last.
+   * scopes test first (see KeywordScope) and the facets they test last.
    */
   set(seq: number, columns: readonly (readonly string[])[], extraLength: number, key: number, facets: Facets): void {
     this.delete(seq);
@@ -112,6 +122,7 @@ export class KeywordIndex<Facets> {
     for (const id of new Set(this.rowTokens[slot])) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
     this.rowTokens[slot] = undefined;
     this.rowFacets[slot] = undefined;
+    this.keys[slot] = DEAD_KEY;
     this.slotOf.delete(seq);
     this.rows -= 1;
     this.tokens -= this.lengths[slot] as number;
@@ -128,62 +139,70 @@ export class KeywordIndex<Facets> {
     if (this.rows === 0) return scopes.map(() => []);
     const wanted = phrases.filter((phrase) => phrase.length > 0);
     const average = this.tokens / this.rows;
-    const admitted = (key: number): boolean => {
-      for (const scope of scopes) if (scope.admit(key)) return true;
-      return false;
-    };
+    const classes = new Uint8Array(KEY_CLASSES);
+    let groups: Uint8Array | undefined = new Uint8Array(0);
+    for (const scope of scopes) {
+      scope.classes.forEach((on, at) => {
+        if (on) classes[at] = 1;
+      });
+      groups = scope.groups === undefined || groups === undefined ? undefined : union(groups, scope.groups);
+    }
+    classes[DEAD_KEY % KEY_CLASSES] = 0;
+    const { keys, matched, scores, lengths, touched } = this;
     let touchedCount = 0;
-    const add = (slot: number, idf: number, frequency: number): void => {
-      if (!admitted(this.keys[slot] as number)) return;
-      if (this.matched[slot] === 0) this.touched[touchedCount++] = slot;
-      this.matched[slot] = (this.matched[slot] as number) + 1;
-      this.scores[slot] = (this.scores[slot] as number) + bm25Term(idf, frequency, this.lengths[slot] as number, average);
-    };
     for (const phrase of wanted) {
       const ids = phrase.map((token) => this.termIds.get(token));
       if (ids.some((id) => id === undefined)) continue;
-      if (ids.length === 1) {
-        const list = this.lists[ids[0] as number] as PostingList;
-        const idf = bm25Idf(this.rows, list.live);
-        for (let i = 0; i < list.size; i++) {
-          const slot = list.slots[i] as number;
-          if (this.rowFacets[slot] !== undefined) add(slot, idf, list.frequencies[i] as number);
-        }
-      } else {
-        const found = this.phraseRows(ids as number[]);
-        const idf = bm25Idf(this.rows, found.length);
-        for (const { slot, frequency } of found) add(slot, idf, frequency);
+      const found = ids.length === 1 ? (this.lists[ids[0] as number] as PostingList) : this.phraseRows(ids as number[]);
+      const idf = bm25Idf(this.rows, found.live);
+      const { slots, frequencies } = found;
+      for (let i = 0; i < found.size; i++) {
+        const slot = slots[i] as number;
+        const key = keys[slot] as number;
+        if (classes[key % KEY_CLASSES] !== 1 || (groups !== undefined && groups[Math.floor(key / KEY_CLASSES)] !== 1)) continue;
+        if (matched[slot] === 0) touched[touchedCount++] = slot;
+        matched[slot] = (matched[slot] as number) + 1;
+        scores[slot] = (scores[slot] as number) + bm25Term(idf, frequencies[i] as number, lengths[slot] as number, average);
       }
     }
     const tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
     for (let i = 0; i < touchedCount; i++) {
-      const slot = this.touched[i] as number;
-      const full = this.matched[slot] === wanted.length;
-      const score = this.scores[slot] as number;
+      const slot = touched[i] as number;
+      const key = keys[slot] as number;
+      const full = matched[slot] === wanted.length;
+      const score = scores[slot] as number;
       const seq = this.seqs[slot] as number;
       scopes.forEach((scope, j) => {
         const top = tops[j] as TopHits;
-        if (!scope.admit(this.keys[slot] as number) || !top.wouldKeep(full, score, seq)) return;
+        if (scope.classes[key % KEY_CLASSES] !== 1 || (scope.groups !== undefined && scope.groups[Math.floor(key / KEY_CLASSES)] !== 1)) return;
+        if (!top.wouldKeep(full, score, seq)) return;
         if (!scope.accept || scope.accept(this.rowFacets[slot] as Facets)) top.push(full, score, seq);
       });
-      this.scores[slot] = 0;
-      this.matched[slot] = 0;
+      scores[slot] = 0;
+      matched[slot] = 0;
     }
     return tops.map((top) => top.bestFirst());
   }
 
-  /** Rows holding the phrase, with its weighted frequency in each; read from the rarest term's list. */
-  private phraseRows(ids: readonly number[]): { slot: number; frequency: number }[] {
+  /**
+   * Rows holding the phrase, with its weighted frequency in each, shaped like a posting list
+   * (every entry live); read from the rarest term's list.
+   */
+  private phraseRows(ids: readonly number[]): PostingList {
     const rarest = ids.reduce((best, id) => ((this.lists[id] as PostingList).live < (this.lists[best] as PostingList).live ? id : best));
     const list = this.lists[rarest] as PostingList;
-    const found: { slot: number; frequency: number }[] = [];
+    const found: PostingList = { slots: new Int32Array(list.live), frequencies: new Float64Array(list.live), size: 0, live: 0 };
     for (let i = 0; i < list.size; i++) {
       const slot = list.slots[i] as number;
       const tokens = this.rowTokens[slot];
       if (tokens === undefined) continue;
       const frequency = this.phraseFrequency(tokens, ids);
-      if (frequency >= 0) found.push({ slot, frequency });
+      if (frequency < 0) continue;
+      found.slots[found.size] = slot;
+      found.frequencies[found.size] = frequency;
+      found.size += 1;
     }
+    found.live = found.size;
     return found;
   }
 
@@ -250,6 +269,15 @@ export class KeywordIndex<Facets> {
     this.tokens = 0;
     for (const row of rows) this.set(row.seq, row.columns, row.extra, row.key, row.facets);
   }
+}
+
+function union(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const both = new Uint8Array(Math.max(a.length, b.length));
+  both.set(a);
+  b.forEach((on, at) => {
+    if (on) both[at] = 1;
+  });
+  return both;
 }
 
 function appendPosting(list: PostingList, slot: number, frequency: number): void {

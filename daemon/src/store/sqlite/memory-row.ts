@@ -115,12 +115,18 @@ export function sameRow(a: MemoryRow, b: MemoryRow): boolean {
   return MEMORY_COLUMNS.every((column) => a[column] === b[column]);
 }
 
+// Searches read rows several times each: preparing the statement cost about as much as running it.
+const bySeqStatements = new WeakMap<Database.Database, Database.Statement>();
+
 /** These memories by sequence number, in the order given; unknown numbers are left out. */
 export function readMemoriesBySeq(db: Database.Database, memorySeqs: readonly number[]): { seq: number; memory: MemoryRecord }[] {
   if (memorySeqs.length === 0) return [];
-  const rows = db
-    .prepare("SELECT * FROM memories WHERE seq IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(memorySeqs)) as (MemoryRow & { seq: number })[];
+  let statement = bySeqStatements.get(db);
+  if (!statement) {
+    statement = db.prepare("SELECT * FROM memories WHERE seq IN (SELECT value FROM json_each(?))");
+    bySeqStatements.set(db, statement);
+  }
+  const rows = statement.all(JSON.stringify(memorySeqs)) as (MemoryRow & { seq: number })[];
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
   return memorySeqs.flatMap((seq) => {
     const row = bySeq.get(seq);

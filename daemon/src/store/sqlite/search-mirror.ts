@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { KeywordIndex, type KeywordHit, type QueryPhrase } from "../../keywords/keyword-index.js";
+import { KEY_CLASSES, KeywordIndex, type KeywordHit, type QueryPhrase } from "../../keywords/keyword-index.js";
 import { tokenize } from "../../keywords/tokenize.js";
 import { MEMORY_KINDS, MEMORY_STATUSES, type MemoryKind, type MemoryStatus } from "../../memory/memory.js";
 import { type MemoryFacets, type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
@@ -15,10 +15,10 @@ export const COLUMN_WEIGHTS = [1.0, 0.8, 0.8, 2.0, 1.5, 1.2] as const;
 const PROJECT_KEY_TOKENS = 1;
 /** Rows read per step of the initial load, so that a large database never blocks the daemon long. */
 const LOAD_STEP = 1000;
-/** A row's filter key: its project's number above this many combinations of status and kind. */
-const CLASSES = 256;
+/** A row's key (see KeywordScope) is its project's number, then its status and kind as a class. */
 const KINDS_PER_STATUS = 16;
-if (MEMORY_KINDS.length > KINDS_PER_STATUS || MEMORY_STATUSES.length * KINDS_PER_STATUS > CLASSES) {
+// Class 255 marks deleted rows in the index.
+if (MEMORY_KINDS.length > KINDS_PER_STATUS || MEMORY_STATUSES.length * KINDS_PER_STATUS >= KEY_CLASSES) {
   throw new Error("the search filter key has no room for every status and kind: widen CLASSES");
 }
 /** The filter fields a row's key answers (see admitting). */
@@ -115,7 +115,7 @@ export class SearchMirror {
     return this.keywords.search(
       phrases,
       scopes.map(({ filter, limit }) => ({
-        admit: this.admitting(filter),
+        ...this.admitting(filter),
         // The key holds the project, status and kind; the facets are needed only for anything else.
         accept: Object.entries(filter).some(([field, value]) => !KEYED_FIELDS.has(field) && value !== undefined && value !== false && value !== "")
           ? (facets: MemoryFacets) => matchesFilter(facets, filter)
@@ -125,19 +125,19 @@ export class SearchMirror {
     );
   }
 
-  /** A test of row keys for the filter's projects, statuses and kinds: two array reads a row. */
-  private admitting(filter: MemoryFilter): (key: number) => boolean {
-    const classes = new Uint8Array(CLASSES);
+  /** The row keys the filter's projects, statuses and kinds admit (see KeywordScope). */
+  private admitting(filter: MemoryFilter): { classes: Uint8Array; groups?: Uint8Array } {
+    const classes = new Uint8Array(KEY_CLASSES);
     const statuses = filter.statuses.length > 0 ? filter.statuses : MEMORY_STATUSES;
     const kinds = filter.kinds.length > 0 ? filter.kinds : MEMORY_KINDS;
     for (const status of statuses) for (const kind of kinds) classes[classOf(status, kind)] = 1;
-    if (filter.projects === undefined) return (key) => classes[key % CLASSES] === 1;
-    const projects = new Uint8Array(this.projectNumbers.size);
+    if (filter.projects === undefined) return { classes };
+    const groups = new Uint8Array(this.projectNumbers.size);
     for (const project of filter.projects) {
       const number = this.projectNumbers.get(project);
-      if (number !== undefined) projects[number] = 1;
+      if (number !== undefined) groups[number] = 1;
     }
-    return (key) => classes[key % CLASSES] === 1 && projects[Math.floor(key / CLASSES)] === 1;
+    return { classes, groups };
   }
 
   /** Rows reached through the entity graph (see EntityIndex.search), within the given projects and statuses. */
@@ -194,7 +194,7 @@ export class SearchMirror {
       project = this.projectNumbers.size;
       this.projectNumbers.set(row.project, project);
     }
-    this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, project * CLASSES + classOf(facets.status, facets.kind), facets);
+    this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, project * KEY_CLASSES + classOf(facets.status, facets.kind), facets);
     this.entities.set(row.seq, JSON.parse(row.entity_keys) as string[], facets);
   }
 }
