@@ -23,11 +23,12 @@ export const KEY_CLASSES = 256;
 /** The key of a deleted row's slot: class 255, which no scope should admit, in no group. */
 const DEAD_KEY = 0xffff_ffff;
 
-export interface KeywordHit {
+export interface KeywordHit<Facets> {
   seq: number;
   score: number;
   /** The row holds every phrase of the query. */
   full: boolean;
+  facets: Facets;
 }
 
 interface PostingList {
@@ -135,7 +136,7 @@ export class KeywordIndex<Facets> {
    * first (as FTS5's AND query before its OR query), each group by BM25. Scopes share one pass
    * over the posting lists, so a narrow and a wide search cost little more than the wide one.
    */
-  search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit[][] {
+  search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit<Facets>[][] {
     if (this.rows === 0) return scopes.map(() => []);
     const wanted = phrases.filter((phrase) => phrase.length > 0);
     const average = this.tokens / this.rows;
@@ -181,7 +182,7 @@ export class KeywordIndex<Facets> {
       scores[slot] = 0;
       matched[slot] = 0;
     }
-    return tops.map((top) => top.bestFirst());
+    return tops.map((top) => top.bestFirst().map((hit) => ({ ...hit, facets: this.rowFacets[this.slotOf.get(hit.seq) as number] as Facets })));
   }
 
   /**

@@ -15,7 +15,7 @@ describe("EntityIndex", () => {
     index.set(1, ["pay-1423", "stripe"], { project: "a" });
     for (let seq = 2; seq <= 5; seq++) index.set(seq, ["stripe"], { project: "a" });
     const hits = search(index, ["stripe", "pay-1423"]);
-    expect(hits[0]).toEqual({ seq: 1, score: 1 + 1 / 5, path: ["stripe", "pay-1423"] });
+    expect(hits[0]).toEqual({ seq: 1, score: 1 + 1 / 5, path: ["stripe", "pay-1423"], facets: { project: "a" } });
     expect(hits.slice(1).map((hit) => hit.seq)).toEqual([2, 3, 4, 5]);
     expect(hits[1]?.score).toBeCloseTo(1 / 5);
   });
@@ -35,7 +35,7 @@ describe("EntityIndex", () => {
     index.set(3, ["ledger"], { project: "a" });
     const hits = search(index, ["webhook-worker"], { hopFrom: 1, hopEntities: 5 });
     expect(hits.map((hit) => hit.seq)).toEqual([1, 2]);
-    expect(hits[1]).toEqual({ seq: 2, score: 0.3 / 2, path: ["idempotency-key"] });
+    expect(hits[1]).toEqual({ seq: 2, score: 0.3 / 2, path: ["idempotency-key"], facets: { project: "a" } });
   });
 
   it("does not hop through an entity that half the store names", () => {

@@ -13,11 +13,12 @@ export interface EntitySearch<Facets> {
   hopDiscount: number;
 }
 
-export interface EntityHit {
+export interface EntityHit<Facets> {
   seq: number;
   score: number;
   /** The entity keys that led here. */
   path: string[];
+  facets: Facets;
 }
 
 /** An entity on more memories than this (a project-wide concept) connects nothing one hop out. */
@@ -52,7 +53,7 @@ export class EntityIndex<Facets> {
     this.facetsOf.delete(seq);
   }
 
-  search(search: EntitySearch<Facets>): EntityHit[] {
+  search(search: EntitySearch<Facets>): EntityHit<Facets>[] {
     const known = [...new Set(search.keys)].flatMap((key) => {
       const id = this.ids.get(key);
       return id !== undefined && (this.rowsOf[id] as Set<number>).size > 0 ? [id] : [];
@@ -70,16 +71,17 @@ export class EntityIndex<Facets> {
   }
 
   /** Rows naming these entities that pass the filter, each entity worth `weight / its rows`. */
-  private scored(entities: readonly number[], weight: number, search: EntitySearch<Facets>): EntityHit[] {
-    const bySeq = new Map<number, EntityHit>();
+  private scored(entities: readonly number[], weight: number, search: EntitySearch<Facets>): EntityHit<Facets>[] {
+    const bySeq = new Map<number, EntityHit<Facets>>();
     for (const id of entities) {
       const rows = this.rowsOf[id] as Set<number>;
       const worth = weight / rows.size;
       for (const seq of rows) {
         let hit = bySeq.get(seq);
         if (!hit) {
-          if (!search.accept(this.facetsOf.get(seq) as Facets)) continue;
-          hit = { seq, score: 0, path: [] };
+          const facets = this.facetsOf.get(seq) as Facets;
+          if (!search.accept(facets)) continue;
+          hit = { seq, score: 0, path: [], facets };
           bySeq.set(seq, hit);
         }
         hit.score += worth;
@@ -89,11 +91,11 @@ export class EntityIndex<Facets> {
     // A common entity reaches thousands of rows: keep the best without sorting them all.
     const top = new TopHits(search.limit);
     for (const hit of bySeq.values()) top.push(false, hit.score, hit.seq);
-    return top.bestFirst().map(({ seq }) => bySeq.get(seq) as EntityHit);
+    return top.bestFirst().map(({ seq }) => bySeq.get(seq) as EntityHit<Facets>);
   }
 
   /** The entities the given rows share most, rarer first among equals, other than the query's own. */
-  private hopEntities(from: readonly EntityHit[], exclude: ReadonlySet<number>, limit: number): number[] {
+  private hopEntities(from: readonly EntityHit<Facets>[], exclude: ReadonlySet<number>, limit: number): number[] {
     const shared = new Map<number, number>();
     for (const { seq } of from) for (const id of this.entitiesOf.get(seq) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
     const rows = (id: number) => (this.rowsOf[id] as Set<number>).size;
@@ -116,6 +118,6 @@ export class EntityIndex<Facets> {
   }
 }
 
-function bestFirst(a: EntityHit, b: EntityHit): number {
+function bestFirst(a: { score: number; seq: number }, b: { score: number; seq: number }): number {
   return b.score - a.score || a.seq - b.seq;
 }

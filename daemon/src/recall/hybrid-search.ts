@@ -3,7 +3,7 @@ import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
 import { MEMORY_KINDS, GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import type { MemoryFilter } from "../memory/memory-filter.js";
-import type { MemoryStore } from "../store/store.js";
+import type { MemoryStore, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
@@ -79,6 +79,14 @@ export const DEFAULT_TUNING: FusionTuning = {
   rrfK: 5,
 };
 
+/** A candidate from any source: what ranking needs, and the memory itself when the source read it. */
+interface Hit {
+  facets: RankingFacets;
+  score: number;
+  seq?: number;
+  memory?: MemoryRecord;
+}
+
 /** Candidates taken from each source before fusion. */
 const PREFETCH = 50;
 /** Vectors rerank rather than lead (see DEFAULT_TUNING), so fewer of their candidates are needed. */
@@ -113,8 +121,8 @@ export async function hybridSearch(
   );
   // One vector search over every project serves both lists: the local one is its subset, so the
   // query is embedded once and exact vectors are read once.
-  const vectorWide = vectors ? await vectors(text, base, VECTOR_PREFETCH) : [];
-  const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.memory.project)) : vectorWide;
+  const vectorWide: Hit[] = (vectors ? await vectors(text, base, VECTOR_PREFETCH) : []).map((hit) => ({ ...hit, facets: hit.memory }));
+  const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
   const graph = store.searchGraph({
     keys: queryEntityKeys(text),
     projects: local,
@@ -124,25 +132,29 @@ export async function hybridSearch(
     hopEntities: 5,
     hopDiscount: 0.3,
   });
-
-  const memories = new Map<string, MemoryRecord>();
-  for (const hit of [...keywordLocal, ...keywordWide, ...vectorLocal, ...vectorWide, ...graph]) memories.set(hit.memory.id, hit.memory);
-  const graphHits = graph.filter((hit) => matchesKinds(hit.memory, base.kinds));
+  const graphHits = graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
 
   // Other projects' candidates count on their own, not again for what the local lists hold.
-  const foreign = <T extends { memory: MemoryRecord }>(hits: T[]) => (local ? hits.filter((h) => !local.includes(h.memory.project)) : []);
+  const foreign = <T extends Hit>(hits: T[]) => (local ? hits.filter((h) => !local.includes(h.facets.project)) : []);
   const keywordForeign = foreign(keywordWide);
   const widen = tuning.otherProjects * widenWeight(keywordLocal[0]?.score ?? 0, keywordForeign[0]?.score ?? 0, tuning.widenCap);
-  const inWindow = window
-    ? store.list({ ...base, projects: local, createdAfter: window.from - window.tolerance, createdBefore: window.to + window.tolerance + 1 }, { limit: PREFETCH })
-    : [];
-  for (const memory of inWindow) memories.set(memory.id, memory);
+  const inWindow: Hit[] = (
+    window
+      ? store.list({ ...base, projects: local, createdAfter: window.from - window.tolerance, createdBefore: window.to + window.tolerance + 1 }, { limit: PREFETCH })
+      : []
+  ).map((memory) => ({ facets: memory, memory, score: 0 }));
 
-  const ids = (hits: { memory: MemoryRecord }[]) => hits.map((h) => h.memory.id);
+  // Ranking needs only what the indexes hold; whole memories are read for the winners alone.
+  const candidates = new Map<string, Hit>();
+  for (const hit of [...keywordLocal, ...keywordWide, ...graph, ...vectorWide, ...inWindow]) {
+    candidates.set(hit.facets.id, { ...candidates.get(hit.facets.id), ...hit });
+  }
+
+  const ids = (hits: Hit[]) => hits.map((h) => h.facets.id);
   // BM25 scores of one query are comparable across lists: a keyword match counts by its score
   // relative to the best one, so a first place won with one common word counts for little.
   const bestKeyword = Math.max(keywordLocal[0]?.score ?? 0, keywordForeign[0]?.score ?? 0);
-  const strengths = (hits: { score: number }[]) => hits.map((h) => (bestKeyword > 0 ? Math.min(1, Math.max(0, h.score) / bestKeyword) : 1));
+  const strengths = (hits: Hit[]) => hits.map((h) => (bestKeyword > 0 ? Math.min(1, Math.max(0, h.score) / bestKeyword) : 1));
   const sources: RankedSource[] = [
     { name: "keyword", weight: tuning.keyword, ids: ids(keywordLocal), strengths: strengths(keywordLocal) },
     { name: "keyword-wide", weight: tuning.keyword * widen, ids: ids(keywordForeign), strengths: strengths(keywordForeign) },
@@ -150,27 +162,28 @@ export async function hybridSearch(
     { name: "vector-wide", weight: tuning.vector * tuning.otherProjects, ids: ids(foreign(vectorWide)) },
     { name: "graph", weight: tuning.graph, ids: ids(graphHits) },
     // Newest first: within the window named, recency is the only order there is without the text.
-    { name: "time", weight: tuning.time, ids: inWindow.map((memory) => memory.id) },
+    { name: "time", weight: tuning.time, ids: ids(inWindow) },
   ];
   const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
-  const vectorScore = scoreMap([...vectorWide, ...vectorLocal]);
-  const graphPath = new Map(graphHits.map((hit) => [hit.memory.id, hit.path.join(", ")]));
+  const vectorScore = scoreMap(vectorWide);
+  const graphPath = new Map(graphHits.map((hit) => [hit.facets.id, hit.path.join(", ")]));
 
-  const results = fuseRanks(sources, tuning.rrfK).map((candidate) => {
-    const memory = memories.get(candidate.id) as MemoryRecord;
-    const decay = decayWeight(memory, null, input.now, RANKING_HALF_LIVES);
-    const frequency = frequencyBoost(memory.accessCount);
-    const confidence = confidenceBoost(memory.confidence);
-    const timing = window ? temporalBoost(memory.createdAt, window) : 1;
+  const ranked = fuseRanks(sources, tuning.rrfK).map((candidate) => {
+    const hit = candidates.get(candidate.id) as Hit;
+    const { facets } = hit;
+    const decay = decayWeight(facets, null, input.now, RANKING_HALF_LIVES);
+    const frequency = frequencyBoost(facets.accessCount);
+    const confidence = confidenceBoost(facets.confidence);
+    const timing = window ? temporalBoost(facets.createdAt, window) : 1;
     return {
-      memory,
+      hit,
       score: candidate.score * decay * frequency * confidence * timing,
       explanation: {
         keywordRank: candidate.ranks.keyword ?? candidate.ranks["keyword-wide"] ?? 0,
-        keywordScore: keywordScore.get(memory.id) ?? 0,
+        keywordScore: keywordScore.get(facets.id) ?? 0,
         vectorRank: candidate.ranks.vector ?? candidate.ranks["vector-wide"] ?? 0,
-        vectorSimilarity: vectorScore.get(memory.id) ?? 0,
-        graphPath: graphPath.get(memory.id) ?? "",
+        vectorSimilarity: vectorScore.get(facets.id) ?? 0,
+        graphPath: graphPath.get(facets.id) ?? "",
         relevance: candidate.score * timing,
         decay,
         frequency,
@@ -178,7 +191,13 @@ export async function hybridSearch(
       },
     };
   });
-  return results.sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? -1 : 1)).slice(0, input.limit);
+  const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit);
+  const read = store.memoriesBySeq(winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined ? [hit.seq] : [])));
+  // A winner deleted since it was ranked (between the indexes and this read) is left out.
+  return winners.flatMap(({ hit, score, explanation }) => {
+    const memory = hit.memory ?? (hit.seq === undefined ? undefined : read.get(hit.seq));
+    return memory ? [{ memory, score, explanation }] : [];
+  });
 }
 
 /**
@@ -191,10 +210,10 @@ export function widenWeight(bestLocal: number, bestForeign: number, cap: number)
   return Math.min(cap, bestForeign / bestLocal);
 }
 
-function scoreMap(hits: { memory: MemoryRecord; score: number }[]): Map<string, number> {
-  return new Map(hits.map((hit) => [hit.memory.id, hit.score]));
+function scoreMap(hits: Hit[]): Map<string, number> {
+  return new Map(hits.map((hit) => [hit.facets.id, hit.score]));
 }
 
-function matchesKinds(memory: MemoryRecord, kinds: readonly string[]): boolean {
-  return kinds.length === 0 || kinds.includes(memory.kind);
+function matchesKinds(facets: RankingFacets, kinds: readonly string[]): boolean {
+  return kinds.length === 0 || kinds.includes(facets.kind);
 }

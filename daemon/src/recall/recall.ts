@@ -105,9 +105,12 @@ function associate(store: MemoryStore, embeddings: EmbeddingRuntime | null, matc
   const taken = new Set(matches.map((item) => item.memory.id));
   const projects = input.project === undefined ? undefined : input.excludeGlobal ? [input.project] : [input.project, GLOBAL_PROJECT];
   const keys = [...new Set(seeds.flatMap((memory) => extractEntities(memory).map((entity) => entity.key)))];
-  const graph = store
-    .searchGraph({ keys, projects, statuses: ["active"], limit: ASSOCIATE_MAX * 3, hopFrom: 0, hopEntities: 0, hopDiscount: 0 })
-    .map((hit) => ({ memory: hit.memory, score: hit.score }));
+  const graphHits = store.searchGraph({ keys, projects, statuses: ["active"], limit: ASSOCIATE_MAX * 3, hopFrom: 0, hopEntities: 0, hopDiscount: 0 });
+  const read = store.memoriesBySeq(graphHits.map((hit) => hit.seq));
+  const graph = graphHits.flatMap((hit) => {
+    const memory = read.get(hit.seq);
+    return memory ? [{ memory, score: hit.score }] : [];
+  });
   const seeded = seeds.map((memory) => store.seqOf(memory.id)).filter((seq): seq is number => seq !== undefined);
   const near = embeddings ? embeddings.similarTo(seeded, { projects, kinds: input.kinds, statuses: ["active"] }, ASSOCIATE_MAX * 3) : [];
   const out: RecalledItem[] = [];

@@ -1,5 +1,5 @@
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
-import type { MemoryFilter } from "../memory/memory-filter.js";
+import type { MemoryFacets, MemoryFilter } from "../memory/memory-filter.js";
 
 export type { MemoryFilter };
 
@@ -37,10 +37,15 @@ export interface MemoryStore {
   list(filter: MemoryFilter, page: PageRequest): MemoryRecord[];
   /** Full-text search ranked by BM25, best first. */
   searchKeyword(search: KeywordSearch): ScoredMemory[];
-  /** One keyword search over several scopes (a project and every project, say) in one pass: a list for each scope. */
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): ScoredMemory[][];
+  /**
+   * One keyword search over several scopes (a project and every project, say) in one pass: a
+   * list for each scope, of rows with what ranking needs, not whole memories (see memoriesBySeq).
+   */
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): RankedRow[][];
   /** Memories reached through the entity graph from the query's entity keys, best first. */
   searchGraph(search: GraphSearch): GraphHit[];
+  /** Whole memories by sequence number; unknown ones are absent. */
+  memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord>;
   /** Records a read through recall: access count and last-accessed time. */
   recordAccess(ids: readonly string[], at: number): void;
   /** Stores memories exactly as given, keyed by id, in one transaction. */
@@ -131,10 +136,18 @@ export interface GraphSearch {
   hopDiscount: number;
 }
 
-export interface GraphHit {
+/** What ranking needs to know of a memory; the search indexes hold it, so no row is read. */
+export type RankingFacets = MemoryFacets & Pick<MemoryRecord, "id" | "importance" | "intensity" | "confidence" | "accessCount">;
+
+/** A search hit before its memory is read. */
+export interface RankedRow {
   seq: number;
-  memory: MemoryRecord;
+  facets: RankingFacets;
+  /** Higher is better. */
   score: number;
+}
+
+export interface GraphHit extends RankedRow {
   /** The entity keys that led here. */
   path: string[];
 }

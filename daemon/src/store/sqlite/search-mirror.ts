@@ -2,9 +2,9 @@ import type Database from "better-sqlite3";
 import { KEY_CLASSES, KeywordIndex, type KeywordHit, type QueryPhrase } from "../../keywords/keyword-index.js";
 import { tokenize } from "../../keywords/tokenize.js";
 import { MEMORY_KINDS, MEMORY_STATUSES, type MemoryKind, type MemoryStatus } from "../../memory/memory.js";
-import { type MemoryFacets, type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
+import { type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
 import { type EntityHit, EntityIndex } from "../../recall/entity-index.js";
-import type { GraphSearch, KeywordScope } from "../store.js";
+import type { GraphSearch, KeywordScope, RankingFacets } from "../store.js";
 
 /**
  * BM25 weights of the FTS5 columns content, problem, solution, concepts, files, tags: a match
@@ -39,12 +39,17 @@ interface IndexedRow {
   pinned: number;
   created_at: number;
   review_at: number | null;
+  id: string;
+  importance: number;
+  intensity: number;
+  confidence: number;
+  access_count: number;
   /** The row's entity keys as a JSON array. */
   entity_keys: string;
 }
 
 const SELECT_ROWS = `SELECT m.seq, m.content, m.problem, m.solution, m.concepts, m.files, m.tags, m.project, m.kind, m.status,
-  m.session_id, m.pinned, m.created_at, m.review_at,
+  m.session_id, m.pinned, m.created_at, m.review_at, m.id, m.importance, m.intensity, m.confidence, m.access_count,
   (SELECT json_group_array(e.key) FROM memory_entities me JOIN entities e ON e.id = me.entity_id WHERE me.memory_seq = m.seq) AS entity_keys
   FROM memories m`;
 
@@ -56,8 +61,8 @@ const SELECT_ROWS = `SELECT m.seq, m.content, m.problem, m.solution, m.concepts,
  * steps (loadStep); a search that comes before it ends finishes it.
  */
 export class SearchMirror {
-  private readonly keywords = new KeywordIndex<MemoryFacets>(COLUMN_WEIGHTS);
-  private readonly entities = new EntityIndex<MemoryFacets>();
+  private readonly keywords = new KeywordIndex<RankingFacets>(COLUMN_WEIGHTS);
+  private readonly entities = new EntityIndex<RankingFacets>();
   private readonly projectNumbers = new Map<string, number>();
   private loadedThrough = 0;
   private loaded = false;
@@ -79,7 +84,8 @@ export class SearchMirror {
         INSERT OR IGNORE INTO search_changes (seq) VALUES (old.seq);
       END;
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_update
-      AFTER UPDATE OF content, problem, solution, concepts, files, tags, project, kind, status, session_id, pinned, created_at, review_at
+      AFTER UPDATE OF content, problem, solution, concepts, files, tags, project, kind, status, session_id, pinned, created_at, review_at,
+        importance, intensity, confidence, access_count
       ON main.memories BEGIN
         INSERT OR IGNORE INTO search_changes (seq) VALUES (old.seq);
         INSERT OR IGNORE INTO search_changes (seq) VALUES (new.seq);
@@ -110,7 +116,7 @@ export class SearchMirror {
   }
 
   /** For each scope, its best rows for the phrases (see KeywordIndex.search). */
-  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[]): KeywordHit[][] {
+  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[]): KeywordHit<RankingFacets>[][] {
     this.current();
     return this.keywords.search(
       phrases,
@@ -118,7 +124,7 @@ export class SearchMirror {
         ...this.admitting(filter),
         // The key holds the project, status and kind; the facets are needed only for anything else.
         accept: Object.entries(filter).some(([field, value]) => !KEYED_FIELDS.has(field) && value !== undefined && value !== false && value !== "")
-          ? (facets: MemoryFacets) => matchesFilter(facets, filter)
+          ? (facets: RankingFacets) => matchesFilter(facets, filter)
           : undefined,
         limit,
       })),
@@ -141,10 +147,10 @@ export class SearchMirror {
   }
 
   /** Rows reached through the entity graph (see EntityIndex.search), within the given projects and statuses. */
-  searchGraph(search: GraphSearch): EntityHit[] {
+  searchGraph(search: GraphSearch): EntityHit<RankingFacets>[] {
     this.current();
     const { projects, statuses } = search;
-    const accept = (facets: MemoryFacets) => statuses.includes(facets.status) && (projects === undefined || projects.includes(facets.project));
+    const accept = (facets: RankingFacets) => statuses.includes(facets.status) && (projects === undefined || projects.includes(facets.project));
     return this.entities.search({ ...search, accept });
   }
 
@@ -179,7 +185,8 @@ export class SearchMirror {
   }
 
   private put(row: IndexedRow): void {
-    const facets: MemoryFacets = {
+    const facets: RankingFacets = {
+      id: row.id,
       project: row.project,
       kind: row.kind as MemoryKind,
       status: row.status as MemoryStatus,
@@ -187,6 +194,10 @@ export class SearchMirror {
       pinned: row.pinned === 1,
       createdAt: row.created_at,
       reviewAt: row.review_at,
+      importance: row.importance,
+      intensity: row.intensity,
+      confidence: row.confidence,
+      accessCount: row.access_count,
     };
     const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
     let project = this.projectNumbers.get(row.project);

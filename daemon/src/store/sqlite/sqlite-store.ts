@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, RankedRow, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
   LlmUsageDay, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
@@ -218,22 +218,23 @@ export class SqliteStore implements MemoryStore {
 
   /** BM25 over the in-memory copy of the FTS5 index (see SearchMirror), which ranks exactly as FTS5 does. */
   searchKeyword(search: KeywordSearch): ScoredMemory[] {
-    return this.searchKeywordScopes(search.query, [search])[0] as ScoredMemory[];
+    const rows = this.searchKeywordScopes(search.query, [search])[0] as RankedRow[];
+    const memories = this.memoriesBySeq(rows.map((row) => row.seq));
+    return rows.map((row) => ({ memory: memories.get(row.seq) as MemoryRecord, score: row.score }));
   }
 
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): ScoredMemory[][] {
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): RankedRow[][] {
     const phrases = queryPhrases(query);
     if (phrases === null) return scopes.map(() => []);
-    const lists = this.search.searchKeyword(phrases, scopes);
-    // One read for the rows of every list: the lists of a narrow and a wide scope overlap.
-    const memories = new Map(readMemoriesBySeq(this.db, [...new Set(lists.flat().map((hit) => hit.seq))]).map(({ seq, memory }) => [seq, memory]));
-    return lists.map((hits) => hits.map((hit) => ({ memory: memories.get(hit.seq) as MemoryRecord, score: hit.score })));
+    return this.search.searchKeyword(phrases, scopes).map((hits) => hits.map(({ seq, score, facets }) => ({ seq, score, facets })));
   }
 
   searchGraph(search: GraphSearch): GraphHit[] {
-    const hits = this.search.searchGraph(search);
-    const memories = new Map(readMemoriesBySeq(this.db, hits.map((hit) => hit.seq)).map(({ seq, memory }) => [seq, memory]));
-    return hits.map((hit) => ({ ...hit, memory: memories.get(hit.seq) as MemoryRecord }));
+    return this.search.searchGraph(search);
+  }
+
+  memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord> {
+    return new Map(readMemoriesBySeq(this.db, memorySeqs).map(({ seq, memory }) => [seq, memory]));
   }
 
   takeDedupPending(memorySeqs: readonly number[]): number[] {
