@@ -24,6 +24,9 @@ export function createSocketTransport(options: SocketTransportOptions): Transpor
     baseUrl: "http://localhost",
     useBinaryFormat: !options.json,
     defaultTimeoutMs: options.timeoutMs,
+    // On a local socket gzip only costs time: gzipping and inflating a search's ten results added
+    // 1-1.5 ms to a 6 ms keyword search at 100k memories.
+    acceptCompression: [],
   };
   if (options.protocol === "grpc") {
     return createGrpcTransport({
