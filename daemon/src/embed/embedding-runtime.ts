@@ -137,6 +137,36 @@ export class EmbeddingRuntime {
    * `embedded` hears how long embedding the query took.
    */
   async search(query: string, filter: MemoryFilter, limit: number, embedded?: (ms: number) => void): Promise<ScoredMemory[]> {
+    const { serving, vector } = await this.embedQuery(query, embedded);
+    // Most memories pass the filter (it mostly drops archived ones): ask for a few more than
+    // needed, and widen only when the filter left too few.
+    for (let k = limit + 10; ; k *= 4) {
+      const hits = serving.index.search(vector, { k, partitions: filter.projects });
+      const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
+      const found = this.options.vectorStore
+        .memoriesBySeq(hits.map((hit) => hit.id))
+        .filter(({ memory }) => matchesFilter(memory, filter))
+        .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
+      if (found.length >= limit || hits.length < k) return found.slice(0, limit);
+    }
+  }
+
+  /**
+   * The memories (by seq) nearest the query among those `accept` lets through, best first,
+   * without reading them: for callers that rank on what they already hold.
+   */
+  async nearest(query: string, accept: (memorySeq: number) => boolean, limit: number, embedded?: (ms: number) => void): Promise<{ seq: number; score: number }[]> {
+    const { serving, vector } = await this.embedQuery(query, embedded);
+    // As in search: a few more than needed, tested after the index's search (testing each of its
+    // thousands of candidates would cost more), widened only when too few pass.
+    for (let k = limit + 10; ; k *= 4) {
+      const hits = serving.index.search(vector, { k });
+      const found = hits.filter((hit) => accept(hit.id)).map((hit) => ({ seq: hit.id, score: hit.similarity }));
+      if (found.length >= limit || hits.length < k) return found.slice(0, limit);
+    }
+  }
+
+  private async embedQuery(query: string, embedded?: (ms: number) => void): Promise<{ serving: ServingSpace; vector: Float32Array }> {
     const serving = this.previous ?? this.current;
     let vector: Float32Array | undefined;
     const started = performance.now();
@@ -152,17 +182,7 @@ export class EmbeddingRuntime {
         `the query embedding has ${vector?.length ?? 0} dimensions but the ${spaceKey(serving.space)} index has ${serving.index.dimensions}: run 'memctl reindex'`,
       );
     }
-    // Most memories pass the filter (it mostly drops archived ones): ask for a few more than
-    // needed, and widen only when the filter left too few.
-    for (let k = limit + 10; ; k *= 4) {
-      const hits = serving.index.search(vector, { k, partitions: filter.projects });
-      const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
-      const found = this.options.vectorStore
-        .memoriesBySeq(hits.map((hit) => hit.id))
-        .filter(({ memory }) => matchesFilter(memory, filter))
-        .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
-      if (found.length >= limit || hits.length < k) return found.slice(0, limit);
-    }
+    return { serving, vector };
   }
 
   /** Drops deleted memories from the in-memory indexes (their vectors went with their rows). */

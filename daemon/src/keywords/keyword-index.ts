@@ -83,6 +83,12 @@ export class KeywordIndex<Facets> {
     return this.slotOf.has(seq);
   }
 
+  /** The facets a row was indexed with, if it is indexed. */
+  facetsOf(seq: number): Facets | undefined {
+    const slot = this.slotOf.get(seq);
+    return slot === undefined ? undefined : this.rowFacets[slot];
+  }
+
   /**
    * Indexes a row (replacing any earlier version): its columns' tokens, in the order of the
    * weights, `extraLength` tokens that count in its length but are never matched, a key that

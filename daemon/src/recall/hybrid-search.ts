@@ -2,14 +2,14 @@ import { decayWeight } from "../lifecycle/decay.js";
 import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
 import { MEMORY_KINDS, GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
-import type { MemoryFilter } from "../memory/memory-filter.js";
+import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
 import type { MemoryStore, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
 
-/** Finds candidates by meaning; null when embeddings are off. */
-export type VectorCandidates = (query: string, filter: MemoryFilter, limit: number) => Promise<{ memory: MemoryRecord; score: number }[]>;
+/** Finds candidates by meaning among the memories `accept` lets through, by seq; null when embeddings are off. */
+export type VectorCandidates = (query: string, accept: (memorySeq: number) => boolean, limit: number) => Promise<{ seq: number; score: number }[]>;
 
 export interface HybridSearchInput {
   query: string;
@@ -121,7 +121,23 @@ export async function hybridSearch(
   );
   // One vector search over every project serves both lists: the local one is its subset, so the
   // query is embedded once and exact vectors are read once.
-  const vectorWide: Hit[] = (vectors ? await vectors(text, base, VECTOR_PREFETCH) : []).map((hit) => ({ ...hit, facets: hit.memory }));
+  const vectorWide: Hit[] = [];
+  if (vectors) {
+    // Looked up once the query is embedded, as the store is then (a memory deleted meanwhile is
+    // left out), and kept for the hits: nothing can write between the index's search and them.
+    let facetsOf: ((seq: number) => RankingFacets | undefined) | undefined;
+    const admitted = (seq: number) => {
+      facetsOf ??= store.rankingFacets();
+      const facets = facetsOf(seq);
+      return facets !== undefined && matchesFilter(facets, base);
+    };
+    const found = await vectors(text, admitted, VECTOR_PREFETCH);
+    facetsOf ??= store.rankingFacets();
+    for (const hit of found) {
+      const facets = facetsOf(hit.seq);
+      if (facets) vectorWide.push({ ...hit, facets });
+    }
+  }
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
   const graph = store.searchGraph({
     keys: queryEntityKeys(text),

@@ -78,7 +78,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       results = store.searchKeyword({ query: req.query, filter, limit });
     } else if (mode === SearchMode.HYBRID) {
       const embeddings = deps.embeddings;
-      const hybrid = await hybridSearch(store, embeddings ? (q, f, n) => embeddings.search(q, f, n, embedded) : null, {
+      const hybrid = await hybridSearch(store, embeddings ? (q, accept, n) => embeddings.nearest(q, accept, n, embedded) : null, {
         query: req.query,
         project,
         excludeGlobal: req.excludeGlobal,

@@ -146,6 +146,12 @@ export class SearchMirror {
     return { classes, groups };
   }
 
+  /** A lookup of what ranking needs of a row, without reading it, as the database is now. */
+  facets(): (seq: number) => RankingFacets | undefined {
+    this.current();
+    return (seq) => this.keywords.facetsOf(seq);
+  }
+
   /** Rows reached through the entity graph (see EntityIndex.search), within the given projects and statuses. */
   searchGraph(search: GraphSearch): EntityHit<RankingFacets>[] {
     this.current();

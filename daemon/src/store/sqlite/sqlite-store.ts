@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, RankedRow, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, RankedRow, RankingFacets, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
   LlmUsageDay, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
@@ -231,6 +231,10 @@ export class SqliteStore implements MemoryStore {
 
   searchGraph(search: GraphSearch): GraphHit[] {
     return this.search.searchGraph(search);
+  }
+
+  rankingFacets(): (memorySeq: number) => RankingFacets | undefined {
+    return this.search.facets();
   }
 
   memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord> {
