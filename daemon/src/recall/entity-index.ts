@@ -70,28 +70,29 @@ export class EntityIndex<Facets> {
     return [...hits.values()].sort(bestFirst).slice(0, search.limit);
   }
 
-  /** Rows naming these entities that pass the filter, each entity worth `weight / its rows`. */
+  /**
+   * Rows naming these entities that pass the filter, each entity worth `weight / its rows`.
+   * Scores come first (a common entity reaches thousands of rows, each tested once); paths are
+   * built for the best rows alone.
+   */
   private scored(entities: readonly number[], weight: number, search: EntitySearch<Facets>): EntityHit<Facets>[] {
-    const bySeq = new Map<number, EntityHit<Facets>>();
+    const scores = new Map<number, number>();
     for (const id of entities) {
       const rows = this.rowsOf[id] as Set<number>;
       const worth = weight / rows.size;
       for (const seq of rows) {
-        let hit = bySeq.get(seq);
-        if (!hit) {
-          const facets = this.facetsOf.get(seq) as Facets;
-          if (!search.accept(facets)) continue;
-          hit = { seq, score: 0, path: [], facets };
-          bySeq.set(seq, hit);
-        }
-        hit.score += worth;
-        hit.path.push(this.keys[id] as string);
+        const score = scores.get(seq);
+        if (score !== undefined) scores.set(seq, score + worth);
+        else if (search.accept(this.facetsOf.get(seq) as Facets)) scores.set(seq, worth);
+        else scores.set(seq, Number.NaN);
       }
     }
-    // A common entity reaches thousands of rows: keep the best without sorting them all.
     const top = new TopHits(search.limit);
-    for (const hit of bySeq.values()) top.push(false, hit.score, hit.seq);
-    return top.bestFirst().map(({ seq }) => bySeq.get(seq) as EntityHit<Facets>);
+    for (const [seq, score] of scores) if (!Number.isNaN(score)) top.push(false, score, seq);
+    return top.bestFirst().map(({ seq, score }) => {
+      const named = new Set(this.entitiesOf.get(seq));
+      return { seq, score, path: entities.filter((id) => named.has(id)).map((id) => this.keys[id] as string), facets: this.facetsOf.get(seq) as Facets };
+    });
   }
 
   /** The entities the given rows share most, rarer first among equals, other than the query's own. */
