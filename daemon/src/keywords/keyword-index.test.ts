@@ -81,6 +81,15 @@ describe("KeywordIndex", () => {
     expect(numbered.every((seq) => seq % 3 === 0)).toBe(true);
   });
 
+  it("changes a row's key and facets in place, keeping its tokens", () => {
+    const found = index({ 1: ["redis cache", ""], 2: ["redis", ""] });
+    expect(found.setFacets(1, 1, { project: "moved" })).toBe(true);
+    expect(found.setFacets(9, 1, { project: "nowhere" })).toBe(false);
+    expect(seqs(found, [["redi"]], { classes: classes(1), limit: 5 })).toEqual([1]);
+    expect(found.facetsOf(1)).toEqual({ project: "moved" });
+    expect(seqs(found, [["cach"]])).toEqual([1]);
+  });
+
   it("replaces a row set again under the same seq", () => {
     const found = index({ 1: ["postgres", ""] });
     found.set(1, [tokenize("mysql"), []], 1, 0, { project: "p0" });

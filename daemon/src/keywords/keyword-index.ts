@@ -83,6 +83,15 @@ export class KeywordIndex<Facets> {
     return this.slotOf.has(seq);
   }
 
+  /** Replaces an indexed row's key and facets, keeping its tokens; false when it is not indexed. */
+  setFacets(seq: number, key: number, facets: Facets): boolean {
+    const slot = this.slotOf.get(seq);
+    if (slot === undefined) return false;
+    this.keys[slot] = key;
+    this.rowFacets[slot] = facets;
+    return true;
+  }
+
   /** The facets a row was indexed with, if it is indexed. */
   facetsOf(seq: number): Facets | undefined {
     const slot = this.slotOf.get(seq);

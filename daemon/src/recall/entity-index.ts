@@ -47,6 +47,11 @@ export class EntityIndex<Facets> {
     this.facetsOf.set(seq, facets);
   }
 
+  /** Replaces what filters test of a linked row. */
+  setFacets(seq: number, facets: Facets): void {
+    if (this.facetsOf.has(seq)) this.facetsOf.set(seq, facets);
+  }
+
   delete(seq: number): void {
     for (const id of this.entitiesOf.get(seq) ?? []) (this.rowsOf[id] as Set<number>).delete(seq);
     this.entitiesOf.delete(seq);

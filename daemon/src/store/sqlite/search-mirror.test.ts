@@ -174,6 +174,22 @@ describe("the in-memory keyword index", () => {
     store.close();
   });
 
+  it("sees an access in what ranking reads, and still ranks as FTS5 does", () => {
+    const store = open();
+    const memories = corpus(200);
+    for (const memory of memories) store.insert(memory);
+    const [first] = memories as [MemoryRecord];
+    const seq = store.seqOf(first.id) as number;
+    expect(store.rankingFacets()(seq)?.accessCount).toBe(0);
+    store.recordAccess([first.id], NOW);
+    store.recordAccess([first.id], NOW);
+    expect(store.rankingFacets()(seq)).toMatchObject({ id: first.id, accessCount: 2, project: first.project });
+    const reference = new Database(file, { readonly: true });
+    expectSameRanking(store, reference, 5);
+    reference.close();
+    store.close();
+  });
+
   it("reads rows again after a search inside a transaction that then rolls back", () => {
     const store = open();
     const [first, second] = corpus(0) as [MemoryRecord, MemoryRecord];

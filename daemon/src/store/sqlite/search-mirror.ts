@@ -71,33 +71,41 @@ export class SearchMirror {
   private readonly readSome: Database.Statement;
   private readonly readAfter: Database.Statement;
 
-  /** Seqs applied from inside a transaction: a rollback would take their notes back, so they are read again after it. */
-  private readonly recheck = new Set<number>();
+  /** Notes applied from inside a transaction: a rollback would take them back, so they are applied again after it. */
+  private readonly recheck = new Map<number, number>();
 
   constructor(private readonly db: Database.Database) {
+    // text = 1 when what is searched changed (the text, the entity links, the row itself);
+    // 0 when only what filters and ranking read did (an access, a promotion): no re-indexing.
+    const note = (seq: string, text: number) =>
+      `INSERT INTO search_changes (seq, text) VALUES (${seq}, ${text}) ON CONFLICT (seq) DO UPDATE SET text = max(text, excluded.text);`;
     db.exec(`
-      CREATE TEMP TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY);
+      CREATE TEMP TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY, text INTEGER NOT NULL);
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_insert AFTER INSERT ON main.memories BEGIN
-        INSERT OR IGNORE INTO search_changes (seq) VALUES (new.seq);
+        ${note("new.seq", 1)}
       END;
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_delete AFTER DELETE ON main.memories BEGIN
-        INSERT OR IGNORE INTO search_changes (seq) VALUES (old.seq);
+        ${note("old.seq", 1)}
       END;
-      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_update
-      AFTER UPDATE OF content, problem, solution, concepts, files, tags, project, kind, status, session_id, pinned, created_at, review_at,
-        importance, intensity, confidence, access_count
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_text
+      AFTER UPDATE OF content, problem, solution, concepts, files, tags ON main.memories BEGIN
+        ${note("old.seq", 1)}
+        ${note("new.seq", 1)}
+      END;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_changes_facets
+      AFTER UPDATE OF project, kind, status, session_id, pinned, created_at, review_at, importance, intensity, confidence, access_count
       ON main.memories BEGIN
-        INSERT OR IGNORE INTO search_changes (seq) VALUES (old.seq);
-        INSERT OR IGNORE INTO search_changes (seq) VALUES (new.seq);
+        ${note("old.seq", 0)}
+        ${note("new.seq", 0)}
       END;
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_link AFTER INSERT ON main.memory_entities BEGIN
-        INSERT OR IGNORE INTO search_changes (seq) VALUES (new.memory_seq);
+        ${note("new.memory_seq", 1)}
       END;
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_unlink AFTER DELETE ON main.memory_entities BEGIN
-        INSERT OR IGNORE INTO search_changes (seq) VALUES (old.memory_seq);
+        ${note("old.memory_seq", 1)}
       END;
     `);
-    this.changed = db.prepare("SELECT seq FROM search_changes");
+    this.changed = db.prepare("SELECT seq, text FROM search_changes");
     this.clear = db.prepare("DELETE FROM search_changes");
     this.readSome = db.prepare(`${SELECT_ROWS} WHERE m.seq IN (SELECT value FROM json_each(?))`);
     this.readAfter = db.prepare(`${SELECT_ROWS} WHERE m.seq > ? ORDER BY m.seq LIMIT ${LOAD_STEP}`);
@@ -166,54 +174,71 @@ export class SearchMirror {
   }
 
   private catchUp(): void {
-    const noted = (this.changed.all() as { seq: number }[]).map((row) => row.seq);
+    const notes = new Map((this.changed.all() as { seq: number; text: number }[]).map((row) => [row.seq, row.text]));
     const inTransaction = this.db.inTransaction;
-    const seqs = inTransaction ? noted : [...new Set([...noted, ...this.recheck])];
-    if (seqs.length === 0) return;
-    const rows = this.readSome.all(JSON.stringify(seqs)) as IndexedRow[];
+    if (!inTransaction) for (const [seq, text] of this.recheck) notes.set(seq, Math.max(text, notes.get(seq) ?? 0));
+    if (notes.size === 0) return;
+    const rows = this.readSome.all(JSON.stringify([...notes.keys()])) as IndexedRow[];
     const present = new Set<number>();
     for (const row of rows) {
       present.add(row.seq);
       // Rows past the first load's progress are indexed when it reaches them.
-      if (this.loaded || row.seq <= this.loadedThrough) this.put(row);
+      if (!this.loaded && row.seq > this.loadedThrough) continue;
+      if (notes.get(row.seq) === 1 || !this.refresh(row)) this.put(row);
     }
-    for (const seq of seqs) {
+    for (const seq of notes.keys()) {
       if (present.has(seq)) continue;
       this.keywords.delete(seq);
       this.entities.delete(seq);
     }
     if (inTransaction) {
-      for (const seq of noted) this.recheck.add(seq);
+      for (const [seq, text] of notes) this.recheck.set(seq, Math.max(text, this.recheck.get(seq) ?? 0));
       return;
     }
     this.clear.run();
     this.recheck.clear();
   }
 
-  private put(row: IndexedRow): void {
-    const facets: RankingFacets = {
-      id: row.id,
-      project: row.project,
-      kind: row.kind as MemoryKind,
-      status: row.status as MemoryStatus,
-      sessionId: row.session_id,
-      pinned: row.pinned === 1,
-      createdAt: row.created_at,
-      reviewAt: row.review_at,
-      importance: row.importance,
-      intensity: row.intensity,
-      confidence: row.confidence,
-      accessCount: row.access_count,
-    };
-    const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
-    let project = this.projectNumbers.get(row.project);
+  /** Updates what filters and ranking read of an indexed row, leaving its tokens; false when it is not indexed. */
+  private refresh(row: IndexedRow): boolean {
+    const facets = facetsOf(row);
+    if (!this.keywords.setFacets(row.seq, this.keyOf(facets), facets)) return false;
+    this.entities.setFacets(row.seq, facets);
+    return true;
+  }
+
+  private keyOf(facets: RankingFacets): number {
+    let project = this.projectNumbers.get(facets.project);
     if (project === undefined) {
       project = this.projectNumbers.size;
-      this.projectNumbers.set(row.project, project);
+      this.projectNumbers.set(facets.project, project);
     }
-    this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, project * KEY_CLASSES + classOf(facets.status, facets.kind), facets);
+    return project * KEY_CLASSES + classOf(facets.status, facets.kind);
+  }
+
+  private put(row: IndexedRow): void {
+    const facets = facetsOf(row);
+    const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
+    this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, this.keyOf(facets), facets);
     this.entities.set(row.seq, JSON.parse(row.entity_keys) as string[], facets);
   }
+}
+
+function facetsOf(row: IndexedRow): RankingFacets {
+  return {
+    id: row.id,
+    project: row.project,
+    kind: row.kind as MemoryKind,
+    status: row.status as MemoryStatus,
+    sessionId: row.session_id,
+    pinned: row.pinned === 1,
+    createdAt: row.created_at,
+    reviewAt: row.review_at,
+    importance: row.importance,
+    intensity: row.intensity,
+    confidence: row.confidence,
+    accessCount: row.access_count,
+  };
 }
 
 function classOf(status: MemoryStatus, kind: MemoryKind): number {
