@@ -87,6 +87,8 @@ interface Hit {
   memory?: MemoryRecord;
 }
 
+/** Winners read beyond the limit, in case one was deleted after it was ranked. */
+const SPARE_WINNERS = 3;
 /** Candidates taken from each source before fusion. */
 const PREFETCH = 50;
 /** Vectors rerank rather than lead (see DEFAULT_TUNING), so fewer of their candidates are needed. */
@@ -115,16 +117,12 @@ export async function hybridSearch(
   const local = input.project === undefined ? undefined : input.excludeGlobal ? [input.project] : [input.project, GLOBAL_PROJECT];
   const base = { ...input.filter };
 
-  const [keywordLocal = [], keywordWide = []] = store.searchKeywordScopes(
-    text,
-    local ? [{ filter: { ...base, projects: local }, limit: PREFETCH }, { filter: base, limit: PREFETCH }] : [{ filter: base, limit: PREFETCH }],
-  );
   // One vector search over every project serves both lists: the local one is its subset, so the
   // query is embedded once and exact vectors are read once.
   const vectorWide: Hit[] = [];
   if (vectors) {
-    // Looked up once the query is embedded, as the store is then (a memory deleted meanwhile is
-    // left out), and kept for the hits: nothing can write between the index's search and them.
+    // Looked up once the query is embedded, as the store is then, and kept for the hits: nothing
+    // can write between the index's search and them.
     let facetsOf: ((seq: number) => RankingFacets | undefined) | undefined;
     const admitted = (seq: number) => {
       facetsOf ??= store.rankingFacets();
@@ -139,6 +137,13 @@ export async function hybridSearch(
     }
   }
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
+  // Everything else is read after the query's embedding, the one wait: from here to reading the
+  // winners nothing can write, so no candidate can change or vanish in between.
+  const [keywordLocal = [], keywordWide = []] = store.searchKeywordScopes(
+    text,
+    local ? [{ filter: { ...base, projects: local }, limit: PREFETCH }, { filter: base, limit: PREFETCH }] : [{ filter: base, limit: PREFETCH }],
+  );
+
   const graph = store.searchGraph({
     keys: queryEntityKeys(text),
     projects: local,
@@ -207,13 +212,16 @@ export async function hybridSearch(
       },
     };
   });
-  const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit);
+  // A few spare winners: another request's continuation may run between the vector search and
+  // this code and delete one.
+  const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit + SPARE_WINNERS);
   const read = store.memoriesBySeq(winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined ? [hit.seq] : [])));
-  // A winner deleted since it was ranked (between the indexes and this read) is left out.
-  return winners.flatMap(({ hit, score, explanation }) => {
-    const memory = hit.memory ?? (hit.seq === undefined ? undefined : read.get(hit.seq));
-    return memory ? [{ memory, score, explanation }] : [];
-  });
+  return winners
+    .flatMap(({ hit, score, explanation }) => {
+      const memory = hit.memory ?? (hit.seq === undefined ? undefined : read.get(hit.seq));
+      return memory ? [{ memory, score, explanation }] : [];
+    })
+    .slice(0, input.limit);
 }
 
 /**

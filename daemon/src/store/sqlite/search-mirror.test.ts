@@ -211,6 +211,31 @@ describe("the in-memory keyword index", () => {
     store.close();
   });
 
+  it("shows a later transaction the database, not a change an earlier one rolled back", () => {
+    const store = open();
+    const [first, second] = corpus(0) as [MemoryRecord, MemoryRecord];
+    store.insert(first);
+    store.insert(second);
+    const word = first.content.split(/\s+/).find((w) => /^[a-z]{6,}$/i.test(w)) as string;
+    const active = { kinds: [], statuses: ["active"] } as MemoryFilter;
+    const found = () => store.searchKeyword({ query: word, filter: active, limit: 500 }).map((hit) => hit.memory.id);
+    expect(found()).toContain(first.id);
+    expect(() =>
+      store.modify(second.id, (): never => {
+        store.modify(first.id, (m) => ({ ...m, status: "archived" }));
+        expect(found()).not.toContain(first.id);
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    let inLaterTransaction: string[] = [];
+    store.modify(second.id, (m) => {
+      inLaterTransaction = found();
+      return m;
+    });
+    expect(inLaterTransaction).toContain(first.id);
+    store.close();
+  });
+
   it("loads a large database in steps, and a search before the load ends still sees every row", () => {
     const writer = open();
     writer.importMany(corpus(6000));

@@ -88,7 +88,10 @@ export class SearchMirror {
         ${note("old.seq", 1)}
       END;
       CREATE TEMP TRIGGER IF NOT EXISTS search_changes_text
-      AFTER UPDATE OF content, problem, solution, concepts, files, tags ON main.memories BEGIN
+      AFTER UPDATE OF content, problem, solution, concepts, files, tags ON main.memories
+      WHEN old.content IS NOT new.content OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
+        OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
+      BEGIN
         ${note("old.seq", 1)}
         ${note("new.seq", 1)}
       END;
@@ -176,7 +179,8 @@ export class SearchMirror {
   private catchUp(): void {
     const notes = new Map((this.changed.all() as { seq: number; text: number }[]).map((row) => [row.seq, row.text]));
     const inTransaction = this.db.inTransaction;
-    if (!inTransaction) for (const [seq, text] of this.recheck) notes.set(seq, Math.max(text, notes.get(seq) ?? 0));
+    // Reading a row again is right in any view, a transaction's included.
+    for (const [seq, text] of this.recheck) notes.set(seq, Math.max(text, notes.get(seq) ?? 0));
     if (notes.size === 0) return;
     const rows = this.readSome.all(JSON.stringify([...notes.keys()])) as IndexedRow[];
     const present = new Set<number>();
