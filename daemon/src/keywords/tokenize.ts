@@ -176,9 +176,23 @@ function utf8Length(codePoint: number): number {
   return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
 }
 
+// Words repeat across memories (a vocabulary of thousands): stemming each once is enough.
+const STEMS_HELD = 100_000;
+const stems = new Map<string, string>();
+
+function cachedStem(token: string): string {
+  let stemmed = stems.get(token);
+  if (stemmed === undefined) {
+    if (stems.size >= STEMS_HELD) stems.clear();
+    stemmed = stem(token);
+    stems.set(token, stemmed);
+  }
+  return stemmed;
+}
+
 /** The term FTS5 stores for a folded token of `bytes` UTF-8 bytes. */
 function indexTerm(token: string, bytes: number): string {
-  if (bytes <= MAX_TOKEN_BYTES) return stem(token);
+  if (bytes <= MAX_TOKEN_BYTES) return cachedStem(token);
   // Past the limit FTS5 cuts bytes, possibly inside a character; it reads back as U+FFFD.
   if (bytes === token.length) return token.slice(0, MAX_TOKEN_BYTES);
   return Buffer.from(token, "utf8").subarray(0, MAX_TOKEN_BYTES).toString("utf8");

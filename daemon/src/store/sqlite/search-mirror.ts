@@ -44,14 +44,12 @@ interface IndexedRow {
   intensity: number;
   confidence: number;
   access_count: number;
-  /** The row's entity keys as a JSON array. */
-  entity_keys: string;
 }
 
 const SELECT_ROWS = `SELECT m.seq, m.content, m.problem, m.solution, m.concepts, m.files, m.tags, m.project, m.kind, m.status,
-  m.session_id, m.pinned, m.created_at, m.review_at, m.id, m.importance, m.intensity, m.confidence, m.access_count,
-  (SELECT json_group_array(e.key) FROM memory_entities me JOIN entities e ON e.id = me.entity_id WHERE me.memory_seq = m.seq) AS entity_keys
+  m.session_id, m.pinned, m.created_at, m.review_at, m.id, m.importance, m.intensity, m.confidence, m.access_count
   FROM memories m`;
+const SELECT_LINKS = "SELECT me.memory_seq AS seq, e.key FROM memory_entities me JOIN entities e ON e.id = me.entity_id";
 
 /**
  * The keyword index (an exact copy of FTS5's, see KeywordIndex) and the entity graph, in
@@ -70,6 +68,8 @@ export class SearchMirror {
   private readonly clear: Database.Statement;
   private readonly readSome: Database.Statement;
   private readonly readAfter: Database.Statement;
+  private readonly linksOfSome: Database.Statement;
+  private readonly linksInRange: Database.Statement;
 
   /** Notes applied from inside a transaction: a rollback would take them back, so they are applied again after it. */
   private readonly recheck = new Map<number, number>();
@@ -112,6 +112,8 @@ export class SearchMirror {
     this.clear = db.prepare("DELETE FROM search_changes");
     this.readSome = db.prepare(`${SELECT_ROWS} WHERE m.seq IN (SELECT value FROM json_each(?))`);
     this.readAfter = db.prepare(`${SELECT_ROWS} WHERE m.seq > ? ORDER BY m.seq LIMIT ${LOAD_STEP}`);
+    this.linksOfSome = db.prepare(`${SELECT_LINKS} WHERE me.memory_seq IN (SELECT value FROM json_each(?))`);
+    this.linksInRange = db.prepare(`${SELECT_LINKS} WHERE me.memory_seq > ? AND me.memory_seq <= ?`);
   }
 
   /** Indexes the next rows of the first load; false once every row is in. */
@@ -119,8 +121,10 @@ export class SearchMirror {
     if (this.loaded) return false;
     this.catchUp();
     const rows = this.readAfter.all(this.loadedThrough) as IndexedRow[];
-    for (const row of rows) this.put(row);
     const last = rows.at(-1);
+    // One read of the step's links, not one per row.
+    const links = last ? byRow(this.linksInRange.all(this.loadedThrough, last.seq) as Link[]) : new Map<number, string[]>();
+    for (const row of rows) this.put(row, links.get(row.seq) ?? []);
     if (last) this.loadedThrough = last.seq;
     if (rows.length < LOAD_STEP) this.loaded = true;
     return !this.loaded;
@@ -183,12 +187,13 @@ export class SearchMirror {
     for (const [seq, text] of this.recheck) notes.set(seq, Math.max(text, notes.get(seq) ?? 0));
     if (notes.size === 0) return;
     const rows = this.readSome.all(JSON.stringify([...notes.keys()])) as IndexedRow[];
+    const links = byRow(this.linksOfSome.all(JSON.stringify(rows.map((row) => row.seq))) as Link[]);
     const present = new Set<number>();
     for (const row of rows) {
       present.add(row.seq);
       // Rows past the first load's progress are indexed when it reaches them.
       if (!this.loaded && row.seq > this.loadedThrough) continue;
-      if (notes.get(row.seq) === 1 || !this.refresh(row)) this.put(row);
+      if (notes.get(row.seq) === 1 || !this.refresh(row)) this.put(row, links.get(row.seq) ?? []);
     }
     for (const seq of notes.keys()) {
       if (present.has(seq)) continue;
@@ -220,12 +225,27 @@ export class SearchMirror {
     return project * KEY_CLASSES + classOf(facets.status, facets.kind);
   }
 
-  private put(row: IndexedRow): void {
+  private put(row: IndexedRow, entityKeys: readonly string[]): void {
     const facets = facetsOf(row);
     const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
     this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, this.keyOf(facets), facets);
-    this.entities.set(row.seq, JSON.parse(row.entity_keys) as string[], facets);
+    this.entities.set(row.seq, entityKeys, facets);
   }
+}
+
+interface Link {
+  seq: number;
+  key: string;
+}
+
+function byRow(links: readonly Link[]): Map<number, string[]> {
+  const keys = new Map<number, string[]>();
+  for (const { seq, key } of links) {
+    const list = keys.get(seq);
+    if (list) list.push(key);
+    else keys.set(seq, [key]);
+  }
+  return keys;
 }
 
 function facetsOf(row: IndexedRow): RankingFacets {
