@@ -15,9 +15,21 @@ const KILL_AFTER_MS = 30_000;
 
 /** Runs `node <args>` with `input` on stdin and times it to the end, as a hook runner waits for it. */
 export function timeNodeProcess(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<TimedRun> {
+  return runChild(process.execPath, args, { ...options, killAfterMs: KILL_AFTER_MS });
+}
+
+/**
+ * Runs a command (no shell) with `input` on stdin, collects its output and times it from just
+ * before spawn until it exited and its output was read; killed after `killAfterMs` if given.
+ */
+export function runChild(
+  command: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; killAfterMs?: number },
+): Promise<TimedRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -28,7 +40,7 @@ export function timeNodeProcess(args: readonly string[], options: { env: NodeJS.
     });
     // A process that exits before reading its stdin makes the write fail with EPIPE; that is its business.
     child.stdin.on("error", () => undefined);
-    const timer = setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS);
+    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.killAfterMs);
     child.once("error", (error) => {
       clearTimeout(timer);
       reject(error);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { waitForHealth } from "../../clients/transport/daemon-start.js";
 import { createMemdClients, createSocketTransport, type MemdClients } from "../../clients/transport/transport.js";
+import { runChild } from "../../bench/spawn-timing.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DAEMON_BIN = path.join(REPO_ROOT, "dist/daemon/src/main.js");
@@ -91,25 +92,13 @@ export interface CliResult {
 }
 
 /** Runs a command (no shell), feeding `input` on stdin, and collects its output. */
-export function runCommand(
+export async function runCommand(
   command: string,
   args: readonly string[],
   options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
-  });
+  const { code, stdout, stderr } = await runChild(command, args, options);
+  return { code, stdout, stderr };
 }
 
 /** Runs a compiled entry point with Node, feeding `input` on stdin, and collects its output. */

@@ -3,7 +3,7 @@ import type { Logger } from "../logger.js";
 import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
 import type { ScoredMemory } from "../store/store.js";
 import type { SpaceRecord, VectorStore } from "../store/vector-store.js";
-import type { ExactVectorSource, VectorIndex } from "../vectors/vector-index.js";
+import type { ExactVectorSource, VectorHit, VectorIndex } from "../vectors/vector-index.js";
 import { type Embedder, spaceKey } from "./embedder.js";
 import { EmbeddingPipeline } from "./embedding-pipeline.js";
 import type { EmbeddingStatus, ReindexProgress } from "./embedding-status.js";
@@ -138,17 +138,13 @@ export class EmbeddingRuntime {
    */
   async search(query: string, filter: MemoryFilter, limit: number, embedded?: (ms: number) => void): Promise<ScoredMemory[]> {
     const { serving, vector } = await this.embedQuery(query, embedded);
-    // Most memories pass the filter (it mostly drops archived ones): ask for a few more than
-    // needed, and widen only when the filter left too few.
-    for (let k = limit + 10; ; k *= 4) {
-      const hits = serving.index.search(vector, { k, partitions: filter.projects });
+    return widened(serving.index, vector, limit, filter.projects, (hits) => {
       const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
-      const found = this.options.vectorStore
+      return this.options.vectorStore
         .memoriesBySeq(hits.map((hit) => hit.id))
         .filter(({ memory }) => matchesFilter(memory, filter))
         .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
-      if (found.length >= limit || hits.length < k) return found.slice(0, limit);
-    }
+    });
   }
 
   /**
@@ -157,13 +153,9 @@ export class EmbeddingRuntime {
    */
   async nearest(query: string, accept: (memorySeq: number) => boolean, limit: number, embedded?: (ms: number) => void): Promise<{ seq: number; score: number }[]> {
     const { serving, vector } = await this.embedQuery(query, embedded);
-    // As in search: a few more than needed, tested after the index's search (testing each of its
-    // thousands of candidates would cost more), widened only when too few pass.
-    for (let k = limit + 10; ; k *= 4) {
-      const hits = serving.index.search(vector, { k });
-      const found = hits.filter((hit) => accept(hit.id)).map((hit) => ({ seq: hit.id, score: hit.similarity }));
-      if (found.length >= limit || hits.length < k) return found.slice(0, limit);
-    }
+    return widened(serving.index, vector, limit, undefined, (hits) =>
+      hits.filter((hit) => accept(hit.id)).map((hit) => ({ seq: hit.id, score: hit.similarity })),
+    );
   }
 
   private async embedQuery(query: string, embedded?: (ms: number) => void): Promise<{ serving: ServingSpace; vector: Float32Array }> {
@@ -277,6 +269,20 @@ export class EmbeddingRuntime {
     this.previous = null;
     void previous?.embedder.close();
     this.options.logger.info({ space: spaceKey(space) }, "new embedding space complete and active");
+  }
+}
+
+/**
+ * The best `limit` of the index's nearest hits that `pick` keeps. Most memories pass (filters
+ * mostly drop archived ones), so a few more than needed are asked for, tested after the
+ * index's search (testing each of its thousands of candidates would cost more), and the search
+ * is widened only when too few pass.
+ */
+function widened<T>(index: VectorIndex, vector: Float32Array, limit: number, partitions: readonly string[] | undefined, pick: (hits: VectorHit[]) => T[]): T[] {
+  for (let k = limit + 10; ; k *= 4) {
+    const hits = index.search(vector, { k, partitions });
+    const found = pick(hits);
+    if (found.length >= limit || hits.length < k) return found.slice(0, limit);
   }
 }
 

@@ -1,4 +1,5 @@
 import { bm25Idf, bm25Term } from "./bm25.js";
+import { appendPosting, grow, type PostingList } from "./posting-list.js";
 import { TopHits } from "./top-hits.js";
 
 /** A phrase of a query: its tokens in order, as tokenize() gives them. */
@@ -29,15 +30,6 @@ export interface KeywordHit<Facets> {
   /** The row holds every phrase of the query. */
   full: boolean;
   facets: Facets;
-}
-
-interface PostingList {
-  slots: Int32Array;
-  /** The term's weighted frequency in each row (the sum of its columns' weights per occurrence). */
-  frequencies: Float64Array;
-  size: number;
-  /** Rows still indexed among these; the IDF counts them. */
-  live: number;
 }
 
 /** Between two columns in a row's token ids, so that no phrase matches across them. */
@@ -294,22 +286,6 @@ function union(a: Uint8Array, b: Uint8Array): Uint8Array {
     if (on) both[at] = 1;
   });
   return both;
-}
-
-function appendPosting(list: PostingList, slot: number, frequency: number): void {
-  if (list.size === list.slots.length) {
-    list.slots = grow(list.slots, new Int32Array(list.size * 2));
-    list.frequencies = grow(list.frequencies, new Float64Array(list.size * 2));
-  }
-  list.slots[list.size] = slot;
-  list.frequencies[list.size] = frequency;
-  list.size += 1;
-  list.live += 1;
-}
-
-function grow<T extends Int32Array | Uint32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 function splitColumns(ids: Int32Array, names: readonly string[]): string[][] {

@@ -87,8 +87,6 @@ interface Hit {
   memory?: MemoryRecord;
 }
 
-/** Winners read beyond the limit, in case one was deleted after it was ranked. */
-const SPARE_WINNERS = 3;
 /** Candidates taken from each source before fusion. */
 const PREFETCH = 50;
 /** Vectors rerank rather than lead (see DEFAULT_TUNING), so fewer of their candidates are needed. */
@@ -119,26 +117,21 @@ export async function hybridSearch(
 
   // One vector search over every project serves both lists: the local one is its subset, so the
   // query is embedded once and exact vectors are read once.
-  const vectorWide: Hit[] = [];
-  if (vectors) {
-    // Looked up once the query is embedded, as the store is then, and kept for the hits: nothing
-    // can write between the index's search and them.
-    let facetsOf: ((seq: number) => RankingFacets | undefined) | undefined;
-    const admitted = (seq: number) => {
-      facetsOf ??= store.rankingFacets();
-      const facets = facetsOf(seq);
-      return facets !== undefined && matchesFilter(facets, base);
-    };
-    const found = await vectors(text, admitted, VECTOR_PREFETCH);
-    facetsOf ??= store.rankingFacets();
-    for (const hit of found) {
-      const facets = facetsOf(hit.seq);
-      if (facets) vectorWide.push({ ...hit, facets });
-    }
-  }
+  let duringSearch: ((seq: number) => RankingFacets | undefined) | undefined;
+  const admitted = (seq: number) => {
+    duringSearch ??= store.rankingFacets();
+    const facets = duringSearch(seq);
+    return facets !== undefined && matchesFilter(facets, base);
+  };
+  const nearest = vectors ? await vectors(text, admitted, VECTOR_PREFETCH) : [];
+  // Everything ranking reads is taken from here on, after the query's embedding (the one wait),
+  // up to reading the winners: nothing can write in between, so no candidate changes or vanishes.
+  const facetsOf = store.rankingFacets();
+  const vectorWide: Hit[] = nearest.flatMap((hit) => {
+    const facets = facetsOf(hit.seq);
+    return facets !== undefined && matchesFilter(facets, base) ? [{ ...hit, facets }] : [];
+  });
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
-  // Everything else is read after the query's embedding, the one wait: from here to reading the
-  // winners nothing can write, so no candidate can change or vanish in between.
   const [keywordLocal = [], keywordWide = []] = store.searchKeywordScopes(
     text,
     local ? [{ filter: { ...base, projects: local }, limit: PREFETCH }, { filter: base, limit: PREFETCH }] : [{ filter: base, limit: PREFETCH }],
@@ -212,16 +205,9 @@ export async function hybridSearch(
       },
     };
   });
-  // A few spare winners: another request's continuation may run between the vector search and
-  // this code and delete one.
-  const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit + SPARE_WINNERS);
+  const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit);
   const read = store.memoriesBySeq(winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined ? [hit.seq] : [])));
-  return winners
-    .flatMap(({ hit, score, explanation }) => {
-      const memory = hit.memory ?? (hit.seq === undefined ? undefined : read.get(hit.seq));
-      return memory ? [{ memory, score, explanation }] : [];
-    })
-    .slice(0, input.limit);
+  return winners.map(({ hit, score, explanation }) => ({ memory: hit.memory ?? (read.get(hit.seq as number) as MemoryRecord), score, explanation }));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { EmbeddingJob, SpaceRecord, StoredCode, StoredVector, VectorStore }
 import { type MemoryRow, readMemoriesBySeq, rowToMemory } from "./memory-row.js";
 
 const CODE_PAGE = 5000;
+const VECTOR_PAGE = "SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ?";
 
 interface SpaceRow {
   id: number;
@@ -161,34 +162,23 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   *codes(spaceId: number): Iterable<StoredCode> {
-    const stmt = this.db.prepare(
-      `SELECT v.memory_seq, m.project, v.code FROM memory_vectors v JOIN memories m ON m.seq = v.memory_seq
-       WHERE v.space_id = ? AND v.memory_seq > ? ORDER BY v.memory_seq LIMIT ${CODE_PAGE}`,
+    const pages = this.pages<{ memory_seq: number; project: string; code: Buffer }>(
+      "SELECT v.memory_seq, m.project, v.code FROM memory_vectors v JOIN memories m ON m.seq = v.memory_seq WHERE v.space_id = ? AND v.memory_seq > ?",
+      spaceId,
     );
-    let after = 0;
-    for (;;) {
-      const rows = stmt.all(spaceId, after) as { memory_seq: number; project: string; code: Buffer }[];
+    for (const rows of pages) {
       for (const row of rows) yield { memorySeq: row.memory_seq, project: row.project, code: new Uint8Array(row.code) };
-      const last = rows.at(-1);
-      if (!last || rows.length < CODE_PAGE) return;
-      after = last.memory_seq;
     }
   }
 
+
   *storedVectors(spaceId: number): Iterable<{ memorySeq: number; vector: Float32Array }[]> {
-    const dimensions = this.spaces().find((space) => space.id === spaceId)?.dimensions;
-    const stmt = this.db.prepare(
-      `SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ? ORDER BY memory_seq LIMIT ${CODE_PAGE}`,
-    );
-    let after = 0;
-    for (;;) {
-      const rows = stmt.all(spaceId, after) as { memory_seq: number; vector: Buffer }[];
-      yield rows.flatMap((row) => (row.vector.byteLength === (dimensions ?? 0) * 4 ? [{ memorySeq: row.memory_seq, vector: blobToVector(row.vector) }] : []));
-      const last = rows.at(-1);
-      if (!last || rows.length < CODE_PAGE) return;
-      after = last.memory_seq;
+    const bytes = (this.spaces().find((space) => space.id === spaceId)?.dimensions ?? 0) * 4;
+    for (const rows of this.pages<{ memory_seq: number; vector: Buffer }>(VECTOR_PAGE, spaceId)) {
+      yield rows.flatMap((row) => (row.vector.byteLength === bytes ? [{ memorySeq: row.memory_seq, vector: blobToVector(row.vector) }] : []));
     }
   }
+
 
   vectorCount(spaceId: number): number {
     return (this.db.prepare("SELECT COUNT(*) AS n FROM memory_vectors WHERE space_id = ?").get(spaceId) as { n: number }).n;
@@ -202,21 +192,30 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   recode(spaceId: number, encode: (vector: Float32Array) => Uint8Array): void {
-    const read = this.db.prepare(
-      `SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ? ORDER BY memory_seq LIMIT ${CODE_PAGE}`,
-    );
     const write = this.db.prepare("UPDATE memory_vectors SET code = ? WHERE space_id = ? AND memory_seq = ?");
-    let after = 0;
-    for (;;) {
-      const rows = read.all(spaceId, after) as { memory_seq: number; vector: Buffer }[];
+    for (const rows of this.pages<{ memory_seq: number; vector: Buffer }>(VECTOR_PAGE, spaceId)) {
       this.db.transaction(() => {
         for (const row of rows) write.run(Buffer.from(encode(blobToVector(row.vector))), spaceId, row.memory_seq);
       })();
+    }
+  }
+
+  /**
+   * A space's rows from `select` (which ends in "space_id = ? AND memory_seq > ?"), a page at
+   * a time in seq order; each page is read whole, so no read stays open while one is used.
+   */
+  private *pages<Row extends { memory_seq: number }>(select: string, spaceId: number): Iterable<Row[]> {
+    const stmt = this.db.prepare(`${select} ORDER BY memory_seq LIMIT ${CODE_PAGE}`);
+    let after = 0;
+    for (;;) {
+      const rows = stmt.all(spaceId, after) as Row[];
+      yield rows;
       const last = rows.at(-1);
       if (!last || rows.length < CODE_PAGE) return;
       after = last.memory_seq;
     }
   }
+
 
   memoriesBySeq(memorySeqs: readonly number[]) {
     return readMemoriesBySeq(this.db, memorySeqs);
