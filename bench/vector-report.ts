@@ -33,12 +33,13 @@ export function formatTargets(row: VectorKnnRow): string {
 export function formatVectorTable(rows: readonly VectorKnnRow[]): string {
   return formatTable(
     columns(
-      ["vectors", "scope", "scanned", "p50 ms", "p99 ms", "recall@10", "exact/search", "build s", "load s", "index MiB", "target"],
-      [true, false, true, true, true, true, true, true, true, true, false],
+      ["vectors", "scope", "rescoring", "scanned", "p50 ms", "p99 ms", "recall@10", "exact/search", "build s", "load s", "index MiB", "target"],
+      [true, false, false, true, true, true, true, true, true, true, true, false],
     ),
     rows.map((r) => [
       count(r.size),
       r.scope,
+      r.rescoring,
       count(r.scanned),
       r.p50Ms.toFixed(2),
       r.p99Ms.toFixed(2),

@@ -204,15 +204,16 @@ describe("binary index", () => {
     expect(index.search(query, { k: 50 }).map((hit) => hit.id)).toEqual(bruteForce(few, query, 7));
   });
 
-  it("rescores from vectors it holds without reading them, within 1e-3 of the exact similarity", () => {
+  it("scores every candidate from the vectors it holds, without reading them, as exact rescoring of them all would (within 4e-3 at 64 dimensions)", () => {
     const reads = { count: 0 };
     const held = indexOver(vectors, quantizer, THREE_PASSES, 2 ** 30, reads);
     for (const [id, vector] of vectors) held.add(id, vector, "all");
-    const exact = filledIndex(THREE_PASSES, () => "all").search(query, { k: 10 });
+    // The same 60 candidates, every one rescored from its exact vector.
+    const exact = filledIndex({ ...THREE_PASSES, minRerank: 60 }, () => "all").search(query, { k: 10 });
     const hits = held.search(query, { k: 10 });
     expect(reads.count).toBe(0);
     expect(hits.map((hit) => hit.id)).toEqual(exact.map((hit) => hit.id));
-    hits.forEach((hit, i) => expect(Math.abs(hit.similarity - (exact[i]?.similarity as number))).toBeLessThan(1e-3));
+    hits.forEach((hit, i) => expect(Math.abs(hit.similarity - (exact[i]?.similarity as number))).toBeLessThan(4e-3));
   });
 
   it("reads a vector again once its code changes, and holds what it read", () => {

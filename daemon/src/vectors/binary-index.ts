@@ -1,5 +1,5 @@
 import { querySignWords } from "./code-words.js";
-import { prefixDistances } from "./hamming.js";
+import { KernelArena } from "./kernel-arena.js";
 import { nearestByDistance } from "./nearest-by-distance.js";
 import { PartitionCodes } from "./partition-codes.js";
 import { buildQueryTable, tableSum } from "./query-table.js";
@@ -79,13 +79,13 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
   const partitionsByName = new Map<string, number>();
   const locations = new Map<number, number>();
   const scalars = new ScalarVectors(dimensions, options.scalarBudgetBytes ?? DEFAULT_SCALAR_BUDGET_BYTES);
-  let distances = new Uint8Array(0);
+  const arena = new KernelArena();
 
   function partitionIndex(name: string): number {
     let index = partitionsByName.get(name);
     if (index === undefined) {
       index = partitions.length;
-      partitions.push(new PartitionCodes(name, dimensions));
+      partitions.push(new PartitionCodes(name, dimensions, arena));
       partitionsByName.set(name, index);
     }
     return index;
@@ -147,8 +147,13 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     const accepted = accept === undefined ? undefined : (position: number) => accept(idAt(position));
 
     const candidates = total > wanted ? prefixCandidates(query, scope, starts, total, wanted, accepted) : allPositions(total, accepted);
-    const shortlist = candidates.length > rerank ? bestByTable(query, scope, starts, candidates, rerank) : candidates;
-    return rescore(query, Array.from(shortlist, idAt), k);
+    const ids = Array.from(candidates, idAt);
+    // Held at one byte per dimension, every candidate is scored almost exactly, which is cheaper
+    // than estimating them all from their codes and reading the best few.
+    const similarities = scalars.similarities(ids, query, true);
+    if (similarities !== undefined) return best(ids, similarities, k);
+    const shortlist = candidates.length > rerank ? Array.from(bestByTable(query, scope, starts, candidates, rerank), idAt) : ids;
+    return rescore(query, shortlist, k);
   }
 
   function scopeOf(names: readonly string[] | undefined): PartitionCodes[] {
@@ -171,13 +176,22 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
   ): Int32Array {
     const signs = querySignWords(quantizer, query);
     const prefixWords = (scope[0] as PartitionCodes).prefixWords;
-    // Reused across searches: a fresh megabyte per search at 1M vectors only feeds the GC.
-    if (distances.length < total) distances = new Uint8Array(total);
-    const histogram = new Int32Array(prefixWords * 32 + 1);
-    scope.forEach((part, p) => {
-      prefixDistances(part.prefix, part.count, prefixWords, signs, distances, starts[p] as number, histogram);
-    });
-    return nearestByDistance(distances, total, histogram, wanted, accepted);
+    const histogramLength = prefixWords * 32 + 1;
+    // The Hamming pass runs in the kernels' memory, which holds the prefixes: the query, the
+    // distances and their histogram go there too, in blocks freed again once they are read.
+    const scratch = [signs.byteLength, total, histogramLength * 4];
+    const [queryAt, distancesAt, histogramAt] = scratch.map((bytes) => arena.alloc(bytes)) as [number, number, number];
+    try {
+      const { buffer } = arena;
+      new Int32Array(buffer, queryAt, signs.length).set(signs);
+      const histogram = new Int32Array(buffer, histogramAt, histogramLength).fill(0);
+      scope.forEach((part, p) => {
+        arena.kernels.hamming(part.prefixAt, part.count, prefixWords, queryAt, distancesAt + (starts[p] as number), histogramAt);
+      });
+      return nearestByDistance(new Uint8Array(buffer, distancesAt, total), total, histogram, wanted, accepted);
+    } finally {
+      [queryAt, distancesAt, histogramAt].forEach((at, i) => arena.free(at, scratch[i] as number));
+    }
   }
 
   function bestByTable(
@@ -204,24 +218,19 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
 
   /** Cosine similarity for the shortlist: from the vectors held in memory, the rest read (and then held). */
   function rescore(query: Float32Array, ids: readonly number[], k: number): VectorHit[] {
-    const queryNorm = Math.sqrt(dot(query, query));
-    const hits: VectorHit[] = [];
-    const missing: number[] = [];
-    for (const id of ids) {
-      const similarity = scalars.similarity(id, query, queryNorm);
-      if (similarity === undefined) missing.push(id);
-      else hits.push({ id, similarity });
-    }
+    const similarities = scalars.similarities(ids, query) as Float64Array;
+    const missing = ids.filter((_, i) => Number.isNaN(similarities[i]));
     const vectors = missing.length > 0 ? exactVectors(missing) : new Map<number, Float32Array>();
-    for (const id of missing) {
+    const queryNorm = Math.sqrt(dot(query, query));
+    ids.forEach((id, i) => {
+      if (!Number.isNaN(similarities[i])) return;
       const vector = vectors.get(id);
-      if (vector === undefined || vector.length !== dimensions) continue;
+      if (vector === undefined || vector.length !== dimensions) return;
       const norms = queryNorm * Math.sqrt(dot(vector, vector));
-      hits.push({ id, similarity: norms > 0 ? Math.min(1, Math.max(-1, dot(query, vector) / norms)) : 0 });
+      similarities[i] = norms > 0 ? Math.min(1, Math.max(-1, dot(query, vector) / norms)) : 0;
       if (locations.has(id)) scalars.set(id, vector);
-    }
-    hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
-    return hits.slice(0, k);
+    });
+    return best(ids, similarities, k);
   }
 
   return {
@@ -243,8 +252,18 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     remove,
     search,
     memoryBytes: () =>
-      partitions.reduce((sum, part) => sum + part.byteLength, 0) + locations.size * MAP_BYTES_PER_ENTRY + distances.byteLength + scalars.byteLength,
+      partitions.reduce((sum, part) => sum + part.byteLength, 0) + arena.byteLength + locations.size * MAP_BYTES_PER_ENTRY + scalars.byteLength,
   };
+}
+
+/** The k best-scoring ids (NaN scores left out), best first; of equal scores at the cut, the first seen stays. */
+function best(ids: readonly number[], similarities: Float64Array, k: number): VectorHit[] {
+  const top = new TopScores(k);
+  similarities.forEach((similarity, i) => {
+    if (!Number.isNaN(similarity)) top.push(similarity, i);
+  });
+  const hits = Array.from(top.itemsBestFirst(), (i) => ({ id: ids[i] as number, similarity: similarities[i] as number }));
+  return hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
 }
 
 function allPositions(total: number, accepted: ((position: number) => boolean) | undefined): Int32Array {

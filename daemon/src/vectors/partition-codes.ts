@@ -1,16 +1,20 @@
 import { prefixWordsPerCode, readCodeFactor, readCodeWords, wordsPerCode } from "./code-words.js";
+import type { KernelArena } from "./kernel-arena.js";
 
 /**
- * The codes of one partition (project) in growable typed arrays: the Hamming prefix words,
- * the remaining words, the rescaling factors and the ids, each slot at the same index.
- * Slots stay dense (removal moves the last slot into the gap), so a scan never skips holes.
+ * The codes of one partition (project) in growable arrays: the Hamming prefix words (in the
+ * kernels' memory, where the Hamming pass runs), the remaining words, the rescaling factors
+ * and the ids, each slot at the same index. Slots stay dense (removal moves the last slot
+ * into the gap), so a scan never skips holes.
  */
 export class PartitionCodes {
   readonly prefixWords: number;
   readonly tailWords: number;
   private readonly signBytes: number;
   count = 0;
-  prefix: Int32Array;
+  /** Where the prefixes start in the arena's memory. */
+  prefixAt = 0;
+  private capacity = 0;
   tail: Int32Array;
   factors: Float32Array;
   ids: Float64Array;
@@ -18,19 +22,24 @@ export class PartitionCodes {
   constructor(
     readonly name: string,
     dimensions: number,
+    private readonly arena: KernelArena,
   ) {
     this.prefixWords = prefixWordsPerCode(dimensions);
     this.tailWords = wordsPerCode(dimensions) - this.prefixWords;
     this.signBytes = Math.ceil(dimensions / 8);
-    this.prefix = new Int32Array(0);
     this.tail = new Int32Array(0);
     this.factors = new Float32Array(0);
     this.ids = new Float64Array(0);
   }
 
+  /** The prefixes, as a view of the arena's memory now (an allocation anywhere may move its buffer). */
+  get prefix(): Int32Array {
+    return new Int32Array(this.arena.buffer, this.prefixAt, this.capacity * this.prefixWords);
+  }
+
   /** Appends a code and returns its slot. */
   append(id: number, code: Uint8Array): number {
-    if (this.count === this.ids.length) this.grow(Math.max(16, this.count * 2));
+    if (this.count === this.capacity) this.grow(Math.max(16, this.count * 2));
     const slot = this.count;
     this.count += 1;
     this.ids[slot] = id;
@@ -58,13 +67,18 @@ export class PartitionCodes {
     return moved;
   }
 
-  /** Bytes of the arrays, spare capacity included. */
+  /** Bytes of the arrays outside the arena, spare capacity included. */
   get byteLength(): number {
-    return this.prefix.byteLength + this.tail.byteLength + this.factors.byteLength + this.ids.byteLength;
+    return this.tail.byteLength + this.factors.byteLength + this.ids.byteLength;
   }
 
   private grow(capacity: number): void {
-    this.prefix = resized(this.prefix, capacity * this.prefixWords);
+    const bytes = this.capacity * this.prefixWords * 4;
+    const at = this.arena.alloc(capacity * this.prefixWords * 4);
+    new Uint8Array(this.arena.buffer).copyWithin(at, this.prefixAt, this.prefixAt + bytes);
+    if (this.capacity > 0) this.arena.free(this.prefixAt, bytes);
+    this.prefixAt = at;
+    this.capacity = capacity;
     this.tail = resized(this.tail, capacity * this.tailWords);
     this.factors = resized(this.factors, capacity);
     this.ids = resized(this.ids, capacity);

@@ -1,0 +1,99 @@
+;; The vector search's inner loops, in WebAssembly for its 128-bit SIMD: plain JavaScript has
+;; neither SIMD nor 8- and 16-bit integer arithmetic, so these run several times faster here.
+;; The generated module is daemon/src/vectors/vector-kernels-wasm.ts (npm run generate:kernels).
+(module
+  (memory (export "memory") 1)
+
+  ;; For each of `count` rows named by their slot (i32 each, at `slots`), the dot product of the
+  ;; row (`stride` int8 values at slab + slot * stride) with the query (`stride` int16 values at
+  ;; `query`), written as f64 to `out`. `stride` is a multiple of 16. Each i32 lane adds
+  ;; stride / 4 products, so the caller keeps |query| * 127 * stride / 4 below 2^31.
+  (func (export "dots")
+    (param $query i32) (param $stride i32) (param $slab i32) (param $slots i32) (param $count i32) (param $out i32)
+    (local $i i32) (local $row i32) (local $j i32) (local $q i32) (local $acc v128) (local $v v128)
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $row
+          (i32.add (local.get $slab)
+            (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $i) (i32.const 2)))) (local.get $stride))))
+        (local.set $acc (v128.const i32x4 0 0 0 0))
+        (local.set $j (i32.const 0))
+        (local.set $q (local.get $query))
+        (loop $columns
+          (local.set $v (v128.load (i32.add (local.get $row) (local.get $j))))
+          (local.set $acc
+            (i32x4.add (local.get $acc)
+              (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (v128.load (local.get $q)))))
+          (local.set $acc
+            (i32x4.add (local.get $acc)
+              (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (v128.load offset=16 (local.get $q)))))
+          (local.set $j (i32.add (local.get $j) (i32.const 16)))
+          (local.set $q (i32.add (local.get $q) (i32.const 32)))
+          (br_if $columns (i32.lt_u (local.get $j) (local.get $stride))))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3)))
+          (f64.add
+            (f64.add
+              (f64.convert_i32_s (i32x4.extract_lane 0 (local.get $acc)))
+              (f64.convert_i32_s (i32x4.extract_lane 1 (local.get $acc))))
+            (f64.add
+              (f64.convert_i32_s (i32x4.extract_lane 2 (local.get $acc)))
+              (f64.convert_i32_s (i32x4.extract_lane 3 (local.get $acc))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rows))))
+;; Hamming distances between the query (`words` i32 words at `query`) and each of `count`
+  ;; codes of `words` words laid out one after another from `codes`, written as bytes to `out`;
+  ;; `histogram` (i32 per distance) counts the codes at each distance. At most 7 words, so that
+  ;; a distance fits its byte. Six-word codes (the
+  ;; 192-bit prefixes) take a path of three 64-bit words, for which `codes` is 8-byte aligned.
+  (func (export "hamming")
+    (param $codes i32) (param $count i32) (param $words i32) (param $query i32) (param $out i32) (param $histogram i32)
+    (local $i i32) (local $w i32) (local $row i32) (local $distance i32) (local $q0 i64) (local $q1 i64) (local $q2 i64)
+    (if (i32.eq (local.get $words) (i32.const 6))
+      (then
+        (local.set $q0 (i64.load (local.get $query)))
+        (local.set $q1 (i64.load offset=8 (local.get $query)))
+        (local.set $q2 (i64.load offset=16 (local.get $query)))
+        (local.set $row (local.get $codes))
+        (block $done
+          (loop $rows
+            (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+            (local.set $distance
+              (i32.wrap_i64
+                (i64.add
+                  (i64.add
+                    (i64.popcnt (i64.xor (i64.load (local.get $row)) (local.get $q0)))
+                    (i64.popcnt (i64.xor (i64.load offset=8 (local.get $row)) (local.get $q1))))
+                  (i64.popcnt (i64.xor (i64.load offset=16 (local.get $row)) (local.get $q2))))))
+            (i32.store8 (i32.add (local.get $out) (local.get $i)) (local.get $distance))
+            (call $count (local.get $histogram) (local.get $distance))
+            (local.set $row (i32.add (local.get $row) (i32.const 24)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $rows))))
+      (else
+        (block $done
+          (loop $rows
+            (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+            (local.set $distance (i32.const 0))
+            (local.set $w (i32.const 0))
+            (block $measured
+              (loop $each
+                (br_if $measured (i32.ge_u (local.get $w) (local.get $words)))
+                (local.set $distance
+                  (i32.add (local.get $distance)
+                    (i32.popcnt
+                      (i32.xor
+                        (i32.load (i32.add (local.get $codes) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $words)) (local.get $w)) (i32.const 2))))
+                        (i32.load (i32.add (local.get $query) (i32.shl (local.get $w) (i32.const 2))))))))
+                (local.set $w (i32.add (local.get $w) (i32.const 1)))
+                (br $each)))
+            (i32.store8 (i32.add (local.get $out) (local.get $i)) (local.get $distance))
+            (call $count (local.get $histogram) (local.get $distance))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $rows))))))
+
+  (func $count (param $histogram i32) (param $distance i32)
+    (local $at i32)
+    (local.set $at (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))
+    (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1))))
+)
