@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { KeywordIndex, type KeywordScope } from "./keyword-index.js";
+import { mulberry32, type Random, randomInt } from "../../../bench/seeded-random.js";
+import { bm25Idf, bm25Term } from "./bm25.js";
+import { KeywordIndex, type KeywordHit, type KeywordScope } from "./keyword-index.js";
 import { tokenize } from "./tokenize.js";
 
 interface Facets {
@@ -95,5 +97,167 @@ describe("KeywordIndex", () => {
     found.set(1, [tokenize("mysql"), []], 1, 0, { project: "p0" });
     expect(seqs(found, [["postgr"]])).toEqual([]);
     expect(seqs(found, [["mysql"]])).toEqual([1]);
+  });
+});
+
+/** A row as the brute-force ranking reads it. */
+interface Row {
+  columns: string[][];
+  extra: number;
+  key: number;
+}
+
+interface RandomFacets {
+  seq: number;
+  key: number;
+}
+
+const RANDOM_WEIGHTS = [1, 0.8, 2];
+/** Few words, drawn unevenly: some are in over half the rows (floored IDF), many rows tie. */
+const WORDS = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9"];
+
+function randomWord(random: Random): string {
+  return WORDS[Math.min(WORDS.length - 1, Math.floor(WORDS.length * random() ** 2))] as string;
+}
+
+function randomRow(random: Random, uniform = false): Row {
+  // Rows of one length, in one column, make every bound a score some row has: no slack to hide a wrong cut.
+  if (uniform) return { columns: [Array.from({ length: 5 }, () => randomWord(random)), [], []], extra: 0, key: randomInt(random, 0, 4) * 256 + randomInt(random, 0, 3) };
+  return {
+    columns: RANDOM_WEIGHTS.map(() => Array.from({ length: randomInt(random, 0, random() < 0.2 ? 12 : 4) }, () => randomWord(random))),
+    extra: randomInt(random, 0, 2),
+    key: randomInt(random, 0, 4) * 256 + randomInt(random, 0, 3),
+  };
+}
+
+/** The summed column weights of the phrase's occurrences in the row, or -1 when it has none. */
+function frequencyIn(row: Row, phrase: readonly string[]): number {
+  let frequency = -1;
+  row.columns.forEach((tokens, column) => {
+    for (let start = 0; start + phrase.length <= tokens.length; start++) {
+      if (phrase.every((token, k) => tokens[start + k] === token)) frequency = Math.max(frequency, 0) + (RANDOM_WEIGHTS[column] as number);
+    }
+  });
+  return frequency;
+}
+
+/** Every live row scored against every phrase in query order, then filtered, sorted and cut: the ranking the index must reproduce. */
+function bruteForce(rows: Map<number, Row>, phrases: readonly string[][], scopes: readonly KeywordScope<RandomFacets>[]): KeywordHit<RandomFacets>[][] {
+  const wanted = phrases.filter((phrase) => phrase.length > 0);
+  const live = [...rows.entries()];
+  const lengthOf = (row: Row) => row.columns.reduce((n, tokens) => n + tokens.length, 0) + row.extra;
+  const average = live.reduce((n, [, row]) => n + lengthOf(row), 0) / live.length;
+  const idfs = wanted.map((phrase) => bm25Idf(live.length, live.filter(([, row]) => frequencyIn(row, phrase) >= 0).length));
+  const scored = live.flatMap(([seq, row]) => {
+    let score = 0;
+    let held = 0;
+    wanted.forEach((phrase, i) => {
+      const frequency = frequencyIn(row, phrase);
+      if (frequency < 0) return;
+      held += 1;
+      score += bm25Term(idfs[i] as number, frequency, lengthOf(row), average);
+    });
+    return held === 0 ? [] : [{ seq, score, full: held === wanted.length, facets: { seq, key: row.key } }];
+  });
+  scored.sort((a, b) => Number(b.full) - Number(a.full) || b.score - a.score || a.seq - b.seq);
+  return scopes.map((scope) =>
+    scored
+      .filter(({ facets: { key } }) => scope.classes[key % 256] === 1 && (scope.groups === undefined || scope.groups[Math.floor(key / 256)] === 1))
+      .filter((hit) => !scope.accept || scope.accept(hit.facets))
+      .slice(0, Math.max(0, scope.limit)),
+  );
+}
+
+function randomScope(random: Random): KeywordScope<RandomFacets> {
+  const on = (n: number, p: number) => Uint8Array.from({ length: n }, () => (random() < p ? 1 : 0));
+  const wide = random() < 0.5;
+  return {
+    classes: wide ? classes(0, 1, 2, 3) : on(4, 0.6),
+    groups: wide || random() < 0.3 ? undefined : on(5, 0.4),
+    accept: random() < 0.15 ? (facets) => facets.seq % 3 !== 0 : undefined,
+    limit: [0, 1, 2, 3, 5, 10, 20, 200][randomInt(random, 0, 7)] as number,
+  };
+}
+
+function randomQuery(random: Random): string[][] {
+  return Array.from({ length: randomInt(random, 1, 5) }, () => {
+    if (random() < 0.05) return ["absent"];
+    if (random() < 0.03) return [];
+    return Array.from({ length: random() < 0.2 ? 2 : 1 }, () => randomWord(random));
+  });
+}
+
+function randomIndex(random: Random, count: number, uniform: boolean): { index: KeywordIndex<RandomFacets>; rows: Map<number, Row> } {
+  const index = new KeywordIndex<RandomFacets>(RANDOM_WEIGHTS);
+  const rows = new Map<number, Row>();
+  const put = (seq: number, row: Row) => {
+    index.set(seq, row.columns, row.extra, row.key, { seq, key: row.key });
+    rows.set(seq, row);
+  };
+  for (let seq = 1; seq <= count; seq++) put(seq, randomRow(random, uniform));
+  // Deleted and replaced rows leave dead slots behind in the lists.
+  for (let seq = 1; seq <= count; seq++) {
+    const roll = random();
+    if (roll < 0.15) {
+      index.delete(seq);
+      rows.delete(seq);
+    } else if (roll < 0.2) {
+      put(seq, randomRow(random, uniform));
+    }
+  }
+  return { index, rows };
+}
+
+describe("KeywordIndex search against a brute-force ranking", () => {
+  for (const [seed, count, uniform] of [[1, 60, false], [2, 400, false], [3, 1500, false], [4, 3000, false], [6, 1000, true], [7, 3000, true]] as const) {
+    it(`returns exactly the brute-force rows, order and scores over ${count} random ${uniform ? "equally long " : ""}rows (seed ${seed})`, () => {
+      const random = mulberry32(seed);
+      const { index, rows } = randomIndex(random, count, uniform);
+      for (let q = 0; q < 150; q++) {
+        const query = randomQuery(random);
+        const scopes = Array.from({ length: randomInt(random, 1, 3) }, () => randomScope(random));
+        expect(index.search(query, scopes), JSON.stringify(query)).toEqual(bruteForce(rows, query, scopes));
+      }
+    });
+  }
+
+  it("ranks exactly like the brute force after compacting away many deleted rows", () => {
+    const random = mulberry32(5);
+    const index = new KeywordIndex<RandomFacets>(RANDOM_WEIGHTS);
+    const rows = new Map<number, Row>();
+    for (let seq = 1; seq <= 3000; seq++) {
+      const row = randomRow(random);
+      index.set(seq, row.columns, row.extra, row.key, { seq, key: row.key });
+      rows.set(seq, row);
+    }
+    for (let seq = 1; seq <= 3000; seq++) {
+      if (seq % 5 === 0) continue;
+      index.delete(seq);
+      rows.delete(seq);
+    }
+    expect(index.size).toBe(600);
+    for (let q = 0; q < 100; q++) {
+      const query = randomQuery(random);
+      const scopes = Array.from({ length: randomInt(random, 1, 3) }, () => randomScope(random));
+      expect(index.search(query, scopes), JSON.stringify(query)).toEqual(bruteForce(rows, query, scopes));
+    }
+  });
+
+  it("orders rows of equal score by seq, across scopes of different limits", () => {
+    const index = new KeywordIndex<RandomFacets>(RANDOM_WEIGHTS);
+    const rows = new Map<number, Row>();
+    for (let seq = 1; seq <= 500; seq++) {
+      const row: Row = { columns: [seq % 4 === 0 ? ["w1", "w2"] : ["w1"], ["w3"], []], extra: 0, key: seq % 3 };
+      index.set(seq, row.columns, row.extra, row.key, { seq, key: row.key });
+      rows.set(seq, row);
+    }
+    const scopes = [
+      { classes: classes(0), limit: 7 },
+      { classes: classes(0, 1, 2), limit: 150 },
+      { classes: classes(2), groups: Uint8Array.of(1), limit: 3 },
+    ];
+    for (const query of [[["w1"], ["w2"]], [["w2"], ["w1"], ["w3"]], [["w3"], ["w2"]], [["w1", "w2"], ["w3"]]]) {
+      expect(index.search(query, scopes)).toEqual(bruteForce(rows, query, scopes));
+    }
   });
 });

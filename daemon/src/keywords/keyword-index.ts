@@ -1,6 +1,9 @@
 import { bm25Idf, bm25Term } from "./bm25.js";
-import { appendPosting, grow, type PostingList } from "./posting-list.js";
+import { appendPosting, emptyPostingList, grow, type PostingList, seekSlot } from "./posting-list.js";
+import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
 import { TopHits } from "./top-hits.js";
+
+export { KEY_CLASSES } from "./pruned-search.js";
 
 /** A phrase of a query: its tokens in order, as tokenize() gives them. */
 export type QueryPhrase = readonly string[];
@@ -19,8 +22,6 @@ export interface KeywordScope<Facets> {
   limit: number;
 }
 
-/** Classes of row keys: the low 8 bits. */
-export const KEY_CLASSES = 256;
 /** The key of a deleted row's slot: class 255, which no scope should admit, in no group. */
 const DEAD_KEY = 0xffff_ffff;
 
@@ -63,6 +64,7 @@ export class KeywordIndex<Facets> {
   private scores = new Float64Array(0);
   private matched = new Uint8Array(0);
   private touched = new Int32Array(0);
+  private spare = new Float64Array(0);
 
   /** `weights[i]` is the BM25 weight of column i, as given to FTS5's bm25(). */
   constructor(private readonly weights: readonly number[]) {}
@@ -112,8 +114,8 @@ export class KeywordIndex<Facets> {
         frequencies.set(id, (frequencies.get(id) ?? 0) + weight);
       }
     });
-    for (const [id, frequency] of frequencies) appendPosting(this.lists[id] as PostingList, slot, frequency);
     const length = ids.length - Math.max(0, columns.length - 1) + extraLength;
+    for (const [id, frequency] of frequencies) appendPosting(this.lists[id] as PostingList, slot, frequency, length);
     this.seqs[slot] = seq;
     this.keys[slot] = key;
     this.lengths[slot] = length;
@@ -141,12 +143,13 @@ export class KeywordIndex<Facets> {
   /**
    * For each scope, the best rows holding any phrase that it admits: rows holding every phrase
    * first (as FTS5's AND query before its OR query), each group by BM25. Scopes share one pass
-   * over the posting lists, so a narrow and a wide search cost little more than the wide one.
+   * over the posting lists, so a narrow and a wide search cost little more than the wide one;
+   * with two phrases or more, lists that cannot change any scope's best rows are only probed
+   * (see searchPruned).
    */
   search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit<Facets>[][] {
     if (this.rows === 0) return scopes.map(() => []);
     const wanted = phrases.filter((phrase) => phrase.length > 0);
-    const average = this.tokens / this.rows;
     const classes = new Uint8Array(KEY_CLASSES);
     let groups: Uint8Array | undefined = new Uint8Array(0);
     for (const scope of scopes) {
@@ -156,59 +159,108 @@ export class KeywordIndex<Facets> {
       groups = scope.groups === undefined || groups === undefined ? undefined : union(groups, scope.groups);
     }
     classes[DEAD_KEY % KEY_CLASSES] = 0;
+    const matches = wanted.map((phrase) => this.match(phrase));
+    // An accept test can reject any row, so no scope's threshold is known before the end: scan everything.
+    const tops =
+      matches.filter((match) => match !== undefined).length >= 2 && scopes.every((scope) => scope.accept === undefined)
+        ? searchPruned(this.table(), matches, scopes, { classes, groups })
+        : this.searchAll(matches, scopes, { classes, groups });
+    return tops.map((top) => top.bestFirst().map((hit) => ({ ...hit, facets: this.rowFacets[this.slotOf.get(hit.seq) as number] as Facets })));
+  }
+
+  /** The rows holding a phrase and its IDF; undefined when no row holds it. */
+  private match(phrase: QueryPhrase): MatchedPhrase | undefined {
+    const ids = phrase.map((token) => this.termIds.get(token));
+    if (ids.some((id) => id === undefined)) return undefined;
+    const list = ids.length === 1 ? (this.lists[ids[0] as number] as PostingList) : this.phraseRows(ids as number[]);
+    return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live) };
+  }
+
+  private table(): RowTable {
+    const { keys, lengths, seqs, scores, matched: marks, touched, spare } = this;
+    return { keys, lengths, seqs, averageLength: this.tokens / this.rows, scores, marks, touched, spare };
+  }
+
+  /** Every posting of every phrase scanned, every admitted row ranked in every scope that admits it. */
+  private searchAll(matches: readonly (MatchedPhrase | undefined)[], scopes: readonly KeywordScope<Facets>[], admitted: { classes: Uint8Array; groups?: Uint8Array }): TopHits[] {
+    const average = this.tokens / this.rows;
     const { keys, matched, scores, lengths, touched } = this;
+    const tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
+    const known = matches.filter((match) => match !== undefined);
+    if (known.length === 1) {
+      // One list: each row's score is its one term, so rows are ranked as they are read, in the same order.
+      const { list, idf } = known[0] as MatchedPhrase;
+      const full = matches.length === 1;
+      for (let i = 0; i < list.size; i++) {
+        const slot = list.slots[i] as number;
+        const key = keys[slot] as number;
+        if (!admits(admitted, key)) continue;
+        this.rank(scopes, tops, slot, full, bm25Term(idf, list.frequencies[i] as number, lengths[slot] as number, average));
+      }
+      return tops;
+    }
     let touchedCount = 0;
-    for (const phrase of wanted) {
-      const ids = phrase.map((token) => this.termIds.get(token));
-      if (ids.some((id) => id === undefined)) continue;
-      const found = ids.length === 1 ? (this.lists[ids[0] as number] as PostingList) : this.phraseRows(ids as number[]);
-      const idf = bm25Idf(this.rows, found.live);
-      const { slots, frequencies } = found;
-      for (let i = 0; i < found.size; i++) {
+    for (const match of matches) {
+      if (match === undefined) continue;
+      const { list, idf } = match;
+      const { slots, frequencies } = list;
+      for (let i = 0; i < list.size; i++) {
         const slot = slots[i] as number;
         const key = keys[slot] as number;
-        if (classes[key % KEY_CLASSES] !== 1 || (groups !== undefined && groups[Math.floor(key / KEY_CLASSES)] !== 1)) continue;
+        if (!admits(admitted, key)) continue;
         if (matched[slot] === 0) touched[touchedCount++] = slot;
         matched[slot] = (matched[slot] as number) + 1;
         scores[slot] = (scores[slot] as number) + bm25Term(idf, frequencies[i] as number, lengths[slot] as number, average);
       }
     }
-    const tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
     for (let i = 0; i < touchedCount; i++) {
       const slot = touched[i] as number;
-      const key = keys[slot] as number;
-      const full = matched[slot] === wanted.length;
-      const score = scores[slot] as number;
-      const seq = this.seqs[slot] as number;
-      scopes.forEach((scope, j) => {
-        const top = tops[j] as TopHits;
-        if (scope.classes[key % KEY_CLASSES] !== 1 || (scope.groups !== undefined && scope.groups[Math.floor(key / KEY_CLASSES)] !== 1)) return;
-        if (!top.wouldKeep(full, score, seq)) return;
-        if (!scope.accept || scope.accept(this.rowFacets[slot] as Facets)) top.push(full, score, seq);
-      });
+      this.rank(scopes, tops, slot, matched[slot] === matches.length, scores[slot] as number);
       scores[slot] = 0;
       matched[slot] = 0;
     }
-    return tops.map((top) => top.bestFirst().map((hit) => ({ ...hit, facets: this.rowFacets[this.slotOf.get(hit.seq) as number] as Facets })));
+    return tops;
+  }
+
+  /** Offers a scored row to each scope that admits it; accept is asked only when the row would be kept. */
+  private rank(scopes: readonly KeywordScope<Facets>[], tops: readonly TopHits[], slot: number, full: boolean, score: number): void {
+    const key = this.keys[slot] as number;
+    const seq = this.seqs[slot] as number;
+    for (let j = 0; j < scopes.length; j++) {
+      const scope = scopes[j] as KeywordScope<Facets>;
+      const top = tops[j] as TopHits;
+      if (!admits(scope, key) || !top.wouldKeep(full, score, seq)) continue;
+      if (!scope.accept || scope.accept(this.rowFacets[slot] as Facets)) top.push(full, score, seq);
+    }
   }
 
   /**
    * Rows holding the phrase, with its weighted frequency in each, shaped like a posting list
-   * (every entry live); read from the rarest term's list.
+   * (every entry live): the shortest term's list walked, rows missing another term skipped by
+   * seeking in its list, and only the rest read for the phrase.
    */
   private phraseRows(ids: readonly number[]): PostingList {
-    const rarest = ids.reduce((best, id) => ((this.lists[id] as PostingList).live < (this.lists[best] as PostingList).live ? id : best));
-    const list = this.lists[rarest] as PostingList;
-    const found: PostingList = { slots: new Int32Array(list.live), frequencies: new Float64Array(list.live), size: 0, live: 0 };
-    for (let i = 0; i < list.size; i++) {
-      const slot = list.slots[i] as number;
+    const [shortest, ...others] = ids.map((id) => this.lists[id] as PostingList).sort((a, b) => a.size - b.size) as [PostingList, ...PostingList[]];
+    const at = new Int32Array(others.length);
+    const found = emptyPostingList(shortest.live);
+    rows: for (let i = 0; i < shortest.size; i++) {
+      const slot = shortest.slots[i] as number;
       const tokens = this.rowTokens[slot];
       if (tokens === undefined) continue;
+      for (let o = 0; o < others.length; o++) {
+        const list = others[o] as PostingList;
+        const k = seekSlot(list, slot, at[o] as number);
+        at[o] = k;
+        if (k === list.size) break rows;
+        if (list.slots[k] !== slot) continue rows;
+      }
       const frequency = this.phraseFrequency(tokens, ids);
       if (frequency < 0) continue;
       found.slots[found.size] = slot;
       found.frequencies[found.size] = frequency;
       found.size += 1;
+      found.maxFrequency = Math.max(found.maxFrequency, frequency);
+      found.minLength = Math.min(found.minLength, this.lengths[slot] as number);
     }
     found.live = found.size;
     return found;
@@ -236,7 +288,7 @@ export class KeywordIndex<Facets> {
       id = this.termNames.length;
       this.termIds.set(token, id);
       this.termNames.push(token);
-      this.lists.push({ slots: new Int32Array(4), frequencies: new Float64Array(4), size: 0, live: 0 });
+      this.lists.push(emptyPostingList(4));
     }
     return id;
   }
@@ -250,6 +302,7 @@ export class KeywordIndex<Facets> {
     this.scores = new Float64Array(capacity);
     this.matched = new Uint8Array(capacity);
     this.touched = new Int32Array(capacity);
+    this.spare = new Float64Array(capacity);
   }
 
   /** Re-indexes the live rows into fresh slots and lists, dropping dead slots and unused terms. */
