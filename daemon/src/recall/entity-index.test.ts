@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../../../bench/seeded-random.js";
 import { EntityIndex, type EntitySearch } from "./entity-index.js";
 
 interface Facets {
@@ -61,4 +62,46 @@ describe("EntityIndex", () => {
     const hits = search(index, ["cache", "eviction"], { limit: 3 });
     expect(hits.map((hit) => hit.seq)).toEqual([7, 14, 21]);
   });
+
+  it("finds exactly the best rows a full count finds, though common entities' rows are not all visited", () => {
+    const random = mulberry32(42);
+    const index = new EntityIndex<Facets>();
+    const links = new Map<number, string[]>();
+    const projects = new Map<number, Facets>();
+    // Entity sizes from a handful of rows to most of the store, as concepts spread in real memories.
+    const entities = Array.from({ length: 40 }, (_, e) => ({ key: `e${e}`, share: 0.9 / (e + 1) ** 1.3 }));
+    for (let seq = 1; seq <= 2000; seq++) {
+      const keys = entities.filter((entity) => random() < entity.share).map((entity) => entity.key);
+      const facets = { project: random() < 0.2 ? "a" : "b" };
+      links.set(seq, keys);
+      projects.set(seq, facets);
+      index.set(seq, keys, facets);
+    }
+    for (let q = 0; q < 200; q++) {
+      const keys = Array.from({ length: 1 + Math.floor(random() * 4) }, () => `e${Math.floor(random() * 40)}`);
+      const limit = [1, 5, 50][q % 3] as number;
+      const accept = q % 2 === 0 ? () => true : (facets: Facets) => facets.project === "a";
+      const found = search(index, keys, { limit, accept });
+      const expected = fullCount(links, projects, keys, limit, accept);
+      expect(found.map((hit) => hit.seq)).toEqual(expected.map((hit) => hit.seq));
+      found.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]?.score as number, 12));
+    }
+  });
 });
+
+/** Every row of every entity counted, rarest entity first, as the index adds them. */
+function fullCount(links: Map<number, string[]>, projects: Map<number, Facets>, keys: string[], limit: number, accept: (facets: Facets) => boolean) {
+  const rowsOf = (key: string) => [...links].filter(([, named]) => named.includes(key)).map(([seq]) => seq);
+  const known = [...new Set(keys)].filter((key) => rowsOf(key).length > 0);
+  const order = known.sort((a, b) => rowsOf(a).length - rowsOf(b).length || Number(a.slice(1)) - Number(b.slice(1)));
+  const scores = new Map<number, number>();
+  for (const key of order) {
+    const rows = rowsOf(key);
+    for (const seq of rows) scores.set(seq, (scores.get(seq) ?? 0) + 1 / rows.length);
+  }
+  return [...scores]
+    .filter(([seq]) => accept(projects.get(seq) as Facets))
+    .sort(([seqA, a], [seqB, b]) => b - a || seqA - seqB)
+    .slice(0, limit)
+    .map(([seq, score]) => ({ seq, score }));
+}

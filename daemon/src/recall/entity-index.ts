@@ -77,21 +77,40 @@ export class EntityIndex<Facets> {
 
   /**
    * Rows naming these entities that pass the filter, each entity worth `weight / its rows`.
-   * Scores come first (a common entity reaches thousands of rows, each tested once); paths are
-   * built for the best rows alone.
+   * Rarer entities are counted first; once the best rows so far are certain to stay ahead of
+   * any row not yet seen (the worth still to come is below the limit-th score), the commoner
+   * entities only add to rows already seen, so a common entity's thousands of rows are not
+   * each tested. Paths are built for the best rows alone.
    */
   private scored(entities: readonly number[], weight: number, search: EntitySearch<Facets>): EntityHit<Facets>[] {
+    const rowsOf = (id: number) => this.rowsOf[id] as Set<number>;
+    const order = [...entities].sort((a, b) => rowsOf(a).size - rowsOf(b).size || a - b);
+    let rest = order.reduce((sum, id) => sum + weight / rowsOf(id).size, 0);
+    // NaN marks a row seen and turned down by the filter.
     const scores = new Map<number, number>();
-    for (const id of entities) {
-      const rows = this.rowsOf[id] as Set<number>;
+    let closed = false;
+    order.forEach((id, i) => {
+      const rows = rowsOf(id);
       const worth = weight / rows.size;
-      for (const seq of rows) {
-        const score = scores.get(seq);
-        if (score !== undefined) scores.set(seq, score + worth);
-        else if (search.accept(this.facetsOf.get(seq) as Facets)) scores.set(seq, worth);
-        else scores.set(seq, Number.NaN);
+      if (!closed) {
+        for (const seq of rows) {
+          const score = scores.get(seq);
+          if (score !== undefined) scores.set(seq, score + worth);
+          else scores.set(seq, search.accept(this.facetsOf.get(seq) as Facets) ? worth : Number.NaN);
+        }
+      } else if (scores.size < rows.size) {
+        for (const [seq, score] of scores) if (rows.has(seq)) scores.set(seq, score + worth);
+      } else {
+        for (const seq of rows) {
+          const score = scores.get(seq);
+          if (score !== undefined) scores.set(seq, score + worth);
+        }
       }
-    }
+      rest -= worth;
+      const next = order[i + 1];
+      // Worth checking only when the next entity has more rows than have been seen.
+      if (!closed && next !== undefined && rowsOf(next).size > scores.size) closed = limitthBest(scores, search.limit) > rest;
+    });
     const top = new TopHits(search.limit);
     for (const [seq, score] of scores) if (!Number.isNaN(score)) top.push(false, score, seq);
     return top.bestFirst().map(({ seq, score }) => {
@@ -122,6 +141,13 @@ export class EntityIndex<Facets> {
     }
     return id;
   }
+}
+
+/** The `limit`-th best score (NaN ones left out), or -Infinity when there are fewer. */
+function limitthBest(scores: ReadonlyMap<number, number>, limit: number): number {
+  const values = Float64Array.from([...scores.values()].filter((score) => !Number.isNaN(score)));
+  if (limit < 1 || values.length < limit) return Number.NEGATIVE_INFINITY;
+  return values.sort()[values.length - limit] as number;
 }
 
 function bestFirst(a: { score: number; seq: number }, b: { score: number; seq: number }): number {
