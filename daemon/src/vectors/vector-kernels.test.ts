@@ -48,13 +48,13 @@ describe("vector kernels", () => {
     expect(histogram).toEqual(histogram.map((_, d) => expected.filter((e) => e === d).length));
   });
 
-  it("take exact integer dot products of int8 rows with an int16 query, for the rows named", () => {
-    const random = mulberry32(5);
+  it.each([1, 3, 4, 5, 8, 11])("take exact integer dot products of int8 rows with an int16 query, for %i rows named", (rowCount) => {
+    const random = mulberry32(rowCount);
     const kernels = instantiateKernels();
     const stride = 48;
     const rows = Array.from({ length: 20 }, () => Int8Array.from({ length: stride }, () => Math.round(random() * 254) - 127));
     const query = Int16Array.from({ length: stride }, () => Math.round(random() * 65_534) - 32_767);
-    const named = [19, 0, 7, 7, 3];
+    const named = Array.from({ length: rowCount }, (_, i) => [19, 0, 7, 7, 3, 12, 1, 18, 5, 5, 9][i] as number);
     const [queryAt, slotsAt, outAt, slabAt] = [0, 128, 256, 512];
     ensureMemory(kernels, slabAt + rows.length * stride);
     const { buffer } = kernels.memory;

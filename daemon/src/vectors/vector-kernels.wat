@@ -7,41 +7,104 @@
   ;; For each of `count` rows named by their slot (i32 each, at `slots`), the dot product of the
   ;; row (`stride` int8 values at slab + slot * stride) with the query (`stride` int16 values at
   ;; `query`), written as f64 to `out`. `stride` is a multiple of 16. Each i32 lane adds
-  ;; stride / 4 products, so the caller keeps |query| * 127 * stride / 4 below 2^31.
+  ;; stride / 4 products, so the caller keeps |query| * 127 * stride / 4 below 2^31. Rows are
+  ;; taken four at a time: their loads overlap (the rows lie anywhere in a large slab, so
+  ;; waiting on memory is most of the cost) and each query load serves four rows. Written out
+  ;; in full: V8 does not inline calls between WebAssembly functions (a helper cost a third).
   (func (export "dots")
     (param $query i32) (param $stride i32) (param $slab i32) (param $slots i32) (param $count i32) (param $out i32)
-    (local $i i32) (local $row i32) (local $j i32) (local $q i32) (local $acc v128) (local $v v128)
+    (local $i i32) (local $four i32) (local $j i32) (local $q i32) (local $ql v128) (local $qh v128) (local $v v128)
+    (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $four (i32.and (local.get $count) (i32.const -4)))
     (block $done
-      (loop $rows
-        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
-        (local.set $row
-          (i32.add (local.get $slab)
-            (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $i) (i32.const 2)))) (local.get $stride))))
-        (local.set $acc (v128.const i32x4 0 0 0 0))
+      (loop $quads
+        (br_if $done (i32.ge_u (local.get $i) (local.get $four)))
+        (local.set $r0 (call $row (local.get $slab) (local.get $slots) (local.get $stride) (local.get $i)))
+        (local.set $r1 (call $row (local.get $slab) (local.get $slots) (local.get $stride) (i32.add (local.get $i) (i32.const 1))))
+        (local.set $r2 (call $row (local.get $slab) (local.get $slots) (local.get $stride) (i32.add (local.get $i) (i32.const 2))))
+        (local.set $r3 (call $row (local.get $slab) (local.get $slots) (local.get $stride) (i32.add (local.get $i) (i32.const 3))))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $a1 (v128.const i32x4 0 0 0 0))
+        (local.set $a2 (v128.const i32x4 0 0 0 0))
+        (local.set $a3 (v128.const i32x4 0 0 0 0))
         (local.set $j (i32.const 0))
         (local.set $q (local.get $query))
         (loop $columns
-          (local.set $v (v128.load (i32.add (local.get $row) (local.get $j))))
-          (local.set $acc
-            (i32x4.add (local.get $acc)
-              (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (v128.load (local.get $q)))))
-          (local.set $acc
-            (i32x4.add (local.get $acc)
-              (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (v128.load offset=16 (local.get $q)))))
+          (local.set $ql (v128.load (local.get $q)))
+          (local.set $qh (v128.load offset=16 (local.get $q)))
+          (local.set $v (v128.load (i32.add (local.get $r0) (local.get $j))))
+          (local.set $a0
+            (i32x4.add (local.get $a0)
+              (i32x4.add
+                (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (local.get $ql))
+                (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (local.get $qh)))))
+          (local.set $v (v128.load (i32.add (local.get $r1) (local.get $j))))
+          (local.set $a1
+            (i32x4.add (local.get $a1)
+              (i32x4.add
+                (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (local.get $ql))
+                (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (local.get $qh)))))
+          (local.set $v (v128.load (i32.add (local.get $r2) (local.get $j))))
+          (local.set $a2
+            (i32x4.add (local.get $a2)
+              (i32x4.add
+                (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (local.get $ql))
+                (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (local.get $qh)))))
+          (local.set $v (v128.load (i32.add (local.get $r3) (local.get $j))))
+          (local.set $a3
+            (i32x4.add (local.get $a3)
+              (i32x4.add
+                (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (local.get $ql))
+                (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (local.get $qh)))))
           (local.set $j (i32.add (local.get $j) (i32.const 16)))
           (local.set $q (i32.add (local.get $q) (i32.const 32)))
           (br_if $columns (i32.lt_u (local.get $j) (local.get $stride))))
-        (f64.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3)))
-          (f64.add
-            (f64.add
-              (f64.convert_i32_s (i32x4.extract_lane 0 (local.get $acc)))
-              (f64.convert_i32_s (i32x4.extract_lane 1 (local.get $acc))))
-            (f64.add
-              (f64.convert_i32_s (i32x4.extract_lane 2 (local.get $acc)))
-              (f64.convert_i32_s (i32x4.extract_lane 3 (local.get $acc))))))
+        (call $store (local.get $out) (local.get $i) (local.get $a0))
+        (call $store (local.get $out) (i32.add (local.get $i) (i32.const 1)) (local.get $a1))
+        (call $store (local.get $out) (i32.add (local.get $i) (i32.const 2)) (local.get $a2))
+        (call $store (local.get $out) (i32.add (local.get $i) (i32.const 3)) (local.get $a3))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $quads)))
+    ;; The last rows, one at a time.
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $r0 (call $row (local.get $slab) (local.get $slots) (local.get $stride) (local.get $i)))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $j (i32.const 0))
+        (local.set $q (local.get $query))
+        (loop $columns
+          (local.set $v (v128.load (i32.add (local.get $r0) (local.get $j))))
+          (local.set $a0
+            (i32x4.add (local.get $a0)
+              (i32x4.add
+                (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (v128.load (local.get $q)))
+                (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (v128.load offset=16 (local.get $q))))))
+          (local.set $j (i32.add (local.get $j) (i32.const 16)))
+          (local.set $q (i32.add (local.get $q) (i32.const 32)))
+          (br_if $columns (i32.lt_u (local.get $j) (local.get $stride))))
+        (call $store (local.get $out) (local.get $i) (local.get $a0))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
-;; Hamming distances between the query (`words` i32 words at `query`) and each of `count`
+
+  ;; Where the i-th named row starts.
+  (func $row (param $slab i32) (param $slots i32) (param $stride i32) (param $i i32) (result i32)
+    (i32.add (local.get $slab)
+      (i32.mul (i32.load (i32.add (local.get $slots) (i32.shl (local.get $i) (i32.const 2)))) (local.get $stride))))
+
+  ;; Adds up the lanes of the i-th row's sums and stores the total.
+  (func $store (param $out i32) (param $i i32) (param $sums v128)
+    (f64.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3)))
+      (f64.add
+        (f64.add
+          (f64.convert_i32_s (i32x4.extract_lane 0 (local.get $sums)))
+          (f64.convert_i32_s (i32x4.extract_lane 1 (local.get $sums))))
+        (f64.add
+          (f64.convert_i32_s (i32x4.extract_lane 2 (local.get $sums)))
+          (f64.convert_i32_s (i32x4.extract_lane 3 (local.get $sums)))))))
+
+  ;; Hamming distances between the query (`words` i32 words at `query`) and each of `count`
   ;; codes of `words` words laid out one after another from `codes`, written as bytes to `out`;
   ;; `histogram` (i32 per distance) counts the codes at each distance. At most 7 words, so that
   ;; a distance fits its byte. Six-word codes (the
