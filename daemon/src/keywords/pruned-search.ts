@@ -108,7 +108,10 @@ export function searchPruned(
       if ((marks[slot] as number) & FULL) continue;
       const bound = roundedUp((scores[slot] as number) + most);
       const key = keys[slot] as number;
-      if (!scopes.some((scope, j) => bound >= (thresholds[j] as number) && admits(scope, key))) continue;
+      let wanted = false;
+      // Plain loops in the per-row paths: a closure per row was most of what a search allocated.
+      for (let j = 0; j < scopes.length && !wanted; j++) wanted = bound >= (thresholds[j] as number) && admits(scopes[j] as KeyFilter, key);
+      if (!wanted) continue;
       marks[slot] = (marks[slot] as number) | CANDIDATE;
       candidates[candidateCount++] = slot;
     }
@@ -129,13 +132,13 @@ export function searchPruned(
     const bound = roundedUp(scores[slot] as number);
     const key = keys[slot] as number;
     const seq = seqs[slot] as number;
-    let score: number | undefined;
-    scopes.forEach((scope, j) => {
+    let score = Number.NaN;
+    for (let j = 0; j < scopes.length; j++) {
       const top = tops[j] as TopHits;
-      if (bound < (thresholds[j] as number) || !admits(scope, key) || !top.wouldKeep(false, bound, -Infinity)) return;
-      score ??= exactScore(rows, phrases, slot);
+      if (bound < (thresholds[j] as number) || !admits(scopes[j] as KeyFilter, key) || !top.wouldKeep(false, bound, -Infinity)) continue;
+      if (Number.isNaN(score)) score = exactScore(rows, phrases, slot);
       if (top.wouldKeep(false, score, seq)) top.push(false, score, seq);
-    });
+    }
   }
 
   for (let t = 0; t < count; t++) {
