@@ -21,6 +21,10 @@ export interface EntityHit<Facets> {
   facets: Facets;
 }
 
+const UNSEEN = 0;
+const ACCEPTED = 1;
+const TURNED_DOWN = 2;
+
 /** An entity on more memories than this (a project-wide concept) connects nothing one hop out. */
 const MAX_HOP_ROWS = 50;
 
@@ -37,10 +41,16 @@ export class EntityIndex<Facets> {
   private readonly rowsOf: Set<number>[] = [];
   private readonly entitiesOf = new Map<number, readonly number[]>();
   private readonly facetsOf = new Map<number, Facets>();
+  // Per-search scratch indexed by seq (SQLite hands seqs out in order, so they stay dense):
+  // a Map of thousands of scores per search was most of what a search allocated.
+  private scores = new Float64Array(0);
+  private seen = new Uint8Array(0);
+  private seenSeqs = new Int32Array(0);
 
   /** Links a row to these entity keys (replacing its earlier links), with what filters test. */
   set(seq: number, keys: readonly string[], facets: Facets): void {
     this.delete(seq);
+    if (seq >= this.seen.length) this.reserve(seq + 1);
     const ids = [...new Set(keys)].map((key) => this.entityId(key));
     for (const id of ids) (this.rowsOf[id] as Set<number>).add(seq);
     this.entitiesOf.set(seq, ids);
@@ -84,39 +94,65 @@ export class EntityIndex<Facets> {
    */
   private scored(entities: readonly number[], weight: number, search: EntitySearch<Facets>): EntityHit<Facets>[] {
     const rowsOf = (id: number) => this.rowsOf[id] as Set<number>;
+    const { scores, seen, seenSeqs } = this;
     const order = [...entities].sort((a, b) => rowsOf(a).size - rowsOf(b).size || a - b);
     let rest = order.reduce((sum, id) => sum + weight / rowsOf(id).size, 0);
-    // NaN marks a row seen and turned down by the filter.
-    const scores = new Map<number, number>();
+    let count = 0;
     let closed = false;
-    order.forEach((id, i) => {
-      const rows = rowsOf(id);
+    for (let i = 0; i < order.length; i++) {
+      const rows = rowsOf(order[i] as number);
       const worth = weight / rows.size;
       if (!closed) {
         for (const seq of rows) {
-          const score = scores.get(seq);
-          if (score !== undefined) scores.set(seq, score + worth);
-          else scores.set(seq, search.accept(this.facetsOf.get(seq) as Facets) ? worth : Number.NaN);
+          if (seen[seq] === UNSEEN) {
+            seen[seq] = search.accept(this.facetsOf.get(seq) as Facets) ? ACCEPTED : TURNED_DOWN;
+            seenSeqs[count++] = seq;
+          }
+          scores[seq] = (scores[seq] as number) + worth;
         }
-      } else if (scores.size < rows.size) {
-        for (const [seq, score] of scores) if (rows.has(seq)) scores.set(seq, score + worth);
+      } else if (count < rows.size) {
+        for (let k = 0; k < count; k++) {
+          const seq = seenSeqs[k] as number;
+          if (rows.has(seq)) scores[seq] = (scores[seq] as number) + worth;
+        }
       } else {
-        for (const seq of rows) {
-          const score = scores.get(seq);
-          if (score !== undefined) scores.set(seq, score + worth);
-        }
+        for (const seq of rows) if (seen[seq] !== UNSEEN) scores[seq] = (scores[seq] as number) + worth;
       }
       rest -= worth;
       const next = order[i + 1];
       // Worth checking only when the next entity has more rows than have been seen.
-      if (!closed && next !== undefined && rowsOf(next).size > scores.size) closed = limitthBest(scores, search.limit) > rest;
-    });
+      if (!closed && next !== undefined && rowsOf(next).size > count) closed = this.limitthBest(count, search.limit) > rest;
+    }
     const top = new TopHits(search.limit);
-    for (const [seq, score] of scores) if (!Number.isNaN(score)) top.push(false, score, seq);
+    for (let k = 0; k < count; k++) {
+      const seq = seenSeqs[k] as number;
+      if (seen[seq] === ACCEPTED) top.push(false, scores[seq] as number, seq);
+      seen[seq] = UNSEEN;
+      scores[seq] = 0;
+    }
     return top.bestFirst().map(({ seq, score }) => {
       const named = new Set(this.entitiesOf.get(seq));
       return { seq, score, path: entities.filter((id) => named.has(id)).map((id) => this.keys[id] as string), facets: this.facetsOf.get(seq) as Facets };
     });
+  }
+
+  /** The `limit`-th best score of the accepted rows among the first `count` seen, or -Infinity when there are fewer. */
+  private limitthBest(count: number, limit: number): number {
+    const values = new Float64Array(count);
+    let accepted = 0;
+    for (let k = 0; k < count; k++) {
+      const seq = this.seenSeqs[k] as number;
+      if (this.seen[seq] === ACCEPTED) values[accepted++] = this.scores[seq] as number;
+    }
+    if (limit < 1 || accepted < limit) return Number.NEGATIVE_INFINITY;
+    return values.subarray(0, accepted).sort()[accepted - limit] as number;
+  }
+
+  private reserve(length: number): void {
+    const capacity = Math.max(1024, length, this.seen.length * 2);
+    this.scores = new Float64Array(capacity);
+    this.seen = new Uint8Array(capacity);
+    this.seenSeqs = new Int32Array(capacity);
   }
 
   /** The entities the given rows share most, rarer first among equals, other than the query's own. */
@@ -141,13 +177,6 @@ export class EntityIndex<Facets> {
     }
     return id;
   }
-}
-
-/** The `limit`-th best score (NaN ones left out), or -Infinity when there are fewer. */
-function limitthBest(scores: ReadonlyMap<number, number>, limit: number): number {
-  const values = Float64Array.from([...scores.values()].filter((score) => !Number.isNaN(score)));
-  if (limit < 1 || values.length < limit) return Number.NEGATIVE_INFINITY;
-  return values.sort()[values.length - limit] as number;
 }
 
 function bestFirst(a: { score: number; seq: number }, b: { score: number; seq: number }): number {
