@@ -147,12 +147,15 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     const accepted = accept === undefined ? undefined : (position: number) => accept(idAt(position));
 
     const candidates = total > wanted ? prefixCandidates(query, scope, starts, total, wanted, accepted) : allPositions(total, accepted);
-    const ids = Array.from(candidates, idAt);
+    // Plain loops from here: iterating a typed array, or a callback per candidate, allocated
+    // more per search than everything else together.
+    const ids = new Float64Array(candidates.length);
+    for (let i = 0; i < candidates.length; i += 1) ids[i] = idAt(candidates[i] as number);
     // Held at one byte per dimension, every candidate is scored almost exactly, which is cheaper
     // than estimating them all from their codes and reading the best few.
     const similarities = scalars.similarities(ids, query, true);
     if (similarities !== undefined) return best(ids, similarities, k);
-    const shortlist = candidates.length > rerank ? Array.from(bestByTable(query, scope, starts, candidates, rerank), idAt) : ids;
+    const shortlist = candidates.length > rerank ? Array.from(bestByTable(query, scope, starts, candidates, rerank), idAt) : Array.from(ids);
     return rescore(query, shortlist, k);
   }
 
@@ -257,11 +260,12 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
 }
 
 /** The k best-scoring ids (NaN scores left out), best first; of equal scores at the cut, the first seen stays. */
-function best(ids: readonly number[], similarities: Float64Array, k: number): VectorHit[] {
+function best(ids: ArrayLike<number>, similarities: Float64Array, k: number): VectorHit[] {
   const top = new TopScores(k);
-  similarities.forEach((similarity, i) => {
+  for (let i = 0; i < similarities.length; i += 1) {
+    const similarity = similarities[i] as number;
     if (!Number.isNaN(similarity)) top.push(similarity, i);
-  });
+  }
   const hits = Array.from(top.itemsBestFirst(), (i) => ({ id: ids[i] as number, similarity: similarities[i] as number }));
   return hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
 }
