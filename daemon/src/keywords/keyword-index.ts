@@ -54,7 +54,13 @@ export class KeywordIndex<Facets> {
   private seqs = new Float64Array(0);
   private keys = new Uint32Array(0);
   private lengths = new Int32Array(0);
-  private rowTokens: (Int32Array | undefined)[] = [];
+  // Every row's token ids, one row after another in one array (a row's start and count per
+  // slot): checking phrases visits thousands of rows, and an array object per row cost a
+  // cache miss or two each before its first token was read. A deleted row's tokens stay until compaction.
+  private tokenArena = new Int32Array(0);
+  private tokenArenaUsed = 0;
+  private tokenStarts = new Int32Array(0);
+  private tokenCounts = new Int32Array(0);
   private rowFacets: (Facets | undefined)[] = [];
   private used = 0;
   private dead = 0;
@@ -119,7 +125,13 @@ export class KeywordIndex<Facets> {
     this.seqs[slot] = seq;
     this.keys[slot] = key;
     this.lengths[slot] = length;
-    this.rowTokens[slot] = ids;
+    if (this.tokenArenaUsed + ids.length > this.tokenArena.length) {
+      this.tokenArena = grow(this.tokenArena, new Int32Array(Math.max(4096, this.tokenArena.length * 2, this.tokenArenaUsed + ids.length)));
+    }
+    this.tokenArena.set(ids, this.tokenArenaUsed);
+    this.tokenStarts[slot] = this.tokenArenaUsed;
+    this.tokenCounts[slot] = ids.length;
+    this.tokenArenaUsed += ids.length;
     this.rowFacets[slot] = facets;
     this.slotOf.set(seq, slot);
     this.rows += 1;
@@ -129,8 +141,7 @@ export class KeywordIndex<Facets> {
   delete(seq: number): void {
     const slot = this.slotOf.get(seq);
     if (slot === undefined) return;
-    for (const id of new Set(this.rowTokens[slot])) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
-    this.rowTokens[slot] = undefined;
+    for (const id of new Set(this.rowTokens(slot))) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
     this.rowFacets[slot] = undefined;
     this.keys[slot] = DEAD_KEY;
     this.slotOf.delete(seq);
@@ -245,8 +256,7 @@ export class KeywordIndex<Facets> {
     const found = emptyPostingList(shortest.live);
     rows: for (let i = 0; i < shortest.size; i++) {
       const slot = shortest.slots[i] as number;
-      const tokens = this.rowTokens[slot];
-      if (tokens === undefined) continue;
+      if (this.keys[slot] === DEAD_KEY) continue;
       for (let o = 0; o < others.length; o++) {
         const list = others[o] as PostingList;
         const k = seekSlot(list, slot, at[o] as number);
@@ -254,7 +264,7 @@ export class KeywordIndex<Facets> {
         if (k === list.size) break rows;
         if (list.slots[k] !== slot) continue rows;
       }
-      const frequency = this.phraseFrequency(tokens, ids);
+      const frequency = this.phraseFrequency(slot, ids);
       if (frequency < 0) continue;
       found.slots[found.size] = slot;
       found.frequencies[found.size] = frequency;
@@ -267,10 +277,13 @@ export class KeywordIndex<Facets> {
   }
 
   /** The summed column weights of the phrase's occurrences in a row, or -1 when it has none. */
-  private phraseFrequency(tokens: Int32Array, ids: readonly number[]): number {
+  private phraseFrequency(slot: number, ids: readonly number[]): number {
+    const tokens = this.tokenArena;
+    const first = this.tokenStarts[slot] as number;
+    const end = first + (this.tokenCounts[slot] as number);
     let frequency = -1;
     let column = 0;
-    for (let start = 0; start + ids.length <= tokens.length; start++) {
+    for (let start = first; start + ids.length <= end; start++) {
       if (tokens[start] === COLUMN_BREAK) {
         column += 1;
         continue;
@@ -280,6 +293,12 @@ export class KeywordIndex<Facets> {
       if (k === ids.length) frequency = Math.max(frequency, 0) + (this.weights[column] ?? 0);
     }
     return frequency;
+  }
+
+  /** A row's token ids, as a view of the arena. */
+  private rowTokens(slot: number): Int32Array {
+    const start = this.tokenStarts[slot] as number;
+    return this.tokenArena.subarray(start, start + (this.tokenCounts[slot] as number));
   }
 
   private termId(token: string): number {
@@ -299,6 +318,8 @@ export class KeywordIndex<Facets> {
     this.seqs = grow(this.seqs, new Float64Array(capacity));
     this.keys = grow(this.keys, new Uint32Array(capacity));
     this.lengths = grow(this.lengths, new Int32Array(capacity));
+    this.tokenStarts = grow(this.tokenStarts, new Int32Array(capacity));
+    this.tokenCounts = grow(this.tokenCounts, new Int32Array(capacity));
     this.scores = new Float64Array(capacity);
     this.matched = new Uint8Array(capacity);
     this.touched = new Int32Array(capacity);
@@ -310,8 +331,8 @@ export class KeywordIndex<Facets> {
     const live = [...this.slotOf.entries()].sort((a, b) => a[1] - b[1]);
     const rows = live.map(([seq, slot]) => ({
       seq,
-      columns: splitColumns(this.rowTokens[slot] as Int32Array, this.termNames),
-      extra: (this.lengths[slot] as number) - countTokens(this.rowTokens[slot] as Int32Array),
+      columns: splitColumns(this.rowTokens(slot), this.termNames),
+      extra: (this.lengths[slot] as number) - countTokens(this.rowTokens(slot)),
       key: this.keys[slot] as number,
       facets: this.rowFacets[slot] as Facets,
     }));
@@ -322,7 +343,10 @@ export class KeywordIndex<Facets> {
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);
     this.lengths = new Int32Array(0);
-    this.rowTokens = [];
+    this.tokenArena = new Int32Array(0);
+    this.tokenArenaUsed = 0;
+    this.tokenStarts = new Int32Array(0);
+    this.tokenCounts = new Int32Array(0);
     this.rowFacets = [];
     this.used = 0;
     this.dead = 0;
