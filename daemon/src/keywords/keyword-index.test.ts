@@ -221,6 +221,33 @@ describe("KeywordIndex search against a brute-force ranking", () => {
     });
   }
 
+  it("ranks a search by one common term, read best first from its list's score order, exactly like the brute force as rows come and go", () => {
+    const random = mulberry32(11);
+    // Enough rows for the commonest words' lists to be kept in score order.
+    const { index, rows } = randomIndex(random, 9000, false);
+    const put = (seq: number, row: Row) => {
+      index.set(seq, row.columns, row.extra, row.key, { seq, key: row.key });
+      rows.set(seq, row);
+    };
+    const check = () => {
+      for (const query of [[["w0"]], [["w1"]], [["w0"], ["absent"]], [["w2"]]]) {
+        for (let q = 0; q < 4; q++) {
+          const scopes = Array.from({ length: randomInt(random, 1, 3) }, () => ({ ...randomScope(random), accept: undefined }));
+          expect(index.search(query, scopes), JSON.stringify(query)).toEqual(bruteForce(rows, query, scopes));
+        }
+      }
+    };
+    check();
+    // Rows added, replaced and deleted after the score order was built must land in it.
+    for (let seq = 9001; seq <= 9600; seq++) put(seq, randomRow(random));
+    for (let seq = 1; seq <= 9600; seq += 7) put(seq, randomRow(random));
+    for (let seq = 3; seq <= 9600; seq += 11) {
+      index.delete(seq);
+      rows.delete(seq);
+    }
+    check();
+  });
+
   it("ranks exactly like the brute force after compacting away many deleted rows", () => {
     const random = mulberry32(5);
     const index = new KeywordIndex<RandomFacets>(RANDOM_WEIGHTS);

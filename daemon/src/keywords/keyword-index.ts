@@ -1,4 +1,5 @@
 import { bm25Idf, bm25Term } from "./bm25.js";
+import { ImpactOrder } from "./impact-order.js";
 import { appendPosting, emptyPostingList, grow, type PostingList, seekSlot } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
 import { TopHits } from "./top-hits.js";
@@ -35,6 +36,8 @@ export interface KeywordHit<Facets> {
 
 /** Between two columns in a row's token ids, so that no phrase matches across them. */
 const COLUMN_BREAK = -1;
+/** Postings from which a term's list is also kept in score order (see ImpactOrder), for searches by it alone. */
+const IMPACT_ORDER_MIN_POSTINGS = 4096;
 /** Rows deleted since the last compaction beyond which the posting lists are rebuilt. */
 const MIN_DEAD_TO_COMPACT = 1024;
 
@@ -50,6 +53,7 @@ export class KeywordIndex<Facets> {
   private termIds = new Map<string, number>();
   private termNames: string[] = [];
   private lists: PostingList[] = [];
+  private impactOrders = new Map<number, ImpactOrder>();
   private slotOf = new Map<number, number>();
   private seqs = new Float64Array(0);
   private keys = new Uint32Array(0);
@@ -121,7 +125,10 @@ export class KeywordIndex<Facets> {
       }
     });
     const length = ids.length - Math.max(0, columns.length - 1) + extraLength;
-    for (const [id, frequency] of frequencies) appendPosting(this.lists[id] as PostingList, slot, frequency, length);
+    for (const [id, frequency] of frequencies) {
+      appendPosting(this.lists[id] as PostingList, slot, frequency, length);
+      this.impactOrders.get(id)?.add(slot, frequency, length, seq);
+    }
     this.seqs[slot] = seq;
     this.keys[slot] = key;
     this.lengths[slot] = length;
@@ -183,8 +190,9 @@ export class KeywordIndex<Facets> {
   private match(phrase: QueryPhrase): MatchedPhrase | undefined {
     const ids = phrase.map((token) => this.termIds.get(token));
     if (ids.some((id) => id === undefined)) return undefined;
-    const list = ids.length === 1 ? (this.lists[ids[0] as number] as PostingList) : this.phraseRows(ids as number[]);
-    return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live) };
+    const term = ids.length === 1 ? (ids[0] as number) : undefined;
+    const list = term !== undefined ? (this.lists[term] as PostingList) : this.phraseRows(ids as number[]);
+    return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live), term };
   }
 
   private table(): RowTable {
@@ -200,8 +208,16 @@ export class KeywordIndex<Facets> {
     const known = matches.filter((match) => match !== undefined);
     if (known.length === 1) {
       // One list: each row's score is its one term, so rows are ranked as they are read, in the same order.
-      const { list, idf } = known[0] as MatchedPhrase;
+      const { list, idf, term } = known[0] as MatchedPhrase;
       const full = matches.length === 1;
+      if (term !== undefined && list.size >= IMPACT_ORDER_MIN_POSTINGS && scopes.every((scope) => scope.accept === undefined)) {
+        // Best postings first: reading stops once every scope has its best rows.
+        this.impactOrder(term).visit(idf, average, (slot, score) => {
+          if (admits(admitted, keys[slot] as number)) this.rank(scopes, tops, slot, full, score);
+          return tops.every((top) => top.filled);
+        });
+        return tops;
+      }
       for (let i = 0; i < list.size; i++) {
         const slot = list.slots[i] as number;
         const key = keys[slot] as number;
@@ -276,6 +292,15 @@ export class KeywordIndex<Facets> {
     return found;
   }
 
+  private impactOrder(term: number): ImpactOrder {
+    let order = this.impactOrders.get(term);
+    if (order === undefined) {
+      order = new ImpactOrder(this.lists[term] as PostingList, { lengths: this.lengths, seqs: this.seqs }, (slot) => this.keys[slot] !== DEAD_KEY);
+      this.impactOrders.set(term, order);
+    }
+    return order;
+  }
+
   /** The summed column weights of the phrase's occurrences in a row, or -1 when it has none. */
   private phraseFrequency(slot: number, ids: readonly number[]): number {
     const tokens = this.tokenArena;
@@ -339,6 +364,7 @@ export class KeywordIndex<Facets> {
     this.termIds = new Map();
     this.termNames = [];
     this.lists = [];
+    this.impactOrders = new Map();
     this.slotOf = new Map();
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);

@@ -21,6 +21,8 @@ export function admits(filter: KeyFilter, key: number): boolean {
 export interface MatchedPhrase {
   list: PostingList;
   idf: number;
+  /** The term, when the phrase is one term (its list is the index's own, not made for the query). */
+  term?: number;
 }
 
 /** The index's rows by slot, and per-slot scratch that is all zero between searches. */

@@ -16,6 +16,11 @@ export class TopHits {
     this.seqs = new Float64Array(capacity);
   }
 
+  /** Whether it holds as many hits as it keeps. */
+  get filled(): boolean {
+    return this.count >= this.capacity;
+  }
+
   /** Whether push would keep this hit now. */
   wouldKeep(full: boolean, score: number, seq: number): boolean {
     if (this.count < this.capacity) return true;
