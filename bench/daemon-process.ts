@@ -20,7 +20,7 @@ export interface DaemonSettings {
 export interface BenchDaemon {
   pid: number;
   home: string;
-  /** Over HTTP/2 (h2c) with binary protobuf, as the CLI and hooks talk to it. */
+  /** Over HTTP/1.1 with binary protobuf, as memctl and the MCP adapter talk to it (the hooks send JSON over HTTP/1.1). */
   clients: MemdClients;
   /** The tail of the daemon's stderr, for error messages. */
   stderr(): string;
@@ -52,7 +52,7 @@ export async function startBenchDaemon(settings: DaemonSettings = {}): Promise<B
     stderr = (stderr + chunk.toString()).slice(-20_000);
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const clients = createMemdClients(createSocketTransport({ socketPath: path.join(home, "memd.sock"), httpVersion: "2" }));
+  const clients = createMemdClients(createSocketTransport({ socketPath: path.join(home, "memd.sock"), httpVersion: "1.1" }));
   let stopping: Promise<void> | null = null;
   // Idempotent: a signal handler and the normal path may both ask for it.
   const stop = () =>

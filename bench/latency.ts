@@ -8,7 +8,7 @@ export interface LatencySummary {
 
 /**
  * Times `count` calls one after another, after `warmup` untimed ones that let the JIT, the
- * HTTP/2 session and SQLite's page cache settle. `call` receives the call's index.
+ * connection and SQLite's page cache settle. `call` receives the call's index.
  */
 export async function measureSequential(
   count: number,

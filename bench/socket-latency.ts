@@ -172,7 +172,7 @@ export function formatSocketLatency(result: SocketLatencyResult): string {
     return first ? [`${first.latency.samples} ${op}`] : [];
   });
   return [
-    "Unix socket, HTTP/2 (h2c), binary protobuf, one call at a time; embeddings off (MEMD_EMBEDDER=none)",
+    "Unix socket, HTTP/1.1, binary protobuf (as memctl and the MCP adapter), one call at a time; embeddings off (MEMD_EMBEDDER=none)",
     `searches are 1-4 terms scoped to one project; calls measured per size: ${samples.join(", ")}; ` +
       "Save is fsync'ed (WAL, synchronous=FULL)",
     "",

@@ -24,7 +24,7 @@ export function fakeClock(start: number): FakeClock {
 export interface InProcessDaemon {
   home: string;
   dbFile: string;
-  /** Over HTTP/2 (h2c) on the real Unix socket, as memctl and memd-mcp talk to it. */
+  /** Over HTTP/2 (h2c) on the real Unix socket (memctl and memd-mcp use HTTP/1.1, which the CLI tests take). */
   clients: MemdClients;
   /** Stops the daemon and removes its state directory. */
   close(): Promise<void>;
