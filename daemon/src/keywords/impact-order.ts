@@ -1,16 +1,26 @@
 import { bm25Term } from "./bm25.js";
 import { grow, type PostingList } from "./posting-list.js";
 
-/** Postings of one frequency, shortest row first (then lowest seq): best score first at any average length. */
+/**
+ * Postings of one frequency, shortest row first (then lowest seq): best score first at any
+ * average length. Postings added since the last search wait, unsorted, in `pending`: sorting
+ * each one into place would move half the group per added row.
+ */
 interface Group {
   frequency: number;
+  sorted: Run;
+  pending: Run;
+}
+
+/** Slots with their rows' lengths and seqs, side by side. */
+interface Run {
   slots: Int32Array;
   lengths: Int32Array;
   seqs: Float64Array;
   size: number;
 }
 
-/** What the index knows of a slot, to order and skip postings. */
+/** What the index knows of a slot, to order postings. */
 export interface SlotFacts {
   lengths: Int32Array;
   seqs: Float64Array;
@@ -20,98 +30,135 @@ export interface SlotFacts {
  * A long posting list in the order of what its postings score, for a search by that one term:
  * the score of a posting grows with its frequency and falls with its row's length, so within
  * one frequency the shortest rows come first whatever the average length, and merging the
- * few frequencies' groups yields every posting best first, ties by seq, exactly as ranking
- * the whole list would order them. Such a search then reads as many postings as it keeps
- * (more when scopes turn rows down) instead of tens of thousands. Kept up to date as rows are
- * added; a deleted row stays (the index skips its slot) until the index compacts.
+ * frequencies' groups yields every posting best first, ties by seq, exactly as ranking the
+ * whole list would order them. Such a search then reads about as many postings as it keeps,
+ * instead of tens of thousands. Rows added later are sorted in at the next search; a deleted
+ * row stays (the index skips its slot) until the index compacts.
  */
 export class ImpactOrder {
   private readonly groups: Group[] = [];
 
   constructor(list: PostingList, facts: SlotFacts, live: (slot: number) => boolean) {
-    const bySlot: number[] = [];
-    for (let i = 0; i < list.size; i++) if (live(list.slots[i] as number)) bySlot.push(i);
-    bySlot.sort((a, b) => {
-      const slotA = list.slots[a] as number;
-      const slotB = list.slots[b] as number;
-      return (
-        (list.frequencies[a] as number) - (list.frequencies[b] as number) ||
-        (facts.lengths[slotA] as number) - (facts.lengths[slotB] as number) ||
-        (facts.seqs[slotA] as number) - (facts.seqs[slotB] as number)
-      );
-    });
-    for (const i of bySlot) {
+    for (let i = 0; i < list.size; i++) {
       const slot = list.slots[i] as number;
-      this.append(this.groupOf(list.frequencies[i] as number), slot, facts.lengths[slot] as number, facts.seqs[slot] as number);
+      if (live(slot)) this.add(slot, list.frequencies[i] as number, facts.lengths[slot] as number, facts.seqs[slot] as number);
     }
   }
 
-  /** Adds a new row's posting in its place. */
+  /** Adds a new row's posting; it takes its place at the next visit. */
   add(slot: number, frequency: number, length: number, seq: number): void {
-    const group = this.groupOf(frequency);
-    let low = 0;
-    let high = group.size;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const before = (group.lengths[middle] as number) < length || (group.lengths[middle] === length && (group.seqs[middle] as number) < seq);
-      if (before) low = middle + 1;
-      else high = middle;
+    let group = this.groups.find((candidate) => candidate.frequency === frequency);
+    if (group === undefined) {
+      group = { frequency, sorted: emptyRun(0), pending: emptyRun(16) };
+      this.groups.push(group);
     }
-    this.append(group, slot, length, seq);
-    group.slots.copyWithin(low + 1, low, group.size - 1);
-    group.lengths.copyWithin(low + 1, low, group.size - 1);
-    group.seqs.copyWithin(low + 1, low, group.size - 1);
-    group.slots[low] = slot;
-    group.lengths[low] = length;
-    group.seqs[low] = seq;
+    append(group.pending, slot, length, seq);
   }
 
   /**
    * Hands postings to `take`, best first (score as bm25Term gives it, then lowest seq), until
-   * it returns true (it has all it wants) or none are left.
+   * it returns true (it has all it wants) or `budget` postings have been handed over; returns
+   * whether `take` was satisfied or the list ran out, false when the budget ran out first.
    */
-  visit(idf: number, averageLength: number, take: (slot: number, score: number) => boolean): void {
-    const { groups } = this;
-    const at = new Int32Array(groups.length);
-    const heads = groups.map((group) => (group.size > 0 ? bm25Term(idf, group.frequency, group.lengths[0] as number, averageLength) : Number.NaN));
-    for (;;) {
-      let best = -1;
-      for (let g = 0; g < groups.length; g++) {
-        const score = heads[g] as number;
-        if (Number.isNaN(score)) continue;
-        const bestScore = heads[best] as number;
-        const group = groups[g] as Group;
-        if (best < 0 || score > bestScore || (score === bestScore && (group.seqs[at[g] as number] as number) < ((groups[best] as Group).seqs[at[best] as number] as number))) best = g;
+  visit(idf: number, averageLength: number, budget: number, take: (slot: number, score: number) => boolean): boolean {
+    for (const group of this.groups) settle(group);
+    const runs = this.groups.map((group) => group.sorted);
+    const frequencies = this.groups.map((group) => group.frequency);
+    const at = new Int32Array(runs.length);
+    const scores = new Float64Array(runs.length);
+    // A heap of the runs not yet used up, keyed by their next posting: best score, then lowest seq.
+    const heap: number[] = [];
+    const ahead = (a: number, b: number) =>
+      (scores[a] as number) > (scores[b] as number) ||
+      (scores[a] === scores[b] && ((runs[a] as Run).seqs[at[a] as number] as number) < ((runs[b] as Run).seqs[at[b] as number] as number));
+    const score = (r: number) => bm25Term(idf, frequencies[r] as number, (runs[r] as Run).lengths[at[r] as number] as number, averageLength);
+    runs.forEach((run, r) => {
+      if (run.size === 0) return;
+      scores[r] = score(r);
+      heap.push(r);
+      siftUp(heap, heap.length - 1, ahead);
+    });
+    for (let handed = 0; heap.length > 0; handed++) {
+      if (handed >= budget) return false;
+      const r = heap[0] as number;
+      const run = runs[r] as Run;
+      const position = at[r] as number;
+      if (take(run.slots[position] as number, scores[r] as number)) return true;
+      at[r] = position + 1;
+      if (position + 1 < run.size) {
+        scores[r] = score(r);
+      } else {
+        heap[0] = heap[heap.length - 1] as number;
+        heap.pop();
       }
-      if (best < 0) return;
-      const group = groups[best] as Group;
-      const position = at[best] as number;
-      if (take(group.slots[position] as number, heads[best] as number)) return;
-      at[best] = position + 1;
-      heads[best] = position + 1 < group.size ? bm25Term(idf, group.frequency, group.lengths[position + 1] as number, averageLength) : Number.NaN;
+      siftDown(heap, 0, ahead);
+    }
+    return true;
+  }
+}
+
+function emptyRun(capacity: number): Run {
+  return { slots: new Int32Array(capacity), lengths: new Int32Array(capacity), seqs: new Float64Array(capacity), size: 0 };
+}
+
+/** Appends at the end, growing the run's arrays by doubling. */
+function append(run: Run, slot: number, length: number, seq: number): void {
+  if (run.size === run.slots.length) {
+    const capacity = Math.max(16, run.size * 2);
+    run.slots = grow(run.slots, new Int32Array(capacity));
+    run.lengths = grow(run.lengths, new Int32Array(capacity));
+    run.seqs = grow(run.seqs, new Float64Array(capacity));
+  }
+  run.slots[run.size] = slot;
+  run.lengths[run.size] = length;
+  run.seqs[run.size] = seq;
+  run.size += 1;
+}
+
+/** Sorts the group's pending postings and merges them into its sorted run. */
+function settle(group: Group): void {
+  const { pending, sorted } = group;
+  if (pending.size === 0) return;
+  const before = (a: Run, i: number, b: Run, j: number) =>
+    (a.lengths[i] as number) < (b.lengths[j] as number) || (a.lengths[i] === b.lengths[j] && (a.seqs[i] as number) < (b.seqs[j] as number));
+  const order = Array.from({ length: pending.size }, (_, i) => i).sort((i, j) => (before(pending, i, pending, j) ? -1 : before(pending, j, pending, i) ? 1 : 0));
+  const merged = emptyRun(sorted.size + pending.size);
+  let i = 0;
+  let j = 0;
+  while (i < sorted.size || j < order.length) {
+    const p = order[j] as number;
+    if (j >= order.length || (i < sorted.size && before(sorted, i, pending, p))) {
+      append(merged, sorted.slots[i] as number, sorted.lengths[i] as number, sorted.seqs[i] as number);
+      i++;
+    } else {
+      append(merged, pending.slots[p] as number, pending.lengths[p] as number, pending.seqs[p] as number);
+      j++;
     }
   }
+  group.sorted = merged;
+  group.pending = emptyRun(16);
+}
 
-  private groupOf(frequency: number): Group {
-    let group = this.groups.find((candidate) => candidate.frequency === frequency);
-    if (group === undefined) {
-      group = { frequency, slots: new Int32Array(16), lengths: new Int32Array(16), seqs: new Float64Array(16), size: 0 };
-      this.groups.push(group);
-    }
-    return group;
+function siftUp(heap: number[], from: number, ahead: (a: number, b: number) => boolean): void {
+  let i = from;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!ahead(heap[i] as number, heap[parent] as number)) return;
+    [heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
+    i = parent;
   }
+}
 
-  /** Appends at the end, growing the group's arrays by doubling. */
-  private append(group: Group, slot: number, length: number, seq: number): void {
-    if (group.size === group.slots.length) {
-      const capacity = group.size * 2;
-      group.slots = grow(group.slots, new Int32Array(capacity));
-      group.lengths = grow(group.lengths, new Int32Array(capacity));
-      group.seqs = grow(group.seqs, new Float64Array(capacity));
-    }
-    group.slots[group.size] = slot;
-    group.lengths[group.size] = length;
-    group.seqs[group.size] = seq;
-    group.size += 1;
+function siftDown(heap: number[], from: number, ahead: (a: number, b: number) => boolean): void {
+  let i = from;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let best = i;
+    if (left < heap.length && ahead(heap[left] as number, heap[best] as number)) best = left;
+    if (right < heap.length && ahead(heap[right] as number, heap[best] as number)) best = right;
+    if (best === i) return;
+    [heap[i], heap[best]] = [heap[best] as number, heap[i] as number];
+    i = best;
   }
 }

@@ -248,6 +248,17 @@ describe("KeywordIndex search against a brute-force ranking", () => {
     check();
   });
 
+  it("ranks a common term for a scope that admits too few rows to fill, by falling back to the plain scan", () => {
+    const random = mulberry32(12);
+    const { index, rows } = randomIndex(random, 9000, false);
+    // Group 4 of class 3 holds about 1 row in 20; a limit of 500 cannot fill from it.
+    const scopes = [
+      { classes: classes(3), groups: Uint8Array.of(0, 0, 0, 0, 1), limit: 500 },
+      { classes: classes(0, 1, 2, 3), limit: 5 },
+    ];
+    for (const query of [[["w0"]], [["w1"]]]) expect(index.search(query, scopes)).toEqual(bruteForce(rows, query, scopes));
+  });
+
   it("ranks exactly like the brute force after compacting away many deleted rows", () => {
     const random = mulberry32(5);
     const index = new KeywordIndex<RandomFacets>(RANDOM_WEIGHTS);

@@ -38,6 +38,8 @@ export interface KeywordHit<Facets> {
 const COLUMN_BREAK = -1;
 /** Postings from which a term's list is also kept in score order (see ImpactOrder), for searches by it alone. */
 const IMPACT_ORDER_MIN_POSTINGS = 4096;
+/** Reading more than a list's size over this in score order gives way to the plain scan. */
+const IMPACT_ORDER_BUDGET_SHARE = 8;
 /** Rows deleted since the last compaction beyond which the posting lists are rebuilt. */
 const MIN_DEAD_TO_COMPACT = 1024;
 
@@ -204,19 +206,21 @@ export class KeywordIndex<Facets> {
   private searchAll(matches: readonly (MatchedPhrase | undefined)[], scopes: readonly KeywordScope<Facets>[], admitted: { classes: Uint8Array; groups?: Uint8Array }): TopHits[] {
     const average = this.tokens / this.rows;
     const { keys, matched, scores, lengths, touched } = this;
-    const tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
+    let tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
     const known = matches.filter((match) => match !== undefined);
     if (known.length === 1) {
       // One list: each row's score is its one term, so rows are ranked as they are read, in the same order.
       const { list, idf, term } = known[0] as MatchedPhrase;
       const full = matches.length === 1;
       if (term !== undefined && list.size >= IMPACT_ORDER_MIN_POSTINGS && scopes.every((scope) => scope.accept === undefined)) {
-        // Best postings first: reading stops once every scope has its best rows.
-        this.impactOrder(term).visit(idf, average, (slot, score) => {
+        // Best postings first: reading stops once every scope has its best rows. A scope that
+        // admits few of the list's rows may never fill; past a share of the list, the plain scan is cheaper.
+        const done = this.impactOrder(term).visit(idf, average, list.size / IMPACT_ORDER_BUDGET_SHARE, (slot, score) => {
           if (admits(admitted, keys[slot] as number)) this.rank(scopes, tops, slot, full, score);
           return tops.every((top) => top.filled);
         });
-        return tops;
+        if (done) return tops;
+        tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
       }
       for (let i = 0; i < list.size; i++) {
         const slot = list.slots[i] as number;

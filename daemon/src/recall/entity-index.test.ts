@@ -63,6 +63,19 @@ describe("EntityIndex", () => {
     expect(hits.map((hit) => hit.seq)).toEqual([7, 14, 21]);
   });
 
+  it("does not stop early on a rounding: a row tying the limit-th score with a lower seq still wins", () => {
+    const index = new EntityIndex<Facets>();
+    index.set(10, ["a"], { project: "p" });
+    index.set(11, ["a"], { project: "p" });
+    // Seq 1 names b, c and d (1/6 each: 0.5 in all, as much as a gives 10 and 11).
+    index.set(1, ["b", "c", "d"], { project: "p" });
+    let filler = 100;
+    for (const key of ["b", "c", "d"]) for (let i = 0; i < 5; i++) index.set(filler++, [key], { project: "p" });
+    const top = (limit: number) => search(index, ["a", "b", "c", "d"], { limit }).map((hit) => hit.seq);
+    expect(top(2)).toEqual([1, 10]);
+    expect(top(20).slice(0, 2)).toEqual([1, 10]);
+  });
+
   it("finds exactly the best rows a full count finds, though common entities' rows are not all visited", () => {
     const random = mulberry32(42);
     const index = new EntityIndex<Facets>();

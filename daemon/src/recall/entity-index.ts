@@ -1,3 +1,4 @@
+import { roundedUp } from "../keywords/score-bounds.js";
 import { TopHits } from "../keywords/top-hits.js";
 
 /** How a graph search runs: the query's entity keys, which rows may come back, how far to hop. */
@@ -96,7 +97,9 @@ export class EntityIndex<Facets> {
     const rowsOf = (id: number) => this.rowsOf[id] as Set<number>;
     const { scores, seen, seenSeqs } = this;
     const order = [...entities].sort((a, b) => rowsOf(a).size - rowsOf(b).size || a - b);
-    let rest = order.reduce((sum, id) => sum + weight / rowsOf(id).size, 0);
+    // still[i]: the most the entities from order[i] on can add to a row.
+    const still = new Float64Array(order.length + 1);
+    for (let i = order.length - 1; i >= 0; i--) still[i] = (still[i + 1] as number) + weight / rowsOf(order[i] as number).size;
     let count = 0;
     let closed = false;
     for (let i = 0; i < order.length; i++) {
@@ -118,10 +121,10 @@ export class EntityIndex<Facets> {
       } else {
         for (const seq of rows) if (seen[seq] !== UNSEEN) scores[seq] = (scores[seq] as number) + worth;
       }
-      rest -= worth;
       const next = order[i + 1];
       // Worth checking only when the next entity has more rows than have been seen.
-      if (!closed && next !== undefined && rowsOf(next).size > count) closed = this.limitthBest(count, search.limit) > rest;
+      // With slack for rounding: the worth still to come, summed in another order than a row's score.
+      if (!closed && next !== undefined && rowsOf(next).size > count) closed = this.limitthBest(count, search.limit) > roundedUp(still[i + 1] as number);
     }
     const top = new TopHits(search.limit);
     for (let k = 0; k < count; k++) {

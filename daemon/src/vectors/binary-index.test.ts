@@ -216,6 +216,23 @@ describe("binary index", () => {
     hits.forEach((hit, i) => expect(Math.abs(hit.similarity - (exact[i]?.similarity as number))).toBeLessThan(4e-3));
   });
 
+  it.each([
+    ["held", 2 ** 30],
+    ["read", 0],
+  ])("breaks a tie between equal vectors by lowest id, whatever the partitions' order (%s)", (_, budget) => {
+    const twin = vectors.get(1) as Float32Array;
+    // Ids 9 and 2 share a vector; 9 comes first in the scan.
+    const stored = new Map([
+      [9, twin],
+      [5, vectors.get(2) as Float32Array],
+      [2, twin],
+    ]);
+    const index = indexOver(stored, quantizer, undefined, budget as number);
+    for (const [id, vector] of stored) index.add(id, vector, id === 2 ? "a" : "b");
+    expect(index.search(twin, { k: 1 }).map((hit) => hit.id)).toEqual([2]);
+    expect(index.search(twin, { k: 2 }).map((hit) => hit.id)).toEqual([2, 9]);
+  });
+
   it("reads a vector again once its code changes (and then the best held ones, for an exact cut), and holds what it read", () => {
     const reads = { count: 0 };
     const index = indexOver(vectors, quantizer, { minRerank: vectors.size }, 2 ** 30, reads);

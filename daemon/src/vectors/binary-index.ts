@@ -264,15 +264,22 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
   };
 }
 
-/** The k best-scoring ids (NaN scores left out), best first; of equal scores at the cut, the first seen stays. */
+/** The k best-scoring ids (NaN scores left out), best first, equal scores by lowest id. */
 function best(ids: ArrayLike<number>, similarities: Float64Array, k: number): VectorHit[] {
   const top = new TopScores(k);
   for (let i = 0; i < similarities.length; i += 1) {
     const similarity = similarities[i] as number;
     if (!Number.isNaN(similarity)) top.push(similarity, i);
   }
-  const hits = Array.from(top.itemsBestFirst(), (i) => ({ id: ids[i] as number, similarity: similarities[i] as number }));
-  return hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+  // The heap keeps the first seen of equal scores; everything tied with the k-th best is taken
+  // again, so that the cut falls by id (the same text saved twice has the same vector).
+  const cut = top.size < k ? Number.NEGATIVE_INFINITY : top.floor;
+  const hits: VectorHit[] = [];
+  for (let i = 0; i < similarities.length; i += 1) {
+    const similarity = similarities[i] as number;
+    if (similarity >= cut) hits.push({ id: ids[i] as number, similarity });
+  }
+  return hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id).slice(0, k);
 }
 
 function allPositions(total: number, accepted: ((position: number) => boolean) | undefined): Int32Array {
