@@ -8,8 +8,10 @@ import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
 
-/** Finds candidates by meaning among the memories `accept` lets through, by seq; null when embeddings are off. */
-export type VectorCandidates = (query: string, accept: (memorySeq: number) => boolean, limit: number) => Promise<{ seq: number; score: number }[]>;
+/** Finds candidates by meaning among the memories `accept` lets through, by seq (EmbeddingRuntime.nearest); null when embeddings are off. */
+export interface VectorCandidates {
+  nearest(query: string, accept: (memorySeq: number) => boolean, limit: number, embedded?: (ms: number) => void): Promise<{ seq: number; score: number }[]>;
+}
 
 export interface HybridSearchInput {
   query: string;
@@ -19,6 +21,8 @@ export interface HybridSearchInput {
   filter: Omit<MemoryFilter, "projects">;
   limit: number;
   now: number;
+  /** Hears how long embedding the query took. */
+  embedded?: (ms: number) => void;
 }
 
 export interface Explanation {
@@ -123,7 +127,7 @@ export async function hybridSearch(
     const facets = duringSearch(seq);
     return facets !== undefined && matchesFilter(facets, base);
   };
-  const nearest = vectors ? await vectors(text, admitted, VECTOR_PREFETCH) : [];
+  const nearest = vectors ? await vectors.nearest(text, admitted, VECTOR_PREFETCH, input.embedded) : [];
   // Everything ranking reads is taken from here on, after the query's embedding (the one wait),
   // up to reading the winners: nothing can write in between, so no candidate changes or vanishes.
   const facetsOf = store.rankingFacets();

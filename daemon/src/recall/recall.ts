@@ -69,7 +69,7 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
     });
   } else {
     if (input.query.trim() === "") throw new InvalidInputError("query is empty: say what to recall, or pass ids from an earlier answer");
-    const matches = await hybridSearch(store, embeddings ? (q, accept, n) => embeddings.nearest(q, accept, n) : null, {
+    const matches = await hybridSearch(store, embeddings, {
       query: input.query,
       project: input.project,
       excludeGlobal: input.excludeGlobal,

@@ -77,14 +77,14 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     if (mode === SearchMode.KEYWORD) {
       results = store.searchKeyword({ query: req.query, filter, limit });
     } else if (mode === SearchMode.HYBRID) {
-      const embeddings = deps.embeddings;
-      const hybrid = await hybridSearch(store, embeddings ? (q, accept, n) => embeddings.nearest(q, accept, n, embedded) : null, {
+      const hybrid = await hybridSearch(store, deps.embeddings, {
         query: req.query,
         project,
         excludeGlobal: req.excludeGlobal,
         filter: { kinds: filter.kinds, statuses: filter.statuses },
         limit,
         now: now(),
+        embedded,
       });
       return {
         results: hybrid.map((r) => ({

@@ -92,7 +92,7 @@ export async function suggestPointers(deps: ServiceDeps, req: SuggestRequest): P
   const { store, embeddings } = deps;
   const project = deps.resolveProject(req);
   const now = deps.now();
-  const matches = await hybridSearch(store, embeddings ? (q, accept, n) => embeddings.nearest(q, accept, n) : null, {
+  const matches = await hybridSearch(store, embeddings, {
     query,
     project,
     excludeGlobal: false,
