@@ -1,5 +1,6 @@
 import { bm25Term } from "./bm25.js";
-import { grow, type PostingList } from "./posting-list.js";
+import { resized } from "../typed-arrays.js";
+import type { PostingList } from "./posting-list.js";
 
 /**
  * Postings of one frequency, shortest row first (then lowest seq): best score first at any
@@ -105,9 +106,9 @@ function emptyRun(capacity: number): Run {
 function append(run: Run, slot: number, length: number, seq: number): void {
   if (run.size === run.slots.length) {
     const capacity = Math.max(16, run.size * 2);
-    run.slots = grow(run.slots, new Int32Array(capacity));
-    run.lengths = grow(run.lengths, new Int32Array(capacity));
-    run.seqs = grow(run.seqs, new Float64Array(capacity));
+    run.slots = resized(run.slots, capacity);
+    run.lengths = resized(run.lengths, capacity);
+    run.seqs = resized(run.seqs, capacity);
   }
   run.slots[run.size] = slot;
   run.lengths[run.size] = length;

@@ -1,7 +1,9 @@
 import { bm25Idf, bm25Term } from "./bm25.js";
 import { ImpactOrder } from "./impact-order.js";
-import { appendPosting, emptyPostingList, grow, type PostingList, seekSlot } from "./posting-list.js";
+import { resized } from "../typed-arrays.js";
+import { appendPosting, emptyPostingList, type PostingList, seekSlot } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
+import { COLUMN_BREAK, countTokens, RowTokens, splitColumns } from "./row-tokens.js";
 import { TopHits } from "./top-hits.js";
 
 export { KEY_CLASSES } from "./pruned-search.js";
@@ -34,8 +36,6 @@ export interface KeywordHit<Facets> {
   facets: Facets;
 }
 
-/** Between two columns in a row's token ids, so that no phrase matches across them. */
-const COLUMN_BREAK = -1;
 /** Postings from which a term's list is also kept in score order (see ImpactOrder), for searches by it alone. */
 const IMPACT_ORDER_MIN_POSTINGS = 4096;
 /** Reading more than a list's size over this in score order gives way to the plain scan. */
@@ -60,13 +60,7 @@ export class KeywordIndex<Facets> {
   private seqs = new Float64Array(0);
   private keys = new Uint32Array(0);
   private lengths = new Int32Array(0);
-  // Every row's token ids, one row after another in one array (a row's start and count per
-  // slot): checking phrases visits thousands of rows, and an array object per row cost a
-  // cache miss or two each before its first token was read. A deleted row's tokens stay until compaction.
-  private tokenArena = new Int32Array(0);
-  private tokenArenaUsed = 0;
-  private tokenStarts = new Int32Array(0);
-  private tokenCounts = new Int32Array(0);
+  private rowTokens = new RowTokens();
   private rowFacets: (Facets | undefined)[] = [];
   private used = 0;
   private dead = 0;
@@ -134,13 +128,7 @@ export class KeywordIndex<Facets> {
     this.seqs[slot] = seq;
     this.keys[slot] = key;
     this.lengths[slot] = length;
-    if (this.tokenArenaUsed + ids.length > this.tokenArena.length) {
-      this.tokenArena = grow(this.tokenArena, new Int32Array(Math.max(4096, this.tokenArena.length * 2, this.tokenArenaUsed + ids.length)));
-    }
-    this.tokenArena.set(ids, this.tokenArenaUsed);
-    this.tokenStarts[slot] = this.tokenArenaUsed;
-    this.tokenCounts[slot] = ids.length;
-    this.tokenArenaUsed += ids.length;
+    this.rowTokens.set(slot, ids);
     this.rowFacets[slot] = facets;
     this.slotOf.set(seq, slot);
     this.rows += 1;
@@ -150,7 +138,7 @@ export class KeywordIndex<Facets> {
   delete(seq: number): void {
     const slot = this.slotOf.get(seq);
     if (slot === undefined) return;
-    for (const id of new Set(this.rowTokens(slot))) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
+    for (const id of new Set(this.rowTokens.of(slot))) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
     this.rowFacets[slot] = undefined;
     this.keys[slot] = DEAD_KEY;
     this.slotOf.delete(seq);
@@ -284,7 +272,7 @@ export class KeywordIndex<Facets> {
         if (k === list.size) break rows;
         if (list.slots[k] !== slot) continue rows;
       }
-      const frequency = this.phraseFrequency(slot, ids);
+      const frequency = this.rowTokens.phraseFrequency(slot, ids, this.weights);
       if (frequency < 0) continue;
       found.slots[found.size] = slot;
       found.frequencies[found.size] = frequency;
@@ -305,31 +293,6 @@ export class KeywordIndex<Facets> {
     return order;
   }
 
-  /** The summed column weights of the phrase's occurrences in a row, or -1 when it has none. */
-  private phraseFrequency(slot: number, ids: readonly number[]): number {
-    const tokens = this.tokenArena;
-    const first = this.tokenStarts[slot] as number;
-    const end = first + (this.tokenCounts[slot] as number);
-    let frequency = -1;
-    let column = 0;
-    for (let start = first; start + ids.length <= end; start++) {
-      if (tokens[start] === COLUMN_BREAK) {
-        column += 1;
-        continue;
-      }
-      let k = 0;
-      while (k < ids.length && tokens[start + k] === ids[k]) k++;
-      if (k === ids.length) frequency = Math.max(frequency, 0) + (this.weights[column] ?? 0);
-    }
-    return frequency;
-  }
-
-  /** A row's token ids, as a view of the arena. */
-  private rowTokens(slot: number): Int32Array {
-    const start = this.tokenStarts[slot] as number;
-    return this.tokenArena.subarray(start, start + (this.tokenCounts[slot] as number));
-  }
-
   private termId(token: string): number {
     let id = this.termIds.get(token);
     if (id === undefined) {
@@ -344,11 +307,10 @@ export class KeywordIndex<Facets> {
   private reserve(slots: number): void {
     if (slots <= this.seqs.length) return;
     const capacity = Math.max(1024, this.seqs.length * 2, slots);
-    this.seqs = grow(this.seqs, new Float64Array(capacity));
-    this.keys = grow(this.keys, new Uint32Array(capacity));
-    this.lengths = grow(this.lengths, new Int32Array(capacity));
-    this.tokenStarts = grow(this.tokenStarts, new Int32Array(capacity));
-    this.tokenCounts = grow(this.tokenCounts, new Int32Array(capacity));
+    this.seqs = resized(this.seqs, capacity);
+    this.keys = resized(this.keys, capacity);
+    this.lengths = resized(this.lengths, capacity);
+    this.rowTokens.reserve(capacity);
     this.scores = new Float64Array(capacity);
     this.matched = new Uint8Array(capacity);
     this.touched = new Int32Array(capacity);
@@ -360,8 +322,8 @@ export class KeywordIndex<Facets> {
     const live = [...this.slotOf.entries()].sort((a, b) => a[1] - b[1]);
     const rows = live.map(([seq, slot]) => ({
       seq,
-      columns: splitColumns(this.rowTokens(slot), this.termNames),
-      extra: (this.lengths[slot] as number) - countTokens(this.rowTokens(slot)),
+      columns: splitColumns(this.rowTokens.of(slot), this.termNames),
+      extra: (this.lengths[slot] as number) - countTokens(this.rowTokens.of(slot)),
       key: this.keys[slot] as number,
       facets: this.rowFacets[slot] as Facets,
     }));
@@ -373,10 +335,7 @@ export class KeywordIndex<Facets> {
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);
     this.lengths = new Int32Array(0);
-    this.tokenArena = new Int32Array(0);
-    this.tokenArenaUsed = 0;
-    this.tokenStarts = new Int32Array(0);
-    this.tokenCounts = new Int32Array(0);
+    this.rowTokens = new RowTokens();
     this.rowFacets = [];
     this.used = 0;
     this.dead = 0;
@@ -393,19 +352,4 @@ function union(a: Uint8Array, b: Uint8Array): Uint8Array {
     if (on) both[at] = 1;
   });
   return both;
-}
-
-function splitColumns(ids: Int32Array, names: readonly string[]): string[][] {
-  const columns: string[][] = [[]];
-  for (const id of ids) {
-    if (id === COLUMN_BREAK) columns.push([]);
-    else (columns.at(-1) as string[]).push(names[id] as string);
-  }
-  return columns;
-}
-
-function countTokens(ids: Int32Array): number {
-  let n = 0;
-  for (const id of ids) if (id !== COLUMN_BREAK) n++;
-  return n;
 }

@@ -1,3 +1,5 @@
+import { resized } from "../typed-arrays.js";
+
 /** The rows holding one term, in slot order, grown by doubling. */
 export interface PostingList {
   slots: Int32Array;
@@ -21,8 +23,8 @@ export function emptyPostingList(capacity: number): PostingList {
 /** Appends a row's posting; slots only ever grow, so the list stays in slot order. */
 export function appendPosting(list: PostingList, slot: number, frequency: number, rowLength: number): void {
   if (list.size === list.slots.length) {
-    list.slots = grow(list.slots, new Int32Array(Math.max(4, list.size * 2)));
-    list.frequencies = grow(list.frequencies, new Float64Array(Math.max(4, list.size * 2)));
+    list.slots = resized(list.slots, Math.max(4, list.size * 2));
+    list.frequencies = resized(list.frequencies, Math.max(4, list.size * 2));
   }
   list.slots[list.size] = slot;
   list.frequencies[list.size] = frequency;
@@ -56,10 +58,4 @@ export function seekSlot(list: PostingList, slot: number, from: number): number 
     else high = middle;
   }
   return high;
-}
-
-/** Copies a typed array into a larger one. */
-export function grow<T extends Int32Array | Uint32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }

@@ -1,4 +1,4 @@
-import { roundedUp } from "../keywords/score-bounds.js";
+import { kthLargest, roundedUp } from "../keywords/score-bounds.js";
 import { TopHits } from "../keywords/top-hits.js";
 
 /** How a graph search runs: the query's entity keys, which rows may come back, how far to hop. */
@@ -148,7 +148,7 @@ export class EntityIndex<Facets> {
       if (this.seen[seq] === ACCEPTED) values[accepted++] = this.scores[seq] as number;
     }
     if (limit < 1 || accepted < limit) return Number.NEGATIVE_INFINITY;
-    return values.subarray(0, accepted).sort()[accepted - limit] as number;
+    return kthLargest(values, accepted, limit);
   }
 
   private reserve(length: number): void {

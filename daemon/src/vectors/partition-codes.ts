@@ -1,4 +1,5 @@
 import { prefixWordsPerCode, readCodeFactor, readCodeWords, wordsPerCode } from "./code-words.js";
+import { resized } from "../typed-arrays.js";
 import type { KernelArena } from "./kernel-arena.js";
 
 /**
@@ -83,10 +84,4 @@ export class PartitionCodes {
     this.factors = resized(this.factors, capacity);
     this.ids = resized(this.ids, capacity);
   }
-}
-
-function resized<T extends Int32Array | Float32Array | Float64Array>(array: T, length: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(length);
-  copy.set(array);
-  return copy;
 }

@@ -1,3 +1,4 @@
+import { resized } from "../typed-arrays.js";
 import { ensureMemory, instantiateKernels, type VectorKernels } from "./vector-kernels.js";
 
 /** Rows scored per kernel call: the scratch space for their slots and scores is sized for it. */
@@ -67,9 +68,7 @@ export class ScalarVectors {
       slot = this.freeSlots.pop() ?? this.slotsUsed++;
       this.reserve(slot + 1);
       if (id >= this.slotOf.length) {
-        const table = new Int32Array(Math.min(MAX_ID, Math.max(1024, id + 1, this.slotOf.length * 2)));
-        table.set(this.slotOf);
-        this.slotOf = table;
+        this.slotOf = resized(this.slotOf, Math.min(MAX_ID, Math.max(1024, id + 1, this.slotOf.length * 2)));
       }
       this.slotOf[id] = slot + 1;
       this.heldCount += 1;
@@ -159,9 +158,7 @@ export class ScalarVectors {
     // By a quarter at a time (memory only grows, and rarely moves when it does), never far past what the budget lets it hold.
     const capacity = Math.max(slots, Math.min(Math.max(64, Math.ceil(this.capacity * 1.25)), Math.floor(this.budgetBytes / this.stride)));
     ensureMemory(this.kernels, this.slabAt + capacity * this.stride);
-    const factors = new Float64Array(capacity);
-    factors.set(this.factors);
-    this.factors = factors;
+    this.factors = resized(this.factors, capacity);
     this.capacity = capacity;
   }
 }
