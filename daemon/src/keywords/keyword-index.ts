@@ -1,5 +1,6 @@
 import { bm25Idf, bm25Term } from "./bm25.js";
 import { ImpactOrder } from "./impact-order.js";
+import { SlotTable } from "../slot-table.js";
 import { resized } from "../typed-arrays.js";
 import { appendPosting, emptyPostingList, type PostingList, seekSlot } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
@@ -56,7 +57,7 @@ export class KeywordIndex<Facets> {
   private termNames: string[] = [];
   private lists: PostingList[] = [];
   private impactOrders = new Map<number, ImpactOrder>();
-  private slotOf = new Map<number, number>();
+  private slotOf = new SlotTable();
   private seqs = new Float64Array(0);
   private keys = new Uint32Array(0);
   private lengths = new Int32Array(0);
@@ -80,7 +81,7 @@ export class KeywordIndex<Facets> {
   }
 
   has(seq: number): boolean {
-    return this.slotOf.has(seq);
+    return this.slotOf.get(seq) !== undefined;
   }
 
   /** Replaces an indexed row's key and facets, keeping its tokens; false when it is not indexed. */
@@ -90,6 +91,12 @@ export class KeywordIndex<Facets> {
     this.keys[slot] = key;
     this.rowFacets[slot] = facets;
     return true;
+  }
+
+  /** A row's key (see set), if it is indexed. */
+  keyOf(seq: number): number | undefined {
+    const slot = this.slotOf.get(seq);
+    return slot === undefined ? undefined : this.keys[slot];
   }
 
   /** The facets a row was indexed with, if it is indexed. */
@@ -319,9 +326,10 @@ export class KeywordIndex<Facets> {
 
   /** Re-indexes the live rows into fresh slots and lists, dropping dead slots and unused terms. */
   private compact(): void {
-    const live = [...this.slotOf.entries()].sort((a, b) => a[1] - b[1]);
-    const rows = live.map(([seq, slot]) => ({
-      seq,
+    const live: number[] = [];
+    for (let slot = 0; slot < this.used; slot++) if (this.keys[slot] !== DEAD_KEY) live.push(slot);
+    const rows = live.map((slot) => ({
+      seq: this.seqs[slot] as number,
       columns: splitColumns(this.rowTokens.of(slot), this.termNames),
       extra: (this.lengths[slot] as number) - countTokens(this.rowTokens.of(slot)),
       key: this.keys[slot] as number,
@@ -331,7 +339,7 @@ export class KeywordIndex<Facets> {
     this.termNames = [];
     this.lists = [];
     this.impactOrders = new Map();
-    this.slotOf = new Map();
+    this.slotOf = new SlotTable();
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);
     this.lengths = new Int32Array(0);

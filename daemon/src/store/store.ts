@@ -44,6 +44,8 @@ export interface MemoryStore {
   searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): RankedRow[][];
   /** Memories reached through the entity graph from the query's entity keys, best first. */
   searchGraph(search: GraphSearch): GraphHit[];
+  /** A test of the filter on a memory by sequence number, without reading it, as the store is now. */
+  admits(filter: MemoryFilter): (memorySeq: number) => boolean;
   /** A lookup of what ranking needs of a memory by sequence number, without reading it, as the store is now. */
   rankingFacets(): (memorySeq: number) => RankingFacets | undefined;
   /** Whole memories by sequence number; unknown ones are absent. */

@@ -181,9 +181,11 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     const prefixWords = (scope[0] as PartitionCodes).prefixWords;
     const histogramLength = prefixWords * 32 + 1;
     // The Hamming pass runs in the kernels' memory, which holds the prefixes: the query, the
-    // distances and their histogram go there too, in blocks freed again once they are read.
-    const scratch = [signs.byteLength, total, histogramLength * 4];
-    const [queryAt, distancesAt, histogramAt] = scratch.map((bytes) => arena.alloc(bytes)) as [number, number, number];
+    // distances, their histogram and the positions gathered from them go there too, in blocks
+    // taken before any view of the memory (taking one may replace its buffer) and freed again
+    // once they are read.
+    const scratch = [signs.byteLength, total, histogramLength * 4, total * 4];
+    const [queryAt, distancesAt, histogramAt, positionsAt] = scratch.map((bytes) => arena.alloc(bytes)) as [number, number, number, number];
     try {
       const { buffer } = arena;
       new Int32Array(buffer, queryAt, signs.length).set(signs);
@@ -191,9 +193,11 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
       scope.forEach((part, p) => {
         arena.kernels.hamming(part.prefixAt, part.count, prefixWords, queryAt, distancesAt + (starts[p] as number), histogramAt);
       });
-      return nearestByDistance(new Uint8Array(buffer, distancesAt, total), total, histogram, wanted, accepted);
+      const gather = (after: number, upTo: number): Int32Array =>
+        new Int32Array(buffer, positionsAt, arena.kernels.gather(distancesAt, total, after, upTo, positionsAt));
+      return nearestByDistance(new Uint8Array(buffer, distancesAt, total), total, histogram, wanted, accepted, gather);
     } finally {
-      [queryAt, distancesAt, histogramAt].forEach((at, i) => arena.free(at, scratch[i] as number));
+      [queryAt, distancesAt, histogramAt, positionsAt].forEach((at, i) => arena.free(at, scratch[i] as number));
     }
   }
 

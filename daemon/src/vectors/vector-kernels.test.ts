@@ -65,6 +65,27 @@ describe("vector kernels", () => {
     const exact = named.map((slot) => (rows[slot] as Int8Array).reduce((sum, value, d) => sum + value * (query[d] as number), 0));
     expect(Array.from(new Float64Array(buffer, outAt, named.length))).toEqual(exact);
   });
+
+  it.each([
+    [-1, 0],
+    [-1, 40],
+    [3, 9],
+    [250, 255],
+    [0, 255],
+  ])("gather the positions of distances in (%i, %i], in order, past the last whole block of 16 too", (after, upTo) => {
+    const random = mulberry32(after + 2);
+    const kernels = instantiateKernels();
+    const count = 16 * 7 + 5;
+    const distances = Uint8Array.from({ length: count }, () => Math.floor(random() * 256));
+    distances.set([after + 1, upTo, Math.max(0, after), Math.min(255, upTo + 1)], count - 4);
+    const [distancesAt, outAt] = [64, 1024];
+    ensureMemory(kernels, outAt + count * 4);
+    new Uint8Array(kernels.memory.buffer, distancesAt, count).set(distances);
+    const n = kernels.gather(distancesAt, count, after, upTo, outAt);
+    const expected = [...distances.keys()].filter((i) => (distances[i] as number) > after && (distances[i] as number) <= upTo);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(Array.from(new Int32Array(kernels.memory.buffer, outAt, n))).toEqual(expected);
+  });
 });
 
 describe("kernel arena", () => {

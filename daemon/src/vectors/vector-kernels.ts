@@ -14,6 +14,7 @@ export interface VectorKernels {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   dots(query: number, stride: number, slab: number, slots: number, count: number, out: number): void;
   hamming(codes: number, count: number, words: number, query: number, out: number, histogram: number): void;
+  gather(distances: number, count: number, after: number, upTo: number, out: number): number;
 }
 
 /** Compiled once per process. */

@@ -155,6 +155,48 @@
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $rows))))))
 
+  ;; Writes to `out` (i32 each) the positions, in order, of the `count` distances (bytes from
+  ;; `distances`) that lie in (after, upTo], and returns how many there are; after + 1 <= upTo
+  ;; <= 255. Sixteen distances are tested at a time, and most blocks hold none.
+  (func (export "gather")
+    (param $distances i32) (param $count i32) (param $after i32) (param $upTo i32) (param $out i32) (result i32)
+    (local $i i32) (local $n i32) (local $mask i32) (local $low v128) (local $span v128) (local $sixteens i32)
+    ;; One unsigned comparison tests both bounds: d - (after + 1), wrapped to a byte, <= upTo - after - 1.
+    (local.set $low (i8x16.splat (i32.add (local.get $after) (i32.const 1))))
+    (local.set $span (i8x16.splat (i32.sub (i32.sub (local.get $upTo) (local.get $after)) (i32.const 1))))
+    (local.set $sixteens (i32.and (local.get $count) (i32.const -16)))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $i) (local.get $sixteens)))
+        (local.set $mask
+          (i8x16.bitmask
+            (i8x16.le_u
+              (i8x16.sub (v128.load (i32.add (local.get $distances) (local.get $i))) (local.get $low))
+              (local.get $span))))
+        (block $empty
+          (loop $bits
+            (br_if $empty (i32.eqz (local.get $mask)))
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
+              (i32.add (local.get $i) (i32.ctz (local.get $mask))))
+            (local.set $n (i32.add (local.get $n) (i32.const 1)))
+            (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+            (br $bits)))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $blocks)))
+    ;; The last distances, one at a time.
+    (block $done
+      (loop $rest
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (if (i32.le_u
+              (i32.and (i32.sub (i32.load8_u (i32.add (local.get $distances) (local.get $i))) (i32.add (local.get $after) (i32.const 1))) (i32.const 255))
+              (i32.sub (i32.sub (local.get $upTo) (local.get $after)) (i32.const 1)))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2))) (local.get $i))
+            (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rest)))
+    (local.get $n))
+
   (func $count (param $histogram i32) (param $distance i32)
     (local $at i32)
     (local.set $at (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))

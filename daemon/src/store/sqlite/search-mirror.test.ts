@@ -11,6 +11,7 @@ import { kindFromPb } from "../../services/convert.js";
 import { queryChunks } from "../../keywords/query-phrases.js";
 import { COLUMN_WEIGHTS } from "./search-mirror.js";
 import { type MemoryRow, rowToMemory } from "./memory-row.js";
+import type { RankingFacets } from "../store.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const NOW = Date.UTC(2026, 10, 29);
@@ -187,6 +188,25 @@ describe("the in-memory keyword index", () => {
     const reference = new Database(file, { readonly: true });
     expectSameRanking(store, reference, 5);
     reference.close();
+    store.close();
+  });
+
+  it("admits by a row's key exactly the memories the filter matches, after writes too", () => {
+    const store = open();
+    const memories = corpus(300);
+    for (const memory of memories) store.insert(memory);
+    store.modify(memories[0]?.id as string, (m) => ({ ...m, status: "archived" }));
+    store.modify(memories[1]?.id as string, (m) => ({ ...m, pinned: true }));
+    const seqs = memories.map((m) => store.seqOf(m.id) as number);
+    const facets = store.rankingFacets();
+    const gone = Math.max(...seqs) + 1;
+    for (const filter of filtersFor(memories[2]?.project as string)) {
+      const admits = store.admits(filter);
+      const context = JSON.stringify(filter);
+      expect(seqs.filter(admits), context).toEqual(seqs.filter((seq) => matchesFilter(facets(seq) as RankingFacets, filter)));
+      expect(seqs.some(admits), context).toBe(true);
+      expect(admits(gone), context).toBe(false);
+    }
     store.close();
   });
 

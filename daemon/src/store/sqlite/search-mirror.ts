@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { KEY_CLASSES, KeywordIndex, type KeywordHit, type QueryPhrase } from "../../keywords/keyword-index.js";
+import { admits } from "../../keywords/pruned-search.js";
 import { tokenize } from "../../keywords/tokenize.js";
 import { MEMORY_KINDS, MEMORY_STATUSES, type MemoryKind, type MemoryStatus } from "../../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
@@ -138,9 +139,7 @@ export class SearchMirror {
       scopes.map(({ filter, limit }) => ({
         ...this.admitting(filter),
         // The key holds the project, status and kind; the facets are needed only for anything else.
-        accept: Object.entries(filter).some(([field, value]) => !KEYED_FIELDS.has(field) && value !== undefined && value !== false && value !== "")
-          ? (facets: RankingFacets) => matchesFilter(facets, filter)
-          : undefined,
+        accept: keyAnswers(filter) ? undefined : (facets: RankingFacets) => matchesFilter(facets, filter),
         limit,
       })),
     );
@@ -159,6 +158,22 @@ export class SearchMirror {
       if (number !== undefined) groups[number] = 1;
     }
     return { classes, groups };
+  }
+
+  /** A test of the filter on a row, as the database is now: by its key alone where the key answers the filter. */
+  admits(filter: MemoryFilter): (seq: number) => boolean {
+    this.current();
+    if (!keyAnswers(filter)) {
+      return (seq) => {
+        const facets = this.keywords.facetsOf(seq);
+        return facets !== undefined && matchesFilter(facets, filter);
+      };
+    }
+    const admitted = this.admitting(filter);
+    return (seq) => {
+      const key = this.keywords.keyOf(seq);
+      return key !== undefined && admits(admitted, key);
+    };
   }
 
   /** A lookup of what ranking needs of a row, without reading it, as the database is now. */
@@ -263,6 +278,11 @@ function facetsOf(row: IndexedRow): RankingFacets {
     confidence: row.confidence,
     accessCount: row.access_count,
   };
+}
+
+/** Whether a row's key answers the filter: it sets no field but projects, statuses and kinds. */
+function keyAnswers(filter: MemoryFilter): boolean {
+  return Object.entries(filter).every(([field, value]) => KEYED_FIELDS.has(field) || value === undefined || value === false || value === "");
 }
 
 function classOf(status: MemoryStatus, kind: MemoryKind): number {

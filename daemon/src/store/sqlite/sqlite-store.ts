@@ -233,6 +233,10 @@ export class SqliteStore implements MemoryStore {
     return this.search.searchGraph(search);
   }
 
+  admits(filter: MemoryFilter): (memorySeq: number) => boolean {
+    return this.search.admits(filter);
+  }
+
   rankingFacets(): (memorySeq: number) => RankingFacets | undefined {
     return this.search.facets();
   }
