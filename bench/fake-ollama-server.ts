@@ -5,6 +5,11 @@ export interface FakeOllamaOptions {
   /** Default nomic-embed-text, which the daemon knows: 768 dimensions and its task prefixes. */
   model?: string;
   dimensions?: number;
+  /**
+   * Milliseconds before a search query's embedding is answered (one text with the query prefix),
+   * as a real model takes them; 0 answers at once. Documents are always answered at once.
+   */
+  queryDelayMs?: number;
 }
 
 export interface FakeOllama {
@@ -55,11 +60,16 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
           const inputs = typeof body.input === "string" ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : [];
           // Four decimals: the JSON stays small, and the daemon scales every vector to unit length anyway.
           const rows = inputs.map((text) => `[${Array.from(embed(text), (x) => Math.round(x * 10_000) / 10_000).join(",")}]`);
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(`{"model":${JSON.stringify(model)},"embeddings":[${rows.join(",")}]}`);
           requests += 1;
           texts += inputs.length;
           handling.push({ texts: inputs.length, ms: performance.now() - started });
+          const answer = () => {
+            res.writeHead(200, { "content-type": "application/json" });
+            res.end(`{"model":${JSON.stringify(model)},"embeddings":[${rows.join(",")}]}`);
+          };
+          const delay = inputs.length === 1 && inputs[0]?.startsWith("search_query: ") ? (options.queryDelayMs ?? 0) : 0;
+          if (delay > 0) setTimeout(answer, delay);
+          else answer();
           return;
         }
         reply(res, 404, { error: `${route} is not served by the benchmark's stand-in for Ollama` });

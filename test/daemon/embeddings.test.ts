@@ -121,7 +121,7 @@ describe("embeddings through Ollama (against a local server speaking the Ollama 
     expect(vectors.n).toBe(4);
   });
 
-  it("tells the query embedding's time apart from the search's in a Server-Timing header", async () => {
+  it("tells the query embedding's wait apart from the search's, and the search done during it, in a Server-Timing header", async () => {
     const ollama = await startFakeOllama();
     cleanups.push(() => ollama.close());
     const home = makeHome();
@@ -131,14 +131,17 @@ describe("embeddings through Ollama (against a local server speaking the Ollama 
     const timing = async (mode: SearchMode) => {
       let header = "";
       await d.clients.memory.search({ query: "grafana", project: "ops", mode }, { onHeader: (headers) => (header = headers.get("server-timing") ?? "") });
-      const [, embed, search] = /^embed;dur=([\d.]+), search;dur=([\d.]+)$/.exec(header) ?? [];
-      return { embed: Number(embed), search: Number(search), header };
+      const [, embed, search, overlap] = /^embed;dur=([\d.]+), search;dur=([\d.]+)(?:, overlap;dur=([\d.]+))?$/.exec(header) ?? [];
+      return { embed: Number(embed), search: Number(search), overlap: overlap === undefined ? undefined : Number(overlap), header };
     };
     const hybrid = await timing(SearchMode.HYBRID);
     expect(hybrid.header).not.toBe("");
     expect(hybrid.embed).toBeGreaterThan(0);
     expect(hybrid.search).toBeGreaterThan(0);
-    expect(await timing(SearchMode.KEYWORD)).toMatchObject({ embed: 0 });
+    // Keyword and graph search ran while the query embedded.
+    expect(hybrid.overlap).toBeGreaterThan(0);
+    expect(await timing(SearchMode.VECTOR)).toMatchObject({ overlap: undefined });
+    expect(await timing(SearchMode.KEYWORD)).toMatchObject({ embed: 0, overlap: undefined });
   });
 
   it("forgets the vectors of purged memories, so a new memory that reuses a sequence number never inherits one", async () => {

@@ -3,7 +3,7 @@ import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
 import { MEMORY_KINDS, GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
-import type { MemoryStore, RankingFacets } from "../store/store.js";
+import type { KeywordScope, MemoryStore, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
@@ -21,8 +21,10 @@ export interface HybridSearchInput {
   filter: Omit<MemoryFilter, "projects">;
   limit: number;
   now: number;
-  /** Hears how long embedding the query took. */
+  /** Hears how long the query's embedding was waited for: from its request until its vector was in hand. */
   embedded?: (ms: number) => void;
+  /** Hears how long keyword and graph search ran while the query embedded (with embeddings on). */
+  overlapped?: (ms: number) => void;
 }
 
 export interface Explanation {
@@ -121,27 +123,25 @@ export async function hybridSearch(
 
   // One vector search over every project serves both lists: the local one is its subset, so the
   // query is embedded once and exact vectors are read once.
-  let duringSearch: ((seq: number) => RankingFacets | undefined) | undefined;
+  let duringSearch: ((seq: number) => boolean) | undefined;
   const admitted = (seq: number) => {
-    duringSearch ??= store.rankingFacets();
-    const facets = duringSearch(seq);
-    return facets !== undefined && matchesFilter(facets, base);
+    // Taken when the vector search runs, after the query's embedding: the store as it is then.
+    duringSearch ??= store.admits(base);
+    return duringSearch(seq);
   };
-  const nearest = vectors ? await vectors.nearest(text, admitted, VECTOR_PREFETCH, input.embedded) : [];
-  // Everything ranking reads is taken from here on, after the query's embedding (the one wait),
-  // up to reading the winners: nothing can write in between, so no candidate changes or vanishes.
-  const facetsOf = store.rankingFacets();
-  const vectorWide: Hit[] = nearest.flatMap((hit) => {
-    const facets = facetsOf(hit.seq);
-    return facets !== undefined && matchesFilter(facets, base) ? [{ ...hit, facets }] : [];
-  });
-  const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
-  const [keywordLocal = [], keywordWide = []] = store.searchKeywordScopes(
-    text,
-    local ? [{ filter: { ...base, projects: local }, limit: PREFETCH }, { filter: base, limit: PREFETCH }] : [{ filter: base, limit: PREFETCH }],
-  );
-
-  const graph = store.searchGraph({
+  const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, input.embedded);
+  if (embedding) {
+    // Awaited below; until then a failure must not count as unhandled.
+    embedding.catch(() => undefined);
+    // The query embeds elsewhere (the local model's worker, Ollama, OpenAI), in more time than
+    // keyword and graph search take: one turn of the event loop sends the request, and they
+    // run while it is out.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const keywordScopes = local ? [{ filter: { ...base, projects: local }, limit: PREFETCH }, { filter: base, limit: PREFETCH }] : [{ filter: base, limit: PREFETCH }];
+  const lexicalStarted = performance.now();
+  const keywordFound = store.searchKeywordScopes(text, keywordScopes);
+  const graphFound = store.searchGraph({
     keys: queryEntityKeys(text),
     projects: local,
     statuses: base.statuses,
@@ -150,6 +150,21 @@ export async function hybridSearch(
     hopEntities: 5,
     hopDiscount: 0.3,
   });
+  if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
+  const nearest = embedding ? await embedding : [];
+  // Everything ranking reads is taken from here on, up to reading the winners: nothing can write
+  // in between. A write while the query embedded may have changed or removed a keyword or graph
+  // row, so those are looked up again and filtered as their scopes were.
+  const facetsOf = store.rankingFacets();
+  const current = <T extends { seq: number }>(hits: readonly T[], filter: MemoryFilter): (T & { facets: RankingFacets })[] =>
+    hits.flatMap((hit) => {
+      const facets = facetsOf(hit.seq);
+      return facets !== undefined && matchesFilter(facets, filter) ? [{ ...hit, facets }] : [];
+    });
+  const vectorWide: Hit[] = current(nearest, base);
+  const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
+  const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => current(hits, (keywordScopes[i] as KeywordScope).filter));
+  const graph = current(graphFound, { kinds: [], statuses: base.statuses, projects: local });
   const graphHits = graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
 
   // Other projects' candidates count on their own, not again for what the local lists hold.

@@ -58,7 +58,10 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
   };
 
   /** Search in the requested mode; `embedded` hears how long each query embedding took. */
-  async function search(req: SearchRequest, embedded: (ms: number) => void): Promise<MessageInitShape<typeof SearchResponseSchema>> {
+  async function search(req: SearchRequest, timing: SearchTiming): Promise<MessageInitShape<typeof SearchResponseSchema>> {
+    const embedded = (ms: number) => {
+      timing.embed += ms;
+    };
     if (req.query.trim() === "") {
       throw new InvalidInputError("query is empty: say what to look for");
     }
@@ -85,6 +88,9 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         limit,
         now: now(),
         embedded,
+        overlapped: (ms) => {
+          timing.overlap += ms;
+        },
       });
       return {
         results: hybrid.map((r) => ({
@@ -215,14 +221,11 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       // How long the daemon took, and how much of it went to embedding the query, so a
       // client can tell search time from the embedder's (Server-Timing, as browsers show it).
       const started = performance.now();
-      let embedMs = 0;
-      const embedded = (ms: number) => {
-        embedMs += ms;
-      };
+      const timing = { embed: 0, overlap: 0 };
       try {
-        return await search(req, embedded);
+        return await search(req, timing);
       } finally {
-        context.responseHeader.set("server-timing", serverTiming(embedMs, performance.now() - started));
+        context.responseHeader.set("server-timing", serverTiming(timing, performance.now() - started));
       }
     },
 
@@ -418,7 +421,18 @@ function boundedCount(field: string, value: number, fallback: number, max: numbe
   return value;
 }
 
-/** A Server-Timing header value: the query's embedding, and the rest of the search. */
-export function serverTiming(embedMs: number, totalMs: number): string {
-  return `embed;dur=${embedMs.toFixed(3)}, search;dur=${Math.max(0, totalMs - embedMs).toFixed(3)}`;
+/** Milliseconds of a search: the wait for the query's embedding, and the search work done during it. */
+interface SearchTiming {
+  embed: number;
+  overlap: number;
+}
+
+/**
+ * A Server-Timing header value: the wait for the query's embedding, the rest of the search
+ * after it, and the search work (keyword and graph) that ran during the wait.
+ */
+export function serverTiming(timing: SearchTiming, totalMs: number): string {
+  const parts = [`embed;dur=${timing.embed.toFixed(3)}`, `search;dur=${Math.max(0, totalMs - timing.embed).toFixed(3)}`];
+  if (timing.overlap > 0) parts.push(`overlap;dur=${timing.overlap.toFixed(3)}`);
+  return parts.join(", ");
 }

@@ -1,0 +1,90 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UnavailableError } from "../errors.js";
+import { normalizedContentHash } from "../lifecycle/content-hash.js";
+import { buildMemory } from "../memory/new-memory.js";
+import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { extractEntities } from "./entities.js";
+import { hybridSearch, type VectorCandidates } from "./hybrid-search.js";
+
+const NOW = Date.UTC(2026, 10, 29);
+
+let dir: string;
+let store: SqliteStore;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-hybrid-"));
+  store = new SqliteStore({
+    file: path.join(dir, "memd.db"),
+    backupDir: path.join(dir, "backups"),
+    now: () => NOW,
+    entitiesOf: extractEntities,
+    contentHashOf: normalizedContentHash,
+  });
+});
+
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function save(id: string, content: string): number {
+  return store.insert(buildMemory({ content, project: "ledger", concepts: ["webhooks"] }, id, NOW, { maxContentBytes: 65536 }));
+}
+
+/** Vector candidates whose query embedding takes a while; `during` runs just before the vector arrives. */
+function slowEmbedder(log: string[], during: () => void = () => undefined): VectorCandidates {
+  return {
+    nearest: () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          during();
+          log.push("embedded");
+          resolve([]);
+        }, 20),
+      ),
+  };
+}
+
+function search(vectors: VectorCandidates) {
+  return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter: { kinds: [], statuses: ["active"] }, limit: 10, now: NOW });
+}
+
+describe("hybridSearch while the query embeds", () => {
+  it("searches keywords and the graph before the query's vector arrives", async () => {
+    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    const log: string[] = [];
+    const keywordSearch = store.searchKeywordScopes.bind(store);
+    store.searchKeywordScopes = (query, scopes) => {
+      log.push("keyword");
+      return keywordSearch(query, scopes);
+    };
+    const graphSearch = store.searchGraph.bind(store);
+    store.searchGraph = (graph) => {
+      log.push("graph");
+      return graphSearch(graph);
+    };
+    const results = await search(slowEmbedder(log));
+    expect(log).toEqual(["keyword", "graph", "embedded"]);
+    expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000001"]);
+  });
+
+  it("leaves out a keyword match archived while the query embedded", async () => {
+    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    save("01J00000000000000000000002", "webhook retries are capped at five");
+    const results = await search(
+      slowEmbedder([], () => {
+        store.modify("01J00000000000000000000001", (m) => ({ ...m, status: "archived" }));
+      }),
+    );
+    expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000002"]);
+  });
+
+  it("fails with the embedder's error when the embedding fails while keywords are searched", async () => {
+    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    const failing: VectorCandidates = { nearest: () => Promise.reject(new UnavailableError("the ollama embedder failed: connection refused")) };
+    await expect(search(failing)).rejects.toThrow("connection refused");
+  });
+});
