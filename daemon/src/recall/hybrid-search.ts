@@ -156,11 +156,16 @@ export async function hybridSearch(
   // in between. A write while the query embedded may have changed or removed a keyword or graph
   // row, so those are looked up again and filtered as their scopes were.
   const facetsOf = store.rankingFacets();
-  const current = <T extends { seq: number }>(hits: readonly T[], filter: MemoryFilter): (T & { facets: RankingFacets })[] =>
-    hits.flatMap((hit) => {
+  const current = <T extends { seq: number; facets?: RankingFacets }>(hits: readonly T[], filter: MemoryFilter): (T & { facets: RankingFacets })[] => {
+    const kept: (T & { facets: RankingFacets })[] = [];
+    for (const hit of hits) {
       const facets = facetsOf(hit.seq);
-      return facets !== undefined && matchesFilter(facets, filter) ? [{ ...hit, facets }] : [];
-    });
+      // The index replaces a row's facets when the row changes: the same object passed already.
+      if (facets === hit.facets) kept.push(hit as T & { facets: RankingFacets });
+      else if (facets !== undefined && matchesFilter(facets, filter)) kept.push({ ...hit, facets });
+    }
+    return kept;
+  };
   const vectorWide: Hit[] = current(nearest, base);
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
   const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => current(hits, (keywordScopes[i] as KeywordScope).filter));
