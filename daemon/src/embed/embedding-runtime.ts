@@ -153,9 +153,9 @@ export class EmbeddingRuntime {
    */
   async nearest(query: string, accept: (memorySeq: number) => boolean, limit: number, embedded?: (ms: number) => void): Promise<{ seq: number; score: number }[]> {
     const { serving, vector } = await this.embedQuery(query, embedded);
-    return widened(serving.index, vector, limit, undefined, (hits) =>
-      hits.filter((hit) => accept(hit.id)).map((hit) => ({ seq: hit.id, score: hit.similarity })),
-    );
+    // Filtered while candidates are chosen: filtering the k best afterwards searched again,
+    // four times as wide, whenever more than a few of them were archived or superseded.
+    return serving.index.search(vector, { k: limit, accept }).map((hit) => ({ seq: hit.id, score: hit.similarity }));
   }
 
   private async embedQuery(query: string, embedded?: (ms: number) => void): Promise<{ serving: ServingSpace; vector: Float32Array }> {
