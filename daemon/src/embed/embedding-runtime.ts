@@ -273,10 +273,9 @@ export class EmbeddingRuntime {
 }
 
 /**
- * The best `limit` of the index's nearest hits that `pick` keeps. Most memories pass (filters
- * mostly drop archived ones), so a few more than needed are asked for, tested after the
- * index's search (testing each of its thousands of candidates would cost more), and the search
- * is widened only when too few pass.
+ * The best `limit` of the index's nearest hits that `pick` keeps, for a caller that tests the
+ * memories it reads: most pass (filters mostly drop archived ones), so a few more than needed
+ * are asked for, and the search is widened only when too few pass.
  */
 function widened<T>(index: VectorIndex, vector: Float32Array, limit: number, partitions: readonly string[] | undefined, pick: (hits: VectorHit[]) => T[]): T[] {
   for (let k = limit + 10; ; k *= 4) {
