@@ -57,7 +57,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     return current.id;
   };
 
-  /** Search in the requested mode; `embedded` hears how long each query embedding took. */
+  /** Search in the requested mode; `timing` gathers the wait for the query's embedding and the search work done during it. */
   async function search(req: SearchRequest, timing: SearchTiming): Promise<MessageInitShape<typeof SearchResponseSchema>> {
     const embedded = (ms: number) => {
       timing.embed += ms;
