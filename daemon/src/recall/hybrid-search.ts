@@ -202,10 +202,6 @@ export async function hybridSearch(
     // Newest first: within the window named, recency is the only order there is without the text.
     { name: "time", weight: tuning.time, ids: ids(inWindow) },
   ];
-  const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
-  const vectorScore = scoreMap(vectorWide);
-  const graphPath = new Map(graphHits.map((hit) => [hit.facets.id, hit.path.join(", ")]));
-
   const ranked = fuseRanks(sources, tuning.rrfK).map((candidate) => {
     const hit = candidates.get(candidate.id) as Hit;
     const { facets } = hit;
@@ -213,25 +209,29 @@ export async function hybridSearch(
     const frequency = frequencyBoost(facets.accessCount);
     const confidence = confidenceBoost(facets.confidence);
     const timing = window ? temporalBoost(facets.createdAt, window) : 1;
-    return {
-      hit,
-      score: candidate.score * decay * frequency * confidence * timing,
-      explanation: {
-        keywordRank: candidate.ranks.keyword ?? candidate.ranks["keyword-wide"] ?? 0,
-        keywordScore: keywordScore.get(facets.id) ?? 0,
-        vectorRank: candidate.ranks.vector ?? candidate.ranks["vector-wide"] ?? 0,
-        vectorSimilarity: vectorScore.get(facets.id) ?? 0,
-        graphPath: graphPath.get(facets.id) ?? "",
-        relevance: candidate.score * timing,
-        decay,
-        frequency,
-        confidence,
-      },
-    };
+    return { hit, candidate, decay, frequency, confidence, timing, score: candidate.score * decay * frequency * confidence * timing };
   });
   const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit);
   const read = store.memoriesBySeq(winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined ? [hit.seq] : [])));
-  return winners.map(({ hit, score, explanation }) => ({ memory: hit.memory ?? (read.get(hit.seq as number) as MemoryRecord), score, explanation }));
+  // Explained for the winners alone.
+  const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
+  const vectorScore = scoreMap(vectorWide);
+  const graphPath = new Map(graphHits.map((hit) => [hit.facets.id, hit.path.join(", ")]));
+  return winners.map(({ hit, candidate, decay, frequency, confidence, timing, score }) => ({
+    memory: hit.memory ?? (read.get(hit.seq as number) as MemoryRecord),
+    score,
+    explanation: {
+      keywordRank: candidate.ranks.keyword ?? candidate.ranks["keyword-wide"] ?? 0,
+      keywordScore: keywordScore.get(hit.facets.id) ?? 0,
+      vectorRank: candidate.ranks.vector ?? candidate.ranks["vector-wide"] ?? 0,
+      vectorSimilarity: vectorScore.get(hit.facets.id) ?? 0,
+      graphPath: graphPath.get(hit.facets.id) ?? "",
+      relevance: candidate.score * timing,
+      decay,
+      frequency,
+      confidence,
+    },
+  }));
 }
 
 /**
