@@ -160,7 +160,7 @@ export async function hybridSearch(
     const kept: (T & { facets: RankingFacets })[] = [];
     for (const hit of hits) {
       const facets = facetsOf(hit.seq);
-      // The index replaces a row's facets when the row changes: the same object passed already.
+      // The index replaces a row's facets object whenever what it holds changes: the same object passed already.
       if (facets === hit.facets) kept.push(hit as T & { facets: RankingFacets });
       else if (facets !== undefined && matchesFilter(facets, filter)) kept.push({ ...hit, facets });
     }
