@@ -16,6 +16,11 @@ export class SlotTable {
   private table = new Int32Array(0);
   private readonly others = new Map<number, number>();
 
+  /** Whether a key indexes the table directly (and is never in the slower map). */
+  static direct(key: number): boolean {
+    return Number.isInteger(key) && key >= 0 && key < MAX_TABLE_KEY;
+  }
+
   get(key: number): number | undefined {
     if (key >= 0 && key < this.table.length && Number.isInteger(key)) {
       const entry = this.table[key] as number;
@@ -25,7 +30,7 @@ export class SlotTable {
   }
 
   set(key: number, slot: number): void {
-    if (Number.isInteger(key) && key >= 0 && key < MAX_TABLE_KEY) {
+    if (SlotTable.direct(key)) {
       if (key >= this.table.length) this.table = resized(this.table, Math.min(MAX_TABLE_KEY, Math.max(1024, key + 1, this.table.length * 2)));
       this.table[key] = slot + 1;
     } else {

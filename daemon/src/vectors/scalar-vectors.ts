@@ -1,3 +1,4 @@
+import { SlotTable } from "../slot-table.js";
 import { resized } from "../typed-arrays.js";
 import { ensureMemory, instantiateKernels, type VectorKernels } from "./vector-kernels.js";
 
@@ -5,11 +6,6 @@ import { ensureMemory, instantiateKernels, type VectorKernels } from "./vector-k
 const BATCH = 4096;
 // The slot's factor and its entry in the id table.
 const ENTRY_OVERHEAD_BYTES = 12;
-/**
- * Ids (memory seqs, which SQLite hands out in order) index a table of slots directly: a Map's
- * lookup, at random over 100k entries, cost as much as scoring the row. A larger id is not held.
- */
-const MAX_ID = 2 ** 26;
 
 /**
  * Vectors kept in memory at one byte per dimension (each scaled by its largest component), so
@@ -20,8 +16,11 @@ const MAX_ID = 2 ** 26;
  * neighbours that matter. Up to a byte budget: past it, vectors not held are read exactly.
  */
 export class ScalarVectors {
-  /** Per id, its slot plus one (0: not held). */
-  private slotOf = new Int32Array(0);
+  /**
+   * Slots by id. Only ids the table indexes directly are held: a Map's lookup, at random over
+   * 100k entries, cost as much as scoring the row.
+   */
+  private readonly slotOf = new SlotTable();
   private heldCount = 0;
   private readonly freeSlots: number[] = [];
   /** Per slot: the row's scale over its norm, so that a dot product becomes a cosine. */
@@ -56,21 +55,18 @@ export class ScalarVectors {
   }
 
   has(id: number): boolean {
-    return this.slotFor(id) !== undefined;
+    return this.slotOf.get(id) !== undefined;
   }
 
   /** Holds a copy of the vector, unless the budget is spent (then it is left to the database). */
   set(id: number, vector: Float32Array): void {
-    if (vector.length !== this.dimensions || !Number.isInteger(id) || id < 0 || id >= MAX_ID) return;
-    let slot = this.slotFor(id);
+    if (vector.length !== this.dimensions || !SlotTable.direct(id)) return;
+    let slot = this.slotOf.get(id);
     if (slot === undefined) {
       if ((this.heldCount + 1) * (this.stride + ENTRY_OVERHEAD_BYTES) > this.budgetBytes) return;
       slot = this.freeSlots.pop() ?? this.slotsUsed++;
       this.reserve(slot + 1);
-      if (id >= this.slotOf.length) {
-        this.slotOf = resized(this.slotOf, Math.min(MAX_ID, Math.max(1024, id + 1, this.slotOf.length * 2)));
-      }
-      this.slotOf[id] = slot + 1;
+      this.slotOf.set(id, slot);
       this.heldCount += 1;
     }
     let largest = 0;
@@ -86,9 +82,9 @@ export class ScalarVectors {
   }
 
   delete(id: number): void {
-    const slot = this.slotFor(id);
+    const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    this.slotOf[id] = 0;
+    this.slotOf.delete(id);
     this.heldCount -= 1;
     this.freeSlots.push(slot);
   }
@@ -103,8 +99,8 @@ export class ScalarVectors {
     let scored = 0;
     const at = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i += 1) {
-      const slot = ((this.slotOf[ids[i] as number] as number | undefined) ?? 0) - 1;
-      if (slot < 0) {
+      const slot = this.slotOf.get(ids[i] as number);
+      if (slot === undefined) {
         if (allHeld) return undefined;
         continue;
       }
@@ -127,11 +123,6 @@ export class ScalarVectors {
       }
     }
     return found;
-  }
-
-  private slotFor(id: number): number | undefined {
-    const entry = Number.isInteger(id) && id >= 0 ? (this.slotOf[id] ?? 0) : 0;
-    return entry > 0 ? entry - 1 : undefined;
   }
 
   /** Writes the query as int16s for the kernel; returns what turns a kernel's dot product into a cosine (with the row's factor). */
