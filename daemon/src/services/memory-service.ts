@@ -431,7 +431,7 @@ interface SearchTiming {
  * A Server-Timing header value: the wait for the query's embedding, the rest of the search
  * after it, and the search work (keyword and graph) that ran during the wait.
  */
-export function serverTiming(timing: SearchTiming, totalMs: number): string {
+function serverTiming(timing: SearchTiming, totalMs: number): string {
   const parts = [`embed;dur=${timing.embed.toFixed(3)}`, `search;dur=${Math.max(0, totalMs - timing.embed).toFixed(3)}`];
   if (timing.overlap > 0) parts.push(`overlap;dur=${timing.overlap.toFixed(3)}`);
   return parts.join(", ");

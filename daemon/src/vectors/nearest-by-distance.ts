@@ -48,7 +48,7 @@ export function nearestByDistance(
 }
 
 /** Gathers positions by reading every distance. */
-export function scanDistances(distances: Uint8Array, count: number): GatherPositions {
+function scanDistances(distances: Uint8Array, count: number): GatherPositions {
   return (after, upTo, total) => {
     const positions = new Int32Array(total);
     let n = 0;
