@@ -156,20 +156,10 @@ export async function hybridSearch(
   // in between. A write while the query embedded may have changed or removed a keyword or graph
   // row, so those are looked up again and filtered as their scopes were.
   const facetsOf = store.rankingFacets();
-  const current = <T extends { seq: number; facets?: RankingFacets }>(hits: readonly T[], filter: MemoryFilter): (T & { facets: RankingFacets })[] => {
-    const kept: (T & { facets: RankingFacets })[] = [];
-    for (const hit of hits) {
-      const facets = facetsOf(hit.seq);
-      // The index replaces a row's facets object whenever what it holds changes: the same object passed already.
-      if (facets === hit.facets) kept.push(hit as T & { facets: RankingFacets });
-      else if (facets !== undefined && matchesFilter(facets, filter)) kept.push({ ...hit, facets });
-    }
-    return kept;
-  };
-  const vectorWide: Hit[] = current(nearest, base);
+  const vectorWide: Hit[] = current(nearest, facetsOf, base);
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
-  const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => current(hits, (keywordScopes[i] as KeywordScope).filter));
-  const graph = current(graphFound, { kinds: [], statuses: base.statuses, projects: local });
+  const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter));
+  const graph = current(graphFound, facetsOf, { kinds: [], statuses: base.statuses, projects: local });
   const graphHits = graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
 
   // Other projects' candidates count on their own, not again for what the local lists hold.
@@ -242,6 +232,25 @@ export async function hybridSearch(
 export function widenWeight(bestLocal: number, bestForeign: number, cap: number): number {
   if (bestLocal <= 0) return cap;
   return Math.min(cap, bestForeign / bestLocal);
+}
+
+/**
+ * The hits whose memories still match the filter, with their facets as they are now. The index
+ * replaces a row's facets object whenever what it holds changes, so a hit that carries the
+ * same object has passed already.
+ */
+function current<T extends { seq: number; facets?: RankingFacets }>(
+  hits: readonly T[],
+  facetsOf: (seq: number) => RankingFacets | undefined,
+  filter: MemoryFilter,
+): (T & { facets: RankingFacets })[] {
+  const kept: (T & { facets: RankingFacets })[] = [];
+  for (const hit of hits) {
+    const facets = facetsOf(hit.seq);
+    if (facets === hit.facets) kept.push(hit as T & { facets: RankingFacets });
+    else if (facets !== undefined && matchesFilter(facets, filter)) kept.push({ ...hit, facets });
+  }
+  return kept;
 }
 
 function scoreMap(hits: Hit[]): Map<string, number> {
