@@ -2,7 +2,8 @@ import { bm25Idf, bm25Term } from "./bm25.js";
 import { ImpactOrder } from "./impact-order.js";
 import { SlotTable } from "../slot-table.js";
 import { resized } from "../typed-arrays.js";
-import { appendPosting, emptyPostingList, type PostingList, seekSlot } from "./posting-list.js";
+import { phraseRows } from "./phrase-rows.js";
+import { appendPosting, emptyPostingList, type PostingList } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
 import { COLUMN_BREAK, countTokens, RowTokens, splitColumns } from "./row-tokens.js";
 import { TopHits } from "./top-hits.js";
@@ -188,7 +189,8 @@ export class KeywordIndex<Facets> {
     const ids = phrase.map((token) => this.termIds.get(token));
     if (ids.some((id) => id === undefined)) return undefined;
     const term = ids.length === 1 ? (ids[0] as number) : undefined;
-    const list = term !== undefined ? (this.lists[term] as PostingList) : this.phraseRows(ids as number[]);
+    const index = { lists: this.lists, keys: this.keys, deadKey: DEAD_KEY, lengths: this.lengths, tokens: this.rowTokens, weights: this.weights };
+    const list = term !== undefined ? (this.lists[term] as PostingList) : phraseRows(index, ids as number[]);
     return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live), term };
   }
 
@@ -258,37 +260,6 @@ export class KeywordIndex<Facets> {
       if (!admits(scope, key) || !top.wouldKeep(full, score, seq)) continue;
       if (!scope.accept || scope.accept(this.rowFacets[slot] as Facets)) top.push(full, score, seq);
     }
-  }
-
-  /**
-   * Rows holding the phrase, with its weighted frequency in each, shaped like a posting list
-   * (every entry live): the shortest term's list walked, rows missing another term skipped by
-   * seeking in its list, and only the rest read for the phrase.
-   */
-  private phraseRows(ids: readonly number[]): PostingList {
-    const [shortest, ...others] = ids.map((id) => this.lists[id] as PostingList).sort((a, b) => a.size - b.size) as [PostingList, ...PostingList[]];
-    const at = new Int32Array(others.length);
-    const found = emptyPostingList(shortest.live);
-    rows: for (let i = 0; i < shortest.size; i++) {
-      const slot = shortest.slots[i] as number;
-      if (this.keys[slot] === DEAD_KEY) continue;
-      for (let o = 0; o < others.length; o++) {
-        const list = others[o] as PostingList;
-        const k = seekSlot(list, slot, at[o] as number);
-        at[o] = k;
-        if (k === list.size) break rows;
-        if (list.slots[k] !== slot) continue rows;
-      }
-      const frequency = this.rowTokens.phraseFrequency(slot, ids, this.weights);
-      if (frequency < 0) continue;
-      found.slots[found.size] = slot;
-      found.frequencies[found.size] = frequency;
-      found.size += 1;
-      found.maxFrequency = Math.max(found.maxFrequency, frequency);
-      found.minLength = Math.min(found.minLength, this.lengths[slot] as number);
-    }
-    found.live = found.size;
-    return found;
   }
 
   private impactOrder(term: number): ImpactOrder {
