@@ -92,6 +92,14 @@ describe("KeywordIndex", () => {
     expect(seqs(found, [["cach"]])).toEqual([1]);
   });
 
+  it("tells a row's class (its key's low byte) as its key changes, and none once it is deleted", () => {
+    const found = index({ 1: ["redis", ""], 2: ["redis", ""] }, (seq) => seq * 256 + seq);
+    expect([found.classOf(1), found.classOf(2), found.classOf(3)]).toEqual([1, 2, undefined]);
+    found.setFacets(1, 5 * 256 + 7, { project: "moved" });
+    found.delete(2);
+    expect([found.classOf(1), found.classOf(2)]).toEqual([7, undefined]);
+  });
+
   it("replaces a row set again under the same seq", () => {
     const found = index({ 1: ["postgres", ""] });
     found.set(1, [tokenize("mysql"), []], 1, 0, { project: "p0" });

@@ -1,6 +1,6 @@
 import { bm25Idf, bm25Term } from "./bm25.js";
 import { ImpactOrder } from "./impact-order.js";
-import { SlotTable } from "../slot-table.js";
+import { SeqTable } from "../seq-table.js";
 import { resized } from "../typed-arrays.js";
 import { phraseRows } from "./phrase-rows.js";
 import { appendPosting, emptyPostingList, type PostingList } from "./posting-list.js";
@@ -58,7 +58,9 @@ export class KeywordIndex<Facets> {
   private termNames: string[] = [];
   private lists: PostingList[] = [];
   private impactOrders = new Map<number, ImpactOrder>();
-  private slotOf = new SlotTable();
+  private slotOf = new SeqTable();
+  /** Each row's class (its key's low byte) by seq, for classOf. */
+  private classBySeq = new SeqTable("bytes");
   private seqs = new Float64Array(0);
   private keys = new Uint32Array(0);
   private lengths = new Int32Array(0);
@@ -90,6 +92,7 @@ export class KeywordIndex<Facets> {
     const slot = this.slotOf.get(seq);
     if (slot === undefined) return false;
     this.keys[slot] = key;
+    this.classBySeq.set(seq, key % KEY_CLASSES);
     this.rowFacets[slot] = facets;
     return true;
   }
@@ -98,6 +101,14 @@ export class KeywordIndex<Facets> {
   keyOf(seq: number): number | undefined {
     const slot = this.slotOf.get(seq);
     return slot === undefined ? undefined : this.keys[slot];
+  }
+
+  /**
+   * A row's class (its key % KEY_CLASSES), if it is indexed: one byte per seq, which stays in
+   * cache where keyOf's two lookups miss it, for a caller that tests thousands of rows at random.
+   */
+  classOf(seq: number): number | undefined {
+    return this.classBySeq.get(seq);
   }
 
   /** The facets a row was indexed with, if it is indexed. */
@@ -139,6 +150,7 @@ export class KeywordIndex<Facets> {
     this.rowTokens.set(slot, ids);
     this.rowFacets[slot] = facets;
     this.slotOf.set(seq, slot);
+    this.classBySeq.set(seq, key % KEY_CLASSES);
     this.rows += 1;
     this.tokens += length;
   }
@@ -150,6 +162,7 @@ export class KeywordIndex<Facets> {
     this.rowFacets[slot] = undefined;
     this.keys[slot] = DEAD_KEY;
     this.slotOf.delete(seq);
+    this.classBySeq.delete(seq);
     this.rows -= 1;
     this.tokens -= this.lengths[slot] as number;
     this.dead += 1;
@@ -310,7 +323,7 @@ export class KeywordIndex<Facets> {
     this.termNames = [];
     this.lists = [];
     this.impactOrders = new Map();
-    this.slotOf = new SlotTable();
+    this.slotOf = new SeqTable();
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);
     this.lengths = new Int32Array(0);

@@ -1,4 +1,4 @@
-import { SlotTable } from "../slot-table.js";
+import { SeqTable } from "../seq-table.js";
 import { resized } from "../typed-arrays.js";
 import { ensureMemory, instantiateKernels, type VectorKernels } from "./vector-kernels.js";
 
@@ -20,7 +20,7 @@ export class ScalarVectors {
    * Slots by id. Only ids the table indexes directly are held: a Map's lookup, at random over
    * 100k entries, cost as much as scoring the row.
    */
-  private readonly slotOf = new SlotTable();
+  private readonly slotOf = new SeqTable();
   private heldCount = 0;
   private readonly freeSlots: number[] = [];
   /** Per slot: the row's scale over its norm, so that a dot product becomes a cosine. */
@@ -60,7 +60,7 @@ export class ScalarVectors {
 
   /** Holds a copy of the vector, unless the budget is spent (then it is left to the database). */
   set(id: number, vector: Float32Array): void {
-    if (vector.length !== this.dimensions || !SlotTable.direct(id)) return;
+    if (vector.length !== this.dimensions || !SeqTable.direct(id)) return;
     let slot = this.slotOf.get(id);
     if (slot === undefined) {
       if ((this.heldCount + 1) * (this.stride + ENTRY_OVERHEAD_BYTES) > this.budgetBytes) return;

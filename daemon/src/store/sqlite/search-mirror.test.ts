@@ -191,22 +191,30 @@ describe("the in-memory keyword index", () => {
     store.close();
   });
 
-  it("admits by a row's key exactly the memories the filter matches, after writes too", () => {
+  it("admits by a row's key or class exactly the memories the filter matches, after updates and deletes too", () => {
     const store = open();
     const memories = corpus(300);
     for (const memory of memories) store.insert(memory);
-    store.modify(memories[0]?.id as string, (m) => ({ ...m, status: "archived" }));
-    store.modify(memories[1]?.id as string, (m) => ({ ...m, pinned: true }));
     const seqs = memories.map((m) => store.seqOf(m.id) as number);
+    const everything: MemoryFilter = { kinds: [], statuses: [] };
+    // Indexed first, so that the writes below reach the index as changes.
+    expect(seqs.every(store.admits(everything))).toBe(true);
+    const [deleted, archived] = [memories[0]?.id as string, memories[1]?.id as string];
+    store.modify(deleted, (m) => ({ ...m, status: "archived" }));
+    store.purgeArchived(path.join(dir, "purged.db"));
+    store.modify(archived, (m) => ({ ...m, status: "archived" }));
+    store.modify(memories[2]?.id as string, (m) => ({ ...m, pinned: true }));
     const facets = store.rankingFacets();
     const gone = Math.max(...seqs) + 1;
-    for (const filter of filtersFor(memories[2]?.project as string)) {
+    for (const filter of [...filtersFor(memories[3]?.project as string), everything]) {
       const admits = store.admits(filter);
       const context = JSON.stringify(filter);
-      expect(seqs.filter(admits), context).toEqual(seqs.filter((seq) => matchesFilter(facets(seq) as RankingFacets, filter)));
-      expect(seqs.some(admits), context).toBe(true);
+      const matching = seqs.filter((seq) => facets(seq) !== undefined && matchesFilter(facets(seq) as RankingFacets, filter));
+      expect(seqs.filter(admits), context).toEqual(matching);
+      expect(matching.length, context).toBeGreaterThan(0);
       expect(admits(gone), context).toBe(false);
     }
+    expect(facets(seqs[0] as number)).toBeUndefined();
     store.close();
   });
 

@@ -170,6 +170,14 @@ export class SearchMirror {
       };
     }
     const admitted = this.admitting(filter);
+    if (admitted.groups === undefined) {
+      // Only the class counts: its one-byte table stays in cache through a vector search's thousands of tests.
+      const { classes } = admitted;
+      return (seq) => {
+        const rowClass = this.keywords.classOf(seq);
+        return rowClass !== undefined && classes[rowClass] === 1;
+      };
+    }
     return (seq) => {
       const key = this.keywords.keyOf(seq);
       return key !== undefined && admits(admitted, key);
