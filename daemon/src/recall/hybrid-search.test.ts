@@ -82,6 +82,30 @@ describe("hybridSearch while the query embeds", () => {
     expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000002"]);
   });
 
+  it("reads the likely winners' memories while the query embeds, and none again after", async () => {
+    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    save("01J00000000000000000000002", "webhook retries are capped at five");
+    const log: string[] = [];
+    const read = store.memoriesBySeq.bind(store);
+    store.memoriesBySeq = (seqs) => {
+      log.push(`read ${seqs.length}`);
+      return read(seqs);
+    };
+    const results = await search(slowEmbedder(log));
+    expect(log).toEqual(["read 2", "embedded", "read 0"]);
+    expect(results.map((r) => r.memory.content).sort()).toEqual(["webhook retries are capped at five", "webhook retries double-charged customers"]);
+  });
+
+  it("returns a winner as it is after an edit made while the query embedded, not as it was read then", async () => {
+    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    const results = await search(
+      slowEmbedder([], () => {
+        store.modify("01J00000000000000000000001", (m) => ({ ...m, content: "webhook retries double-charged customers twice" }));
+      }),
+    );
+    expect(results.map((r) => r.memory.content)).toEqual(["webhook retries double-charged customers twice"]);
+  });
+
   it("fails with the embedder's error when the embedding fails while keywords are searched", async () => {
     save("01J00000000000000000000001", "webhook retries double-charged customers");
     const failing: VectorCandidates = { nearest: () => Promise.reject(new UnavailableError("the ollama embedder failed: connection refused")) };

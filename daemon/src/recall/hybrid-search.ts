@@ -130,9 +130,10 @@ export async function hybridSearch(
     return duringSearch(seq);
   };
   const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, input.embedded);
+  let answered = false;
   if (embedding) {
     // Awaited below; until then a failure must not count as unhandled.
-    embedding.catch(() => undefined);
+    embedding.then(() => (answered = true), () => (answered = true));
     // The query embeds elsewhere (the local model's worker, Ollama, OpenAI), in more time than
     // keyword and graph search take: one turn of the event loop sends the request, and they
     // run while it is out.
@@ -150,8 +151,12 @@ export async function hybridSearch(
     hopEntities: 5,
     hopDiscount: 0.3,
   });
+  // The winners come mostly from the heads of these lists (95% of them from the first `limit`
+  // of each, at 100k memories): while the query still embeds, their memories are read too.
+  const early = embedding && !answered ? readEarly(store, [...keywordFound, graphFound], input.limit) : undefined;
   if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
   const nearest = embedding ? await embedding : [];
+  const readBefore = early !== undefined && store.changeCount() === early.changeCount ? early.memories : new Map<number, MemoryRecord>();
   // Everything ranking reads is taken from here on, up to reading the winners: nothing can write
   // in between. A write while the query embedded may have changed or removed a keyword or graph
   // row, so those are looked up again and filtered as their scopes were.
@@ -202,13 +207,14 @@ export async function hybridSearch(
     return { hit, candidate, decay, frequency, confidence, timing, score: candidate.score * decay * frequency * confidence * timing };
   });
   const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit);
-  const read = store.memoriesBySeq(winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined ? [hit.seq] : [])));
+  const unread = winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined && !readBefore.has(hit.seq) ? [hit.seq] : []));
+  const read = store.memoriesBySeq(unread);
   // Explained for the winners alone.
   const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
   const vectorScore = scoreMap(vectorWide);
   const graphPath = new Map(graphHits.map((hit) => [hit.facets.id, hit.path.join(", ")]));
   return winners.map(({ hit, candidate, decay, frequency, confidence, timing, score }) => ({
-    memory: hit.memory ?? (read.get(hit.seq as number) as MemoryRecord),
+    memory: hit.memory ?? readBefore.get(hit.seq as number) ?? (read.get(hit.seq as number) as MemoryRecord),
     score,
     explanation: {
       keywordRank: candidate.ranks.keyword ?? candidate.ranks["keyword-wide"] ?? 0,
@@ -251,6 +257,13 @@ function current<T extends { seq: number; facets?: RankingFacets }>(
     else if (facets !== undefined && matchesFilter(facets, filter)) kept.push({ ...hit, facets });
   }
   return kept;
+}
+
+/** The memories at the heads of the lists, read with the store's change count: unchanged later, they are still current. */
+function readEarly(store: MemoryStore, lists: readonly (readonly { seq: number }[])[], head: number): { memories: Map<number, MemoryRecord>; changeCount: number } {
+  const changeCount = store.changeCount();
+  const seqs = new Set(lists.flatMap((list) => list.slice(0, head).map((hit) => hit.seq)));
+  return { memories: seqs.size > 0 ? store.memoriesBySeq([...seqs]) : new Map(), changeCount };
 }
 
 function scoreMap(hits: Hit[]): Map<string, number> {

@@ -48,6 +48,8 @@ export interface MemoryStore {
   admits(filter: MemoryFilter): (memorySeq: number) => boolean;
   /** A lookup of what ranking needs of a memory by sequence number, without reading it, as the store is now. */
   rankingFacets(): (memorySeq: number) => RankingFacets | undefined;
+  /** A count that moves with every write: equal readings mean nothing was written in between. */
+  changeCount(): number;
   /** Whole memories by sequence number; unknown ones are absent. */
   memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord>;
   /** Records a read through recall: access count and last-accessed time. */

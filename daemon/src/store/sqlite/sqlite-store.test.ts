@@ -121,6 +121,29 @@ describe("SqliteStore keyword search windows", () => {
   });
 });
 
+describe("SqliteStore change count", () => {
+  it("moves with every write, access counts included, and stays put through reads and searches", () => {
+    const store = open();
+    const a = memory("webhook retries double-charged customers");
+    store.insert(a);
+    const search = () => store.searchKeyword({ query: "webhook", filter: { kinds: [], statuses: ["active"] }, limit: 5 });
+    // The search index takes in the insert, which clears its notes of changed rows: a write too.
+    search();
+    const counts = [store.changeCount()];
+    store.memoriesBySeq([store.seqOf(a.id) as number]);
+    search();
+    counts.push(store.changeCount());
+    store.recordAccess([a.id], now());
+    counts.push(store.changeCount());
+    store.modify(a.id, (m) => ({ ...m, content: "webhook retries are capped" }));
+    counts.push(store.changeCount());
+    expect(counts[1]).toBe(counts[0]);
+    expect(counts[2]).toBeGreaterThan(counts[1] as number);
+    expect(counts[3]).toBeGreaterThan(counts[2] as number);
+    store.close();
+  });
+});
+
 describe("SqliteStore import", () => {
   it("creates, then leaves identical memories unchanged, then updates changed ones", () => {
     const store = open();

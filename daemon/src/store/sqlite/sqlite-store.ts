@@ -241,6 +241,11 @@ export class SqliteStore implements MemoryStore {
     return this.search.facets();
   }
 
+  // Rows changed by this connection, triggers' included: the daemon's is the database's one writer.
+  changeCount(): number {
+    return this.sql("SELECT total_changes()").pluck().get() as number;
+  }
+
   memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord> {
     return new Map(readMemoriesBySeq(this.db, memorySeqs).map(({ seq, memory }) => [seq, memory]));
   }
