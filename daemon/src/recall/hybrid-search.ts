@@ -3,7 +3,7 @@ import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
 import { MEMORY_KINDS, GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
-import type { KeywordScope, MemoryStore, RankingFacets } from "../store/store.js";
+import type { KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
@@ -151,20 +151,24 @@ export async function hybridSearch(
     hopEntities: 5,
     hopDiscount: 0.3,
   });
+  // The same count after the wait means that nothing was written meanwhile.
+  const changesBefore = embedding ? store.changeCount() : undefined;
   // The winners come mostly from the heads of these lists (95% of them from the first `limit`
   // of each, at 100k memories): while the query still embeds, their memories are read too.
-  const early = embedding && !answered ? readEarly(store, [...keywordFound, graphFound], input.limit) : undefined;
+  const early = embedding && !answered ? readHeads(store, [...keywordFound, graphFound], input.limit) : undefined;
   if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
   const nearest = embedding ? await embedding : [];
-  const readBefore = early !== undefined && store.changeCount() === early.changeCount ? early.memories : new Map<number, MemoryRecord>();
+  const unchanged = changesBefore === undefined || store.changeCount() === changesBefore;
+  const readBefore = unchanged && early !== undefined ? early : new Map<number, MemoryRecord>();
   // Everything ranking reads is taken from here on, up to reading the winners: nothing can write
   // in between. A write while the query embedded may have changed or removed a keyword or graph
-  // row, so those are looked up again and filtered as their scopes were.
+  // row, so then those are looked up again and filtered as their scopes were.
   const facetsOf = store.rankingFacets();
+  const recheck = <T extends RankedRow>(hits: T[], filter: MemoryFilter) => (unchanged ? hits : current(hits, facetsOf, filter));
   const vectorWide: Hit[] = current(nearest, facetsOf, base);
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
-  const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter));
-  const graph = current(graphFound, facetsOf, { kinds: [], statuses: base.statuses, projects: local });
+  const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => recheck(hits, (keywordScopes[i] as KeywordScope).filter));
+  const graph = recheck(graphFound, { kinds: [], statuses: base.statuses, projects: local });
   const graphHits = graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
 
   // Other projects' candidates count on their own, not again for what the local lists hold.
@@ -180,7 +184,8 @@ export async function hybridSearch(
   // Ranking needs only what the indexes hold; whole memories are read for the winners alone.
   const candidates = new Map<string, Hit>();
   for (const hit of [...keywordLocal, ...keywordWide, ...graph, ...vectorWide, ...inWindow]) {
-    candidates.set(hit.facets.id, { ...candidates.get(hit.facets.id), ...hit });
+    const known = candidates.get(hit.facets.id);
+    candidates.set(hit.facets.id, known ? { ...known, ...hit } : hit);
   }
 
   const ids = (hits: Hit[]) => hits.map((h) => h.facets.id);
@@ -259,11 +264,9 @@ function current<T extends { seq: number; facets?: RankingFacets }>(
   return kept;
 }
 
-/** The memories at the heads of the lists, read with the store's change count: unchanged later, they are still current. */
-function readEarly(store: MemoryStore, lists: readonly (readonly { seq: number }[])[], head: number): { memories: Map<number, MemoryRecord>; changeCount: number } {
-  const changeCount = store.changeCount();
-  const seqs = new Set(lists.flatMap((list) => list.slice(0, head).map((hit) => hit.seq)));
-  return { memories: seqs.size > 0 ? store.memoriesBySeq([...seqs]) : new Map(), changeCount };
+/** The memories of the first `head` rows of each list. */
+function readHeads(store: MemoryStore, lists: readonly (readonly { seq: number }[])[], head: number): Map<number, MemoryRecord> {
+  return store.memoriesBySeq([...new Set(lists.flatMap((list) => list.slice(0, head).map((hit) => hit.seq)))]);
 }
 
 function scoreMap(hits: Hit[]): Map<string, number> {
