@@ -32,7 +32,9 @@ describe("SeqTable", () => {
     expect([table.get(0), table.get(5), table.get(6), table.get(7), table.get(8)]).toEqual([0, 254, 255, 70_000, undefined]);
     table.set(6, 3);
     table.delete(7);
-    expect([table.get(6), table.get(7)]).toEqual([3, undefined]);
-    expect(table.byteLength).toBe(1024);
+    table.set(5000, 300);
+    table.set(5000, 1);
+    expect([table.get(6), table.get(7), table.get(5000)]).toEqual([3, undefined, 1]);
+    expect(table.byteLength).toBe(5001);
   });
 });

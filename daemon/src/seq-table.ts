@@ -39,7 +39,7 @@ export class SeqTable {
   }
 
   set(key: number, value: number): void {
-    if (SeqTable.direct(key) && value >= 0 && value <= this.largest) {
+    if (SeqTable.direct(key) && Number.isInteger(value) && value >= 0 && value <= this.largest) {
       if (key >= this.table.length) this.table = resized(this.table, Math.min(MAX_TABLE_KEY, Math.max(1024, key + 1, this.table.length * 2)));
       this.table[key] = value + 1;
       this.others.delete(key);

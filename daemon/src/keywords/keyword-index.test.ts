@@ -81,6 +81,7 @@ describe("KeywordIndex", () => {
     const numbered = seqs(churned, [["number"]], { classes: EVERY_CLASS, limit: 5000 });
     expect(numbered).toHaveLength(1000);
     expect(numbered.every((seq) => seq % 3 === 0)).toBe(true);
+    expect([churned.classOf(3), churned.classOf(4)]).toEqual([0, undefined]);
   });
 
   it("changes a row's key and facets in place, keeping its tokens", () => {
@@ -98,6 +99,8 @@ describe("KeywordIndex", () => {
     found.setFacets(1, 5 * 256 + 7, { project: "moved" });
     found.delete(2);
     expect([found.classOf(1), found.classOf(2)]).toEqual([7, undefined]);
+    found.set(1, [tokenize("redis"), []], 1, 9, { project: "again" });
+    expect(found.classOf(1)).toBe(9);
   });
 
   it("replaces a row set again under the same seq", () => {

@@ -48,6 +48,16 @@ function slowEmbedder(log: string[], during: () => void = () => undefined): Vect
   };
 }
 
+/** Logs each read of whole memories (of at least one) to `log`, and returns it. */
+function logReads(log: string[]): string[] {
+  const read = store.memoriesBySeq.bind(store);
+  store.memoriesBySeq = (seqs) => {
+    if (seqs.length > 0) log.push(`read ${seqs.length}`);
+    return read(seqs);
+  };
+  return log;
+}
+
 function search(vectors: VectorCandidates) {
   return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter: { kinds: [], statuses: ["active"] }, limit: 10, now: NOW });
 }
@@ -85,15 +95,23 @@ describe("hybridSearch while the query embeds", () => {
   it("reads the likely winners' memories while the query embeds, and none again after", async () => {
     save("01J00000000000000000000001", "webhook retries double-charged customers");
     save("01J00000000000000000000002", "webhook retries are capped at five");
-    const log: string[] = [];
-    const read = store.memoriesBySeq.bind(store);
-    store.memoriesBySeq = (seqs) => {
-      log.push(`read ${seqs.length}`);
-      return read(seqs);
-    };
+    const log = logReads([]);
     const results = await search(slowEmbedder(log));
-    expect(log).toEqual(["read 2", "embedded", "read 0"]);
+    expect(log).toEqual(["read 2", "embedded"]);
     expect(results.map((r) => r.memory.content).sort()).toEqual(["webhook retries are capped at five", "webhook retries double-charged customers"]);
+  });
+
+  it("reads nothing early when the query's vector is in hand before keyword search ends", async () => {
+    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    const log = logReads([]);
+    const facets = store.rankingFacets.bind(store);
+    store.rankingFacets = () => {
+      log.push("ranking");
+      return facets();
+    };
+    const results = await search({ nearest: () => Promise.resolve([]) });
+    expect(log).toEqual(["ranking", "read 1"]);
+    expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000001"]);
   });
 
   it("returns a winner as it is after an edit made while the query embedded, not as it was read then", async () => {

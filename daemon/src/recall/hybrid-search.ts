@@ -95,6 +95,8 @@ interface Hit {
 
 /** Candidates taken from each source before fusion. */
 const PREFETCH = 50;
+/** Memories read from the head of each keyword and graph list while the query embeds, at most. */
+const EARLY_READS_PER_LIST = 10;
 /** Vectors rerank rather than lead (see DEFAULT_TUNING), so fewer of their candidates are needed. */
 const VECTOR_PREFETCH = 30;
 /**
@@ -154,8 +156,9 @@ export async function hybridSearch(
   // The same count after the wait means that nothing was written meanwhile.
   const changesBefore = embedding ? store.changeCount() : undefined;
   // The winners come mostly from the heads of these lists (95% of them from the first `limit`
-  // of each, at 100k memories): while the query still embeds, their memories are read too.
-  const early = embedding && !answered ? readHeads(store, [...keywordFound, graphFound], input.limit) : undefined;
+  // of each, at 100k memories, limit 10): while the query still embeds, their memories are read
+  // too, a bounded number so that the reads stay well inside the wait.
+  const early = embedding && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
   if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
   const nearest = embedding ? await embedding : [];
   const unchanged = changesBefore === undefined || store.changeCount() === changesBefore;

@@ -48,7 +48,11 @@ export interface MemoryStore {
   admits(filter: MemoryFilter): (memorySeq: number) => boolean;
   /** A lookup of what ranking needs of a memory by sequence number, without reading it, as the store is now. */
   rankingFacets(): (memorySeq: number) => RankingFacets | undefined;
-  /** A count that moves with every write: equal readings mean nothing was written in between. */
+  /**
+   * A count that moves with every write the store makes (any table, rolled back or not): equal
+   * readings mean it wrote nothing in between. Writes by anything else are not seen; the daemon
+   * is the database's one writer.
+   */
   changeCount(): number;
   /** Whole memories by sequence number; unknown ones are absent. */
   memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord>;

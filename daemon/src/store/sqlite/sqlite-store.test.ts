@@ -122,7 +122,7 @@ describe("SqliteStore keyword search windows", () => {
 });
 
 describe("SqliteStore change count", () => {
-  it("moves with every write, access counts included, and stays put through reads and searches", () => {
+  it("moves with every write, access counts and rolled-back ones included, and stays put through reads and searches with nothing pending", () => {
     const store = open();
     const a = memory("webhook retries double-charged customers");
     store.insert(a);
@@ -137,9 +137,17 @@ describe("SqliteStore change count", () => {
     counts.push(store.changeCount());
     store.modify(a.id, (m) => ({ ...m, content: "webhook retries are capped" }));
     counts.push(store.changeCount());
+    expect(() =>
+      store.modify(a.id, (): never => {
+        store.recordAccess([a.id], now());
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    counts.push(store.changeCount());
     expect(counts[1]).toBe(counts[0]);
     expect(counts[2]).toBeGreaterThan(counts[1] as number);
     expect(counts[3]).toBeGreaterThan(counts[2] as number);
+    expect(counts[4]).toBeGreaterThan(counts[3] as number);
     store.close();
   });
 });
