@@ -4,12 +4,15 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UnavailableError } from "../errors.js";
 import { normalizedContentHash } from "../lifecycle/content-hash.js";
+import type { MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { extractEntities } from "./entities.js";
 import { hybridSearch, type VectorCandidates } from "./hybrid-search.js";
 
 const NOW = Date.UTC(2026, 10, 29);
+const FIRST = "01J00000000000000000000001";
+const SECOND = "01J00000000000000000000002";
 
 let dir: string;
 let store: SqliteStore;
@@ -48,13 +51,23 @@ function slowEmbedder(log: string[], during: () => void = () => undefined): Vect
   };
 }
 
-/** Logs each read of whole memories (of at least one) to `log`, and returns it. */
+type Spied = "searchKeywordScopes" | "searchGraph" | "rankingFacets" | "memoriesBySeq";
+
+/** Notes each call of the store's `method` in `log` as `entry` says (nothing when it says undefined). */
+function logCalls<M extends Spied>(log: string[], method: M, entry: (...args: Parameters<SqliteStore[M]>) => string | undefined): void {
+  const original = store[method].bind(store) as (...args: Parameters<SqliteStore[M]>) => ReturnType<SqliteStore[M]>;
+  Object.assign(store, {
+    [method]: (...args: Parameters<SqliteStore[M]>) => {
+      const line = entry(...args);
+      if (line !== undefined) log.push(line);
+      return original(...args);
+    },
+  });
+}
+
+/** Notes each read of whole memories (of at least one) as "read N". */
 function logReads(log: string[]): string[] {
-  const read = store.memoriesBySeq.bind(store);
-  store.memoriesBySeq = (seqs) => {
-    if (seqs.length > 0) log.push(`read ${seqs.length}`);
-    return read(seqs);
-  };
+  logCalls(log, "memoriesBySeq", (seqs) => (seqs.length > 0 ? `read ${seqs.length}` : undefined));
   return log;
 }
 
@@ -62,39 +75,32 @@ function search(vectors: VectorCandidates) {
   return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter: { kinds: [], statuses: ["active"] }, limit: 10, now: NOW });
 }
 
+/** A search during whose query embedding the first memory is changed. */
+function searchWhileChanging(change: (memory: MemoryRecord) => MemoryRecord) {
+  return search(slowEmbedder([], () => store.modify(FIRST, change)));
+}
+
 describe("hybridSearch while the query embeds", () => {
   it("searches keywords and the graph before the query's vector arrives", async () => {
-    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    save(FIRST, "webhook retries double-charged customers");
     const log: string[] = [];
-    const keywordSearch = store.searchKeywordScopes.bind(store);
-    store.searchKeywordScopes = (query, scopes) => {
-      log.push("keyword");
-      return keywordSearch(query, scopes);
-    };
-    const graphSearch = store.searchGraph.bind(store);
-    store.searchGraph = (graph) => {
-      log.push("graph");
-      return graphSearch(graph);
-    };
+    logCalls(log, "searchKeywordScopes", () => "keyword");
+    logCalls(log, "searchGraph", () => "graph");
     const results = await search(slowEmbedder(log));
     expect(log).toEqual(["keyword", "graph", "embedded"]);
-    expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000001"]);
+    expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
   });
 
   it("leaves out a keyword match archived while the query embedded", async () => {
-    save("01J00000000000000000000001", "webhook retries double-charged customers");
-    save("01J00000000000000000000002", "webhook retries are capped at five");
-    const results = await search(
-      slowEmbedder([], () => {
-        store.modify("01J00000000000000000000001", (m) => ({ ...m, status: "archived" }));
-      }),
-    );
-    expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000002"]);
+    save(FIRST, "webhook retries double-charged customers");
+    save(SECOND, "webhook retries are capped at five");
+    const results = await searchWhileChanging((m) => ({ ...m, status: "archived" }));
+    expect(results.map((r) => r.memory.id)).toEqual([SECOND]);
   });
 
   it("reads the likely winners' memories while the query embeds, and none again after", async () => {
-    save("01J00000000000000000000001", "webhook retries double-charged customers");
-    save("01J00000000000000000000002", "webhook retries are capped at five");
+    save(FIRST, "webhook retries double-charged customers");
+    save(SECOND, "webhook retries are capped at five");
     const log = logReads([]);
     const results = await search(slowEmbedder(log));
     expect(log).toEqual(["read 2", "embedded"]);
@@ -102,30 +108,22 @@ describe("hybridSearch while the query embeds", () => {
   });
 
   it("reads nothing early when the query's vector is in hand before keyword search ends", async () => {
-    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    save(FIRST, "webhook retries double-charged customers");
     const log = logReads([]);
-    const facets = store.rankingFacets.bind(store);
-    store.rankingFacets = () => {
-      log.push("ranking");
-      return facets();
-    };
+    logCalls(log, "rankingFacets", () => "ranking");
     const results = await search({ nearest: () => Promise.resolve([]) });
     expect(log).toEqual(["ranking", "read 1"]);
-    expect(results.map((r) => r.memory.id)).toEqual(["01J00000000000000000000001"]);
+    expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
   });
 
   it("returns a winner as it is after an edit made while the query embedded, not as it was read then", async () => {
-    save("01J00000000000000000000001", "webhook retries double-charged customers");
-    const results = await search(
-      slowEmbedder([], () => {
-        store.modify("01J00000000000000000000001", (m) => ({ ...m, content: "webhook retries double-charged customers twice" }));
-      }),
-    );
+    save(FIRST, "webhook retries double-charged customers");
+    const results = await searchWhileChanging((m) => ({ ...m, content: "webhook retries double-charged customers twice" }));
     expect(results.map((r) => r.memory.content)).toEqual(["webhook retries double-charged customers twice"]);
   });
 
   it("fails with the embedder's error when the embedding fails while keywords are searched", async () => {
-    save("01J00000000000000000000001", "webhook retries double-charged customers");
+    save(FIRST, "webhook retries double-charged customers");
     const failing: VectorCandidates = { nearest: () => Promise.reject(new UnavailableError("the ollama embedder failed: connection refused")) };
     await expect(search(failing)).rejects.toThrow("connection refused");
   });
