@@ -107,11 +107,12 @@
   ;; Hamming distances between the query (`words` i32 words at `query`) and each of `count`
   ;; codes of `words` words laid out one after another from `codes`, written as bytes to `out`;
   ;; `histogram` (i32 per distance) counts the codes at each distance. At most 7 words, so that
-  ;; a distance fits its byte. Six-word codes (the
-  ;; 192-bit prefixes) take a path of three 64-bit words, for which `codes` is 8-byte aligned.
+  ;; a distance fits its byte. Six-word codes (the 192-bit prefixes) take a path of three 64-bit
+  ;; words, for which `codes` is 8-byte aligned. The count is written out in each loop: as a
+  ;; helper function it took half of the pass (100k prefixes: 0.45 -> 0.2 ms).
   (func (export "hamming")
     (param $codes i32) (param $count i32) (param $words i32) (param $query i32) (param $out i32) (param $histogram i32)
-    (local $i i32) (local $w i32) (local $row i32) (local $distance i32) (local $q0 i64) (local $q1 i64) (local $q2 i64)
+    (local $i i32) (local $w i32) (local $row i32) (local $distance i32) (local $at i32) (local $q0 i64) (local $q1 i64) (local $q2 i64)
     (if (i32.eq (local.get $words) (i32.const 6))
       (then
         (local.set $q0 (i64.load (local.get $query)))
@@ -129,7 +130,8 @@
                     (i64.popcnt (i64.xor (i64.load offset=8 (local.get $row)) (local.get $q1))))
                   (i64.popcnt (i64.xor (i64.load offset=16 (local.get $row)) (local.get $q2))))))
             (i32.store8 (i32.add (local.get $out) (local.get $i)) (local.get $distance))
-            (call $count (local.get $histogram) (local.get $distance))
+            (local.set $at (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))
+            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
             (local.set $row (i32.add (local.get $row) (i32.const 24)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $rows))))
@@ -151,7 +153,8 @@
                 (local.set $w (i32.add (local.get $w) (i32.const 1)))
                 (br $each)))
             (i32.store8 (i32.add (local.get $out) (local.get $i)) (local.get $distance))
-            (call $count (local.get $histogram) (local.get $distance))
+            (local.set $at (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))
+            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $rows))))))
 
@@ -195,10 +198,4 @@
             (local.set $n (i32.add (local.get $n) (i32.const 1)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rest)))
-    (local.get $n))
-
-  (func $count (param $histogram i32) (param $distance i32)
-    (local $at i32)
-    (local.set $at (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))
-    (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1))))
-)
+    (local.get $n)))
