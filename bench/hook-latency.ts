@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDaemonCaller } from "../hooks/src/daemon-call.js";
+import { PROMPT_BUDGET_MS } from "../hooks/src/hook-env.js";
 import { parseHookInput } from "../hooks/src/hook-input.js";
 import { promptQuery } from "../daemon/src/recall/prompt-pointers.js";
 import { promptPointers } from "../hooks/src/user-prompt-submit.js";
@@ -156,7 +157,8 @@ async function measureWarm(
     for (const [i, prompt] of context.prompts.slice(WARMUP).entries()) runs.push(await runHook(prompt, WARMUP + i));
     const failedOpen = hookLogLines(daemon) - loggedBefore;
 
-    const caller = createDaemonCaller(path.join(daemon.home, "memd.sock"), new AbortController().signal);
+    // The deadline the hook would send, as if Node's start-up had taken none of the budget.
+    const caller = createDaemonCaller(path.join(daemon.home, "memd.sock"), new AbortController().signal, () => PROMPT_BUDGET_MS);
     const inProcess = await measureSequential(RUNS, WARMUP, (i) => {
       const prompt = context.prompts[i] as HookPrompt;
       const sessionId = `bench-${kase}-in-process-${i}`;

@@ -11,6 +11,9 @@ export class DaemonCallError extends Error {
   }
 }
 
+/** The share of the remaining budget the daemon is given: the rest is for the answer's way back and printing it. */
+const DEADLINE_SHARE = 0.8;
+
 export interface DaemonCaller {
   /** Calls one unary RPC (of memd.v1.MemoryService unless `service` names another) with a proto-JSON body. */
   call<T>(method: string, body: Record<string, unknown>, service?: string): Promise<T>;
@@ -19,9 +22,11 @@ export interface DaemonCaller {
 /**
  * Unary Connect calls as plain JSON over HTTP/1.1 on the daemon's Unix socket. The hooks run
  * once per prompt, so they skip the protobuf and Connect runtimes: node:http alone starts in a
- * fraction of the time. `signal` aborts every call in flight when the hook's budget runs out.
+ * fraction of the time. `signal` aborts every call in flight when the hook's budget runs out;
+ * `remainingMs` tells the daemon how much of it is left (Connect's timeout header), so that it
+ * answers with what it has in time, e.g. without vectors from an embedder that is slow.
  */
-export function createDaemonCaller(socketPath: string, signal: AbortSignal): DaemonCaller {
+export function createDaemonCaller(socketPath: string, signal: AbortSignal, remainingMs: () => number): DaemonCaller {
   return {
     call<T>(method: string, body: Record<string, unknown>, service = "memd.v1.MemoryService"): Promise<T> {
       return new Promise<T>((resolve, reject) => {
@@ -35,6 +40,7 @@ export function createDaemonCaller(socketPath: string, signal: AbortSignal): Dae
               "content-type": "application/json",
               "connect-protocol-version": "1",
               "content-length": Buffer.byteLength(payload),
+              "connect-timeout-ms": Math.max(1, Math.floor(remainingMs() * DEADLINE_SHARE)),
             },
             // One connection per call, closed afterwards, so nothing keeps the process alive.
             agent: false,

@@ -1,7 +1,7 @@
 import { memdEndpoint, type MemdEndpoint } from "../../clients/transport/endpoint.js";
 
 /** The budget per event: UserPromptSubmit blocks the user's prompt, so it gets the least. */
-const PROMPT_BUDGET_MS = 300;
+export const PROMPT_BUDGET_MS = 300;
 const DEFAULT_BUDGET_MS = 1000;
 
 export interface HookEnv {

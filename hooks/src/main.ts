@@ -44,7 +44,8 @@ process.on("unhandledRejection", (error) => failOpen(`crashed: ${error instanceo
 // The budget counts from process start (performance.now() is measured from it), not from
 // here: Node's own start-up is part of what the user waits for. Exiting takes a few
 // milliseconds of its own, so give up that much early and end within the budget.
-setTimeout(() => failOpen(`gave up after the ${env.budgetMs} ms budget`), Math.max(0, env.budgetMs - EXIT_MARGIN_MS - performance.now()));
+const remainingMs = () => Math.max(0, env.budgetMs - EXIT_MARGIN_MS - performance.now());
+setTimeout(() => failOpen(`gave up after the ${env.budgetMs} ms budget`), remainingMs());
 
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -60,7 +61,7 @@ function readStdin(): Promise<string> {
 
 async function run(): Promise<string> {
   const input = parseHookInput(await readStdin());
-  const daemon = createDaemonCaller(env.endpoint.socketPath, abort.signal);
+  const daemon = createDaemonCaller(env.endpoint.socketPath, abort.signal, remainingMs);
   switch (event) {
     case "SessionStart":
       return sessionBriefing(input, daemon);

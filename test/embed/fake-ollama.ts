@@ -11,6 +11,8 @@ export interface FakeOllamaOptions {
   tagsHang?: boolean;
   /** /api/embed answers 503 while this returns true for the texts asked for. */
   failWhen?: (texts: string[]) => boolean;
+  /** /api/embed never answers while this returns true for the texts asked for. */
+  hangWhen?: (texts: string[]) => boolean;
 }
 
 /** A local server that speaks the parts of the Ollama API memd uses: /api/tags, /api/show, /api/embed. */
@@ -34,6 +36,7 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): Promise<LocalS
       if (!has(body.model)) return sendJson(response, 404, { error: `model "${body.model}" not found, try pulling it first` });
       const input = body.input ?? [];
       if (options.failWhen?.(input)) return sendJson(response, 503, { error: "simulated outage" });
+      if (options.hangWhen?.(input)) return;
       return sendJson(response, 200, { model: body.model, embeddings: input.map((text) => fakeVector(text, dimensions)), prompt_eval_count: 10 });
     }
     sendJson(response, 404, { error: "not found" });

@@ -10,6 +10,8 @@ export interface CliContext {
   json: boolean;
   print(text: string): void;
   printJson(value: unknown): void;
+  /** A line for the person, on stderr, so that --json output stays one document. */
+  note(text: string): void;
 }
 
 export class CliFailure extends Error {
@@ -25,6 +27,7 @@ export function cliContext(command: Command): CliContext {
     json: global.json === true,
     print: (text) => process.stdout.write(`${text}\n`),
     printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    note: (text) => process.stderr.write(`memctl: note: ${text}\n`),
   };
 }
 

@@ -73,3 +73,8 @@ export function formatExplanation(e: ScoreExplanation): string {
   const lifecycle = `relevance ${e.relevance.toFixed(4)} x decay ${e.decay.toFixed(2)} x frequency ${e.frequency.toFixed(2)} x confidence ${e.confidence.toFixed(2)}`;
   return `  why: ${parts.join(", ")}\n       ${lifecycle}`;
 }
+
+/** What a search that ran without vectors says about its results (SearchResponse.vectors_skipped). */
+export function vectorsSkippedNote(reason: string): string {
+  return `searched without vectors (${reason}); these results come from keywords and the entity graph alone`;
+}

@@ -7,7 +7,7 @@ import { action } from "./context.js";
 import {
   dateParser, enumListParser, enumNames, enumParser, intParser, listParser, numberParser,
 } from "./enums.js";
-import { formatExplanation, formatMemoryFull, formatMemoryLine, memoryJson } from "./format.js";
+import { formatExplanation, formatMemoryFull, formatMemoryLine, memoryJson, vectorsSkippedNote } from "./format.js";
 
 interface FieldOptions {
   kind?: number;
@@ -122,6 +122,7 @@ export function registerMemoryCommands(program: Command): void {
           mode: opts.mode,
           explain: opts.explain,
         });
+        if (res.vectorsSkipped !== "") ctx.note(vectorsSkippedNote(res.vectorsSkipped));
         if (ctx.json) {
           ctx.printJson(res.results.map((r) => ({
             score: r.score,
@@ -161,6 +162,7 @@ export function registerMemoryCommands(program: Command): void {
           ids: opts.ids,
           explain: opts.explain,
         });
+        if (res.vectorsSkipped !== "") ctx.note(vectorsSkippedNote(res.vectorsSkipped));
         if (ctx.json) {
           ctx.printJson(toJson(RecallResponseSchema, res));
           return;

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { SuggestResponseSchema } from "../../../gen/memd/v1/memory_service_pb.js";
 import { action } from "./context.js";
 import { intParser } from "./enums.js";
+import { vectorsSkippedNote } from "./format.js";
 
 /**
  * memctl suggest: the pointers an agent's prompt hook would inject (MemoryService.Suggest), for
@@ -26,6 +27,7 @@ export function registerSuggestCommand(program: Command): void {
           sessionId: opts.session,
           limit: opts.limit,
         });
+        if (res.vectorsSkipped !== "") ctx.note(vectorsSkippedNote(res.vectorsSkipped));
         if (ctx.json) {
           ctx.printJson(toJson(SuggestResponseSchema, res));
           return;

@@ -53,13 +53,16 @@ export function registerRecallTool(server: McpServer, ctx: ToolContext): void {
   );
 }
 
-function formatRecall(res: RecallResponse): string {
+/** The tool's text for a Recall answer. */
+export function formatRecall(res: RecallResponse): string {
   const scope = res.project ? `project ${res.project}` : "all projects";
+  // Matching by meaning was left out: an empty or thin answer may not mean there is nothing.
+  const skipped = res.vectorsSkipped ? `\nsearched by keywords and entities only: ${res.vectorsSkipped}` : "";
   if (res.memories.length === 0) {
-    return `no memories match (${scope}). If you learn something worth keeping, save it with memory_save.`;
+    return `no memories match (${scope}).${skipped}\nIf you learn something worth keeping, save it with memory_save.`;
   }
   const head = `${res.memories.length} memories, ${scope}, depth ${res.depth}, ~${res.tokens} tokens` +
-    (res.truncated ? " (more matched: raise limit or max_tokens)" : "");
+    (res.truncated ? " (more matched: raise limit or max_tokens)" : "") + skipped;
   if (res.depth <= 1) {
     const lines = res.memories.map(summaryLine);
     return [head, ...lines, "Read any in full: memory_search with depth 2 and their ids."].join("\n");

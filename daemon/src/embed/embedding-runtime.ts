@@ -151,8 +151,16 @@ export class EmbeddingRuntime {
    * The memories (by seq) nearest the query among those `accept` lets through, best first,
    * without reading them: for callers that rank on what they already hold.
    */
-  async nearest(query: string, accept: (memorySeq: number) => boolean, limit: number, embedded?: (ms: number) => void): Promise<{ seq: number; score: number }[]> {
+  async nearest(
+    query: string,
+    accept: (memorySeq: number) => boolean,
+    limit: number,
+    embedded?: (ms: number) => void,
+    abandoned?: AbortSignal,
+  ): Promise<{ seq: number; score: number }[]> {
     const { serving, vector } = await this.embedQuery(query, embedded);
+    // The caller stopped waiting and went on without vectors: the search would go unread.
+    if (abandoned?.aborted) return [];
     // Filtered while candidates are chosen: filtering the k best afterwards searched again,
     // four times as wide, whenever more than a few of them were archived or superseded.
     return serving.index.search(vector, { k: limit, accept }).map((hit) => ({ seq: hit.id, score: hit.similarity }));

@@ -71,8 +71,9 @@ function logReads(log: string[]): string[] {
   return log;
 }
 
-function search(vectors: VectorCandidates) {
-  return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter: { kinds: [], statuses: ["active"] }, limit: 10, now: NOW });
+function search(vectors: VectorCandidates, vectorWaitMs?: number) {
+  const filter = { kinds: [], statuses: ["active" as const] };
+  return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter, limit: 10, now: NOW, vectorWaitMs });
 }
 
 /** A search during whose query embedding the first memory is changed. */
@@ -86,7 +87,7 @@ describe("hybridSearch while the query embeds", () => {
     const log: string[] = [];
     logCalls(log, "searchKeywordScopes", () => "keyword");
     logCalls(log, "searchGraph", () => "graph");
-    const results = await search(slowEmbedder(log));
+    const { results } = await search(slowEmbedder(log));
     expect(log).toEqual(["keyword", "graph", "embedded"]);
     expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
   });
@@ -94,7 +95,7 @@ describe("hybridSearch while the query embeds", () => {
   it("leaves out a keyword match archived while the query embedded", async () => {
     save(FIRST, "webhook retries double-charged customers");
     save(SECOND, "webhook retries are capped at five");
-    const results = await searchWhileChanging((m) => ({ ...m, status: "archived" }));
+    const { results } = await searchWhileChanging((m) => ({ ...m, status: "archived" }));
     expect(results.map((r) => r.memory.id)).toEqual([SECOND]);
   });
 
@@ -102,7 +103,7 @@ describe("hybridSearch while the query embeds", () => {
     save(FIRST, "webhook retries double-charged customers");
     save(SECOND, "webhook retries are capped at five");
     const log = logReads([]);
-    const results = await search(slowEmbedder(log));
+    const { results } = await search(slowEmbedder(log));
     expect(log).toEqual(["read 2", "embedded"]);
     expect(results.map((r) => r.memory.content).sort()).toEqual(["webhook retries are capped at five", "webhook retries double-charged customers"]);
   });
@@ -111,20 +112,53 @@ describe("hybridSearch while the query embeds", () => {
     save(FIRST, "webhook retries double-charged customers");
     const log = logReads([]);
     logCalls(log, "rankingFacets", () => "ranking");
-    const results = await search({ nearest: () => Promise.resolve([]) });
+    const { results } = await search({ nearest: () => Promise.resolve([]) });
     expect(log).toEqual(["ranking", "read 1"]);
     expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
   });
 
   it("returns a winner as it is after an edit made while the query embedded, not as it was read then", async () => {
     save(FIRST, "webhook retries double-charged customers");
-    const results = await searchWhileChanging((m) => ({ ...m, content: "webhook retries double-charged customers twice" }));
+    const { results } = await searchWhileChanging((m) => ({ ...m, content: "webhook retries double-charged customers twice" }));
     expect(results.map((r) => r.memory.content)).toEqual(["webhook retries double-charged customers twice"]);
   });
 
-  it("fails with the embedder's error when the embedding fails while keywords are searched", async () => {
+});
+
+describe("hybridSearch without the embedder", () => {
+  it("answers from keywords and the graph, and says why, when the query cannot be embedded", async () => {
     save(FIRST, "webhook retries double-charged customers");
     const failing: VectorCandidates = { nearest: () => Promise.reject(new UnavailableError("the ollama embedder failed: connection refused")) };
-    await expect(search(failing)).rejects.toThrow("connection refused");
+    const { results, vectorsSkipped } = await search(failing);
+    expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
+    expect(vectorsSkipped).toBe("the ollama embedder failed: connection refused");
+  });
+
+  it("goes on without vectors when the query's embedding does not arrive within the wait, and calls their search off", async () => {
+    save(FIRST, "webhook retries double-charged customers");
+    let abandoned: AbortSignal | undefined;
+    const never: VectorCandidates = {
+      nearest: (_query, _accept, _limit, _embedded, signal) => {
+        abandoned = signal;
+        return new Promise(() => undefined);
+      },
+    };
+    const { results, vectorsSkipped } = await search(never, 30);
+    expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
+    expect(vectorsSkipped).toBe("the query's embedding did not arrive within 30 ms");
+    expect(abandoned?.aborted).toBe(true);
+  });
+
+  it("says nothing was skipped when the vectors arrive within the wait", async () => {
+    const seq = save(FIRST, "webhook retries double-charged customers");
+    const { results, vectorsSkipped } = await search({ nearest: () => Promise.resolve([{ seq, score: 0.9 }]) }, 1000);
+    expect(vectorsSkipped).toBe("");
+    expect(results[0]?.explanation.vectorSimilarity).toBeCloseTo(0.9);
+  });
+
+  it("fails on an error that is not the embedder's, rather than hiding it", async () => {
+    save(FIRST, "webhook retries double-charged customers");
+    const broken: VectorCandidates = { nearest: () => Promise.reject(new TypeError("index is not iterable")) };
+    await expect(search(broken)).rejects.toThrow("index is not iterable");
   });
 });

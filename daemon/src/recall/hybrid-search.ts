@@ -1,3 +1,4 @@
+import { UnavailableError } from "../errors.js";
 import { decayWeight } from "../lifecycle/decay.js";
 import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
@@ -8,9 +9,19 @@ import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
 
-/** Finds candidates by meaning among the memories `accept` lets through, by seq (EmbeddingRuntime.nearest); null when embeddings are off. */
+/**
+ * Finds candidates by meaning among the memories `accept` lets through, by seq
+ * (EmbeddingRuntime.nearest); null when embeddings are off. Rejects with UnavailableError when
+ * the query cannot be embedded; once `abandoned` is aborted, answers nothing without searching.
+ */
 export interface VectorCandidates {
-  nearest(query: string, accept: (memorySeq: number) => boolean, limit: number, embedded?: (ms: number) => void): Promise<{ seq: number; score: number }[]>;
+  nearest(
+    query: string,
+    accept: (memorySeq: number) => boolean,
+    limit: number,
+    embedded?: (ms: number) => void,
+    abandoned?: AbortSignal,
+  ): Promise<{ seq: number; score: number }[]>;
 }
 
 export interface HybridSearchInput {
@@ -25,6 +36,11 @@ export interface HybridSearchInput {
   embedded?: (ms: number) => void;
   /** Hears how long keyword and graph search ran while the query embedded (with embeddings on). */
   overlapped?: (ms: number) => void;
+  /**
+   * How long to wait for the query's embedding; past it the search goes on without vectors, as
+   * it does when the embedder fails. Undefined waits as long as the embedder takes.
+   */
+  vectorWaitMs?: number;
 }
 
 export interface Explanation {
@@ -43,6 +59,16 @@ export interface HybridResult {
   memory: MemoryRecord;
   score: number;
   explanation: Explanation;
+}
+
+export interface HybridSearchResult {
+  results: HybridResult[];
+  /**
+   * Why vector search took no part (the embedder failed, or did not answer in time): the
+   * results then come from keywords and the entity graph alone. Empty when it took part, or
+   * when embeddings are off.
+   */
+  vectorsSkipped: string;
 }
 
 /**
@@ -109,14 +135,16 @@ const RANKING_HALF_LIVES = Object.fromEntries(MEMORY_KINDS.map((kind) => [kind, 
 /**
  * Hybrid recall: keyword (BM25), vector and entity-graph candidates, fused by weighted
  * reciprocal rank, then weighed by each memory's lifecycle (decay x frequency x confidence)
- * and, for a time-scoped query, by how well its age fits the time named.
+ * and, for a time-scoped query, by how well its age fits the time named. An embedder that is
+ * down or slow costs the vector candidates, not the answer: keywords and the graph still
+ * serve, and the result says what was left out.
  */
 export async function hybridSearch(
   store: MemoryStore,
   vectors: VectorCandidates | null,
   input: HybridSearchInput,
   tuning: FusionTuning = DEFAULT_TUNING,
-): Promise<HybridResult[]> {
+): Promise<HybridSearchResult> {
   const window = temporalWindow(input.query, input.now);
   // The time phrase says when, not what: leave it out of what is matched.
   const text = window ? input.query.replace(window.phrase, " ").trim() || input.query : input.query;
@@ -131,7 +159,8 @@ export async function hybridSearch(
     duringSearch ??= store.admits(base);
     return duringSearch(seq);
   };
-  const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, input.embedded);
+  const abandon = new AbortController();
+  const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, input.embedded, abandon.signal);
   let answered = false;
   if (embedding) {
     // Awaited below; until then a failure must not count as unhandled.
@@ -160,7 +189,7 @@ export async function hybridSearch(
   // too, a bounded number so that the reads stay well inside the wait.
   const early = embedding && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
   if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
-  const nearest = embedding ? await embedding : [];
+  const { hits: nearest, skipped } = embedding ? await vectorHits(embedding, input.vectorWaitMs, abandon) : { hits: [], skipped: "" };
   const unchanged = changesBefore === undefined || store.changeCount() === changesBefore;
   const readBefore = unchanged && early !== undefined ? early : new Map<number, MemoryRecord>();
   // Everything ranking reads is taken from here on, up to reading the winners: nothing can write
@@ -221,7 +250,7 @@ export async function hybridSearch(
   const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
   const vectorScore = scoreMap(vectorWide);
   const graphPath = new Map(graphHits.map((hit) => [hit.facets.id, hit.path.join(", ")]));
-  return winners.map(({ hit, candidate, decay, frequency, confidence, timing, score }) => ({
+  const results = winners.map(({ hit, candidate, decay, frequency, confidence, timing, score }) => ({
     memory: hit.memory ?? readBefore.get(hit.seq as number) ?? (read.get(hit.seq as number) as MemoryRecord),
     score,
     explanation: {
@@ -236,6 +265,39 @@ export async function hybridSearch(
       confidence,
     },
   }));
+  return { results, vectorsSkipped: skipped };
+}
+
+interface VectorOutcome {
+  hits: { seq: number; score: number }[];
+  skipped: string;
+}
+
+/**
+ * The vector candidates, or none and why: the embedder failed (UnavailableError), or it did
+ * not answer within `waitMs`, in which case the search it would have run is called off.
+ */
+async function vectorHits(embedding: Promise<VectorOutcome["hits"]>, waitMs: number | undefined, abandon: AbortController): Promise<VectorOutcome> {
+  const answered = embedding.then(
+    (hits): VectorOutcome => ({ hits, skipped: "" }),
+    (error: unknown): VectorOutcome => {
+      if (error instanceof UnavailableError) return { hits: [], skipped: error.message };
+      throw error;
+    },
+  );
+  if (waitMs === undefined) return answered;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<VectorOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      abandon.abort();
+      resolve({ hits: [], skipped: `the query's embedding did not arrive within ${Math.round(waitMs)} ms` });
+    }, waitMs);
+  });
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -16,6 +16,8 @@ export interface RecallInput {
   maxTokens: number;
   ids: readonly string[];
   now: number;
+  /** How long to wait for the query's embedding before matching without vectors (see hybridSearch). */
+  vectorWaitMs?: number;
 }
 
 export interface RecalledItem {
@@ -31,6 +33,8 @@ export interface RecallResult {
   depth: number;
   tokens: number;
   truncated: boolean;
+  /** Why the matches were found without vectors; empty when they took part (see hybridSearch). */
+  vectorsSkipped: string;
 }
 
 const MAX_LIMIT = 50;
@@ -61,6 +65,7 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
   }
 
   let items: RecalledItem[];
+  let vectorsSkipped = "";
   if (input.ids.length > 0) {
     items = input.ids.map((id) => {
       const memory = store.get(id);
@@ -76,8 +81,10 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
       filter: { kinds: input.kinds, statuses: ["active"] },
       limit: PREFETCH,
       now: input.now,
+      vectorWaitMs: input.vectorWaitMs,
     });
-    items = matches.map((m) => ({ memory: m.memory, summary: summarize(m.memory.content), score: m.score, associated: false, explanation: m.explanation }));
+    vectorsSkipped = matches.vectorsSkipped;
+    items = matches.results.map((m) => ({ memory: m.memory, summary: summarize(m.memory.content), score: m.score, associated: false, explanation: m.explanation }));
   }
 
   const full = depth >= 2;
@@ -96,7 +103,7 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
     truncated ||= room.truncated && room.kept.length < ASSOCIATE_MAX;
   }
   if (full) store.recordAccess(kept.map((item) => item.memory.id), input.now);
-  return { items: kept, depth, tokens, truncated };
+  return { items: kept, depth, tokens, truncated, vectorsSkipped };
 }
 
 /** Spreading activation from the best matches: shared entities first, then nearby vectors. */

@@ -11,6 +11,7 @@ import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/correcti
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
+import { vectorWaitMs } from "../recall/vector-wait.js";
 import { recall } from "../recall/recall.js";
 import { redact } from "../redact/redact-secrets.js";
 import { validateId } from "../memory/validate.js";
@@ -58,7 +59,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
   };
 
   /** Search in the requested mode; `timing` gathers the wait for the query's embedding and the search work done during it. */
-  async function search(req: SearchRequest, timing: SearchTiming): Promise<MessageInitShape<typeof SearchResponseSchema>> {
+  async function search(req: SearchRequest, timing: SearchTiming, deadlineMs: number | undefined): Promise<MessageInitShape<typeof SearchResponseSchema>> {
     const embedded = (ms: number) => {
       timing.embed += ms;
     };
@@ -91,15 +92,17 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         overlapped: (ms) => {
           timing.overlap += ms;
         },
+        vectorWaitMs: vectorWaitMs(deadlineMs),
       });
       return {
-        results: hybrid.map((r) => ({
+        results: hybrid.results.map((r) => ({
           memory: memoryToPb(r.memory),
           score: r.score,
           explanation: req.explain ? r.explanation : undefined,
         })),
         project: project ?? "",
         mode,
+        vectorsSkipped: hybrid.vectorsSkipped,
       };
     } else if (mode === SearchMode.VECTOR) {
       if (!deps.embeddings) throw new UnavailableError("vector search is off (MEMD_EMBEDDER=none); use keyword mode or turn embeddings on");
@@ -223,13 +226,13 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const started = performance.now();
       const timing = { embed: 0, overlap: 0 };
       try {
-        return await search(req, timing);
+        return await search(req, timing, context.timeoutMs());
       } finally {
         context.responseHeader.set("server-timing", serverTiming(timing, performance.now() - started));
       }
     },
 
-    async recall(req) {
+    async recall(req, context) {
       const project = deps.resolveProject(req);
       const result = await recall(store, deps.embeddings, {
         query: req.query,
@@ -241,6 +244,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         maxTokens: req.maxTokens,
         ids: req.ids.map(validateId),
         now: now(),
+        vectorWaitMs: vectorWaitMs(context.timeoutMs()),
       });
       const full = result.depth >= 2;
       return {
@@ -258,6 +262,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         depth: result.depth,
         tokens: result.tokens,
         truncated: result.truncated,
+        vectorsSkipped: result.vectorsSkipped,
       };
     },
 
@@ -380,8 +385,8 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       return briefSession(deps, req, ctx);
     },
 
-    suggest(req) {
-      return suggestPointers(deps, req);
+    suggest(req, context) {
+      return suggestPointers(deps, req, vectorWaitMs(context.timeoutMs()));
     },
   };
 }

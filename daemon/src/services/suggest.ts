@@ -83,7 +83,11 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
  * Suggest: pointers for a prompt. Prompts the bar rules out before searching (chit-chat, slash
  * commands, empty ones) answer empty without touching the database.
  */
-export async function suggestPointers(deps: ServiceDeps, req: SuggestRequest): Promise<MessageInitShape<typeof SuggestResponseSchema>> {
+export async function suggestPointers(
+  deps: ServiceDeps,
+  req: SuggestRequest,
+  vectorWaitMs?: number,
+): Promise<MessageInitShape<typeof SuggestResponseSchema>> {
   const limit = boundedInt("limit", req.limit, DEFAULT_POINTERS, 1, MAX_POINTERS);
   const maxTokens = boundedInt("max_tokens", req.maxTokens, DEFAULT_POINTER_TOKENS, 1, 100_000);
   const sessionId = validSessionId(req.sessionId);
@@ -99,8 +103,9 @@ export async function suggestPointers(deps: ServiceDeps, req: SuggestRequest): P
     filter: { kinds: [], statuses: ["active"] },
     limit: PROMPT_CANDIDATES,
     now,
+    vectorWaitMs,
   });
-  const candidates = matches.map((m) => ({
+  const candidates = matches.results.map((m) => ({
     id: m.memory.id,
     kind: m.memory.kind,
     summary: summarize(m.memory.content),
@@ -116,6 +121,7 @@ export async function suggestPointers(deps: ServiceDeps, req: SuggestRequest): P
     pointers: pointers.map((p) => ({ id: p.id, kind: kindToPb(p.kind), line: p.summary, score: p.score, why: p.why })),
     text: renderPointers(pointers.map((p) => ({ id: p.id, kind: p.kind, line: p.summary }))),
     project: project ?? "",
+    vectorsSkipped: matches.vectorsSkipped,
   };
 }
 

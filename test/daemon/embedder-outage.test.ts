@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
+import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
+import { startFakeOllama } from "../embed/fake-ollama.js";
+import type { LocalServer } from "../embed/local-http-server.js";
+import { makeHome, REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+
+const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
+const PROMPT_FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../hooks/fixtures/user-prompt-submit.json");
+const REFRESH_TOKENS = "Refresh tokens are stored hashed in Postgres (table refresh_tokens), not in Redis.";
+/** Claude Code's UserPromptSubmit payload: its prompt bears on the memory above. */
+const PROMPT_PAYLOAD = JSON.parse(fs.readFileSync(PROMPT_FIXTURE, "utf8")) as { prompt: string };
+
+/** Ollama's nomic-embed-text prefix marks a query's text (documents get "search_document: "). */
+const isQuery = (texts: string[]) => texts.some((text) => text.startsWith("search_query: "));
+
+interface Setup {
+  ollama: LocalServer;
+  daemon: TestDaemon;
+  workspace: string;
+  saved: string;
+}
+
+/** A daemon on Ollama whose documents embed, with one memory in a project named after a workspace. */
+async function setUp(ollama: LocalServer): Promise<Setup> {
+  const home = makeHome();
+  const daemon = await spawnDaemon({ home, env: { MEMD_EMBEDDER: "ollama", OLLAMA_HOST: ollama.url } });
+  const workspace = fs.mkdtempSync(path.join(home, "acme-api-"));
+  const res = await daemon.clients.memory.save({ content: REFRESH_TOKENS, kind: MemoryKind.DECISION, cwd: workspace, waitForVector: true });
+  expect(res.vectorReady).toBe(true);
+  return { ollama, daemon, workspace, saved: res.memory?.id ?? "" };
+}
+
+async function tearDown(setup: Setup | undefined): Promise<void> {
+  if (!setup) return;
+  await setup.daemon.stop();
+  await setup.ollama.close();
+  fs.rmSync(setup.daemon.home, { recursive: true, force: true });
+}
+
+describe("search while Ollama fails every query (against a local server speaking the Ollama API)", () => {
+  let s: Setup | undefined;
+  beforeAll(async () => {
+    s = await setUp(await startFakeOllama({ failWhen: isQuery }));
+  });
+  afterAll(() => tearDown(s));
+
+  it("answers hybrid search, recall and prompt pointers from keywords and the graph, and says why", async () => {
+    const { daemon, workspace, saved } = s as Setup;
+    const search = await daemon.clients.memory.search({ query: "where do refresh tokens live", cwd: workspace, mode: SearchMode.HYBRID });
+    expect(search.results.map((r) => r.memory?.id)).toEqual([saved]);
+    expect(search.vectorsSkipped).toMatch(/ollama.*failed.*503/);
+
+    const recalled = await daemon.clients.memory.recall({ query: "refresh tokens", cwd: workspace });
+    expect(recalled.memories.map((m) => m.id)).toEqual([saved]);
+    expect(recalled.vectorsSkipped).toBe(search.vectorsSkipped);
+
+    const pointers = await daemon.clients.memory.suggest({ query: PROMPT_PAYLOAD.prompt, cwd: workspace });
+    expect(pointers.pointers.map((p) => p.id)).toEqual([saved]);
+    expect(pointers.vectorsSkipped).toBe(search.vectorsSkipped);
+  });
+
+  it("still refuses a vector-only search as unavailable: that one has nothing else to answer with", async () => {
+    const { daemon, workspace } = s as Setup;
+    const failure = await daemon.clients.memory.search({ query: "refresh tokens", cwd: workspace, mode: SearchMode.VECTOR }).catch((e: unknown) => e);
+    expect(ConnectError.from(failure).code).toBe(Code.Unavailable);
+  });
+
+  it("has memctl print the results, and on stderr a note that vectors were left out", async () => {
+    const { daemon, workspace } = s as Setup;
+    const run = await runCli(daemon.home, ["search", "refresh", "tokens"], { cwd: workspace });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(REFRESH_TOKENS);
+    expect(run.stderr).toMatch(/^memctl: note: searched without vectors \(.*503.*\); these results come from keywords and the entity graph alone\n$/);
+  });
+});
+
+describe("search while Ollama never answers a query (against a local server speaking the Ollama API)", () => {
+  let s: Setup | undefined;
+  beforeAll(async () => {
+    s = await setUp(await startFakeOllama({ hangWhen: isQuery }));
+  });
+  afterAll(() => tearDown(s));
+
+  it("answers within the call's deadline, without vectors, and says how long it waited for them", async () => {
+    const { daemon, workspace, saved } = s as Setup;
+    const res = await daemon.clients.memory.search({ query: "refresh tokens", cwd: workspace, mode: SearchMode.HYBRID }, { timeoutMs: 1000 });
+    expect(res.results.map((r) => r.memory?.id)).toEqual([saved]);
+    expect(res.vectorsSkipped).toMatch(/^the query's embedding did not arrive within \d+ ms$/);
+    const waited = Number(/within (\d+) ms/.exec(res.vectorsSkipped)?.[1]);
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThan(1000);
+  });
+
+  it("still gives the prompt hook its pointers within the hook's budget", async () => {
+    const { daemon, workspace } = s as Setup;
+    const payload = { ...PROMPT_PAYLOAD, cwd: workspace, session_id: "outage-1" };
+    // Shorter than the daemon's own 3 s wait: only the deadline the hook sends makes it answer in time.
+    const run = await runProcess(HOOK_BIN, ["UserPromptSubmit"], { env: { MEMD_HOME: daemon.home, MEMD_HOOK_TIMEOUT_MS: "2000" }, input: JSON.stringify(payload) });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const output = JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } };
+    expect(output.hookSpecificOutput.additionalContext).toContain(REFRESH_TOKENS);
+  });
+});
