@@ -71,9 +71,9 @@ function logReads(log: string[]): string[] {
   return log;
 }
 
-function search(vectors: VectorCandidates, vectorWaitMs?: number) {
+function search(vectors: VectorCandidates, vectorWaitMs?: number, embedded?: (ms: number) => void) {
   const filter = { kinds: [], statuses: ["active" as const] };
-  return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter, limit: 10, now: NOW, vectorWaitMs });
+  return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter, limit: 10, now: NOW, vectorWaitMs, embedded });
 }
 
 /** A search during whose query embedding the first memory is changed. */
@@ -137,16 +137,28 @@ describe("hybridSearch without the embedder", () => {
   it("goes on without vectors when the query's embedding does not arrive within the wait, and calls their search off", async () => {
     save(FIRST, "webhook retries double-charged customers");
     let abandoned: AbortSignal | undefined;
-    const never: VectorCandidates = {
-      nearest: (_query, _accept, _limit, _embedded, signal) => {
+    let arrives = (): void => undefined;
+    const late: VectorCandidates = {
+      nearest: (_query, _accept, _limit, embedded, signal) => {
         abandoned = signal;
-        return new Promise(() => undefined);
+        return new Promise((resolve) => {
+          arrives = () => {
+            embedded?.(500);
+            resolve([]);
+          };
+        });
       },
     };
-    const { results, vectorsSkipped } = await search(never, 30);
+    const waits: number[] = [];
+    const { results, vectorsSkipped } = await search(late, 30, (ms) => waits.push(ms));
     expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
     expect(vectorsSkipped).toBe("the query's embedding did not arrive within 30 ms");
     expect(abandoned?.aborted).toBe(true);
+    // The wait is what the search spent on it, not what the embedder takes after it gave up.
+    arrives();
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(29);
+    expect(waits[0]).toBeLessThan(500);
   });
 
   it("says nothing was skipped when the vectors arrive within the wait", async () => {

@@ -160,7 +160,15 @@ export async function hybridSearch(
     return duringSearch(seq);
   };
   const abandon = new AbortController();
-  const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, input.embedded, abandon.signal);
+  const requested = performance.now();
+  // The wait is heard once: from the embedder when the vector arrives, or below when the
+  // search goes on without it (a vector that comes later is not waited for).
+  let heard = false;
+  const embedded = (ms: number) => {
+    if (!heard) input.embedded?.(ms);
+    heard = true;
+  };
+  const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, embedded, abandon.signal);
   let answered = false;
   if (embedding) {
     // Awaited below; until then a failure must not count as unhandled.
@@ -190,6 +198,7 @@ export async function hybridSearch(
   const early = embedding && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
   if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
   const { hits: nearest, skipped } = embedding ? await vectorHits(embedding, input.vectorWaitMs, abandon) : { hits: [], skipped: "" };
+  if (skipped !== "") embedded(performance.now() - requested);
   const unchanged = changesBefore === undefined || store.changeCount() === changesBefore;
   const readBefore = unchanged && early !== undefined ? early : new Map<number, MemoryRecord>();
   // Everything ranking reads is taken from here on, up to reading the winners: nothing can write
