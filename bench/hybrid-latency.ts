@@ -105,6 +105,8 @@ export async function measureHybridLatency(
           const started = performance.now();
           const res = await memory.search({ ...nextQuery(), mode, limit: 10 }, { onHeader: (headers) => (header = headers.get("server-timing") ?? "") });
           const elapsed = performance.now() - started;
+          // Timed without vectors, a hybrid search would pass for one that had them.
+          if (res.vectorsSkipped !== "") throw new Error(`a ${name} search went without vectors (${res.vectorsSkipped}): the figures would not be a hybrid search's`);
           results += res.results.length;
           const timing = parseServerTiming(header);
           if (index < WARMUP) return;

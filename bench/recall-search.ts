@@ -17,8 +17,8 @@ export type ModeRun =
 
 /**
  * Runs every query in one mode, scoped to its project (all projects when it has none), and maps
- * the results back to dataset ids. The first failing call ends the mode: a daemon that does not
- * implement a mode yet answers every query the same way.
+ * the results back to dataset ids. The first failing call, or hybrid answer without vectors,
+ * ends the mode: a daemon that does not implement a mode yet answers every query the same way.
  */
 export async function runMode(
   memory: MemdClients["memory"],
@@ -31,8 +31,9 @@ export async function runMode(
   for (const q of queries) {
     const started = performance.now();
     let results;
+    let vectorsSkipped;
     try {
-      ({ results } = await memory.search({
+      ({ results, vectorsSkipped } = await memory.search({
         query: q.query,
         project: q.project ?? "",
         allProjects: q.project === null,
@@ -43,6 +44,8 @@ export async function runMode(
       const err = ConnectError.from(error);
       return { ok: false, reason: `${q.qid} failed with ${Code[err.code]}: ${err.rawMessage}` };
     }
+    // A hybrid answer found without vectors would be scored as fused when it is keyword and graph alone.
+    if (vectorsSkipped !== "") return { ok: false, reason: `${q.qid} was searched without vectors: ${vectorsSkipped}` };
     durationsMs.push(performance.now() - started);
     ranked.set(q.qid, results.map((r) => ids.toDatasetId.get(r.memory?.id ?? "") ?? r.memory?.id ?? ""));
   }

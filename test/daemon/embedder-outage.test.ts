@@ -62,6 +62,12 @@ describe("search while Ollama fails every query (against a local server speaking
     const pointers = await daemon.clients.memory.suggest({ query: PROMPT_PAYLOAD.prompt, cwd: workspace });
     expect(pointers.pointers.map((p) => p.id)).toEqual([saved]);
     expect(pointers.vectorsSkipped).toBe(search.vectorsSkipped);
+
+    const log = fs.readFileSync(path.join(daemon.home, "logs", "memd.log"), "utf8").split("\n").filter((line) => line !== "");
+    const skips = log.map((line) => JSON.parse(line) as { msg: string; rpc?: string; reason?: string }).filter((entry) => entry.msg === "searched without vectors");
+    expect(skips.map((entry) => [entry.rpc, entry.reason])).toEqual(
+      ["Search", "Recall", "Suggest"].map((method) => [`memd.v1.MemoryService/${method}`, search.vectorsSkipped]),
+    );
   });
 
   it("still refuses a vector-only search as unavailable: that one has nothing else to answer with", async () => {
@@ -86,21 +92,25 @@ describe("search while Ollama never answers a query (against a local server spea
   });
   afterAll(() => tearDown(s));
 
-  it("answers within the call's deadline, without vectors, and says how long it waited for them", async () => {
+  it("stops waiting for the query's embedding before the call's deadline, and answers without vectors", async () => {
     const { daemon, workspace, saved } = s as Setup;
-    const res = await daemon.clients.memory.search({ query: "refresh tokens", cwd: workspace, mode: SearchMode.HYBRID }, { timeoutMs: 1000 });
+    // The deadline as the daemon hears it; the client itself does not give up, so a slow machine cannot fail the test.
+    const res = await daemon.clients.memory.search(
+      { query: "refresh tokens", cwd: workspace, mode: SearchMode.HYBRID },
+      { headers: { "connect-timeout-ms": "500" } },
+    );
     expect(res.results.map((r) => r.memory?.id)).toEqual([saved]);
     expect(res.vectorsSkipped).toMatch(/^the query's embedding did not arrive within \d+ ms$/);
     const waited = Number(/within (\d+) ms/.exec(res.vectorsSkipped)?.[1]);
     expect(waited).toBeGreaterThan(0);
-    expect(waited).toBeLessThan(1000);
+    expect(waited).toBeLessThan(500);
   });
 
   it("still gives the prompt hook its pointers within the hook's budget", async () => {
     const { daemon, workspace } = s as Setup;
     const payload = { ...PROMPT_PAYLOAD, cwd: workspace, session_id: "outage-1" };
     // Shorter than the daemon's own 3 s wait: only the deadline the hook sends makes it answer in time.
-    const run = await runProcess(HOOK_BIN, ["UserPromptSubmit"], { env: { MEMD_HOME: daemon.home, MEMD_HOOK_TIMEOUT_MS: "2000" }, input: JSON.stringify(payload) });
+    const run = await runProcess(HOOK_BIN, ["UserPromptSubmit"], { env: { MEMD_HOME: daemon.home, MEMD_HOOK_TIMEOUT_MS: "2500" }, input: JSON.stringify(payload) });
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const output = JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } };
     expect(output.hookSpecificOutput.additionalContext).toContain(REFRESH_TOKENS);

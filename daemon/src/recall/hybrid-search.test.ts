@@ -161,6 +161,32 @@ describe("hybridSearch without the embedder", () => {
     expect(waits[0]).toBeLessThan(500);
   });
 
+  it("counts the wait from the embedding's request, so keyword search takes its time out of it", async () => {
+    save(FIRST, "webhook retries double-charged customers");
+    logCalls([], "searchKeywordScopes", () => {
+      const until = performance.now() + 50;
+      while (performance.now() < until);
+      return undefined;
+    });
+    const arrivesAfter60: VectorCandidates = { nearest: () => new Promise((resolve) => setTimeout(() => resolve([]), 60)) };
+    const { vectorsSkipped } = await search(arrivesAfter60, 40);
+    expect(vectorsSkipped).toBe("the query's embedding did not arrive within 40 ms");
+  });
+
+  it("does not ask for the query's embedding when the deadline leaves no time to wait for it", async () => {
+    save(FIRST, "webhook retries double-charged customers");
+    let asked = false;
+    const { results, vectorsSkipped } = await search({
+      nearest: () => {
+        asked = true;
+        return Promise.resolve([]);
+      },
+    }, 0);
+    expect(asked).toBe(false);
+    expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
+    expect(vectorsSkipped).toBe("the call's deadline left no time to embed the query");
+  });
+
   it("says nothing was skipped when the vectors arrive within the wait", async () => {
     const seq = save(FIRST, "webhook retries double-charged customers");
     const { results, vectorsSkipped } = await search({ nearest: () => Promise.resolve([{ seq, score: 0.9 }]) }, 1000);

@@ -168,11 +168,14 @@ export async function hybridSearch(
     if (!heard) input.embedded?.(ms);
     heard = true;
   };
-  const embedding = vectors?.nearest(text, admitted, VECTOR_PREFETCH, embedded, abandon.signal);
+  const noTime = input.vectorWaitMs !== undefined && input.vectorWaitMs <= 0;
+  // The wait counts from the embedding's request: keyword and graph search run inside it.
+  const outcome =
+    vectors && !noTime ? vectorOutcome(vectors.nearest(text, admitted, VECTOR_PREFETCH, embedded, abandon.signal), input.vectorWaitMs, abandon) : undefined;
   let answered = false;
-  if (embedding) {
+  if (outcome) {
     // Awaited below; until then a failure must not count as unhandled.
-    embedding.then(() => (answered = true), () => (answered = true));
+    outcome.then(() => (answered = true), () => (answered = true));
     // The query embeds elsewhere (the local model's worker, Ollama, OpenAI), in more time than
     // keyword and graph search take: one turn of the event loop sends the request, and they
     // run while it is out.
@@ -191,13 +194,13 @@ export async function hybridSearch(
     hopDiscount: 0.3,
   });
   // The same count after the wait means that nothing was written meanwhile.
-  const changesBefore = embedding ? store.changeCount() : undefined;
+  const changesBefore = outcome ? store.changeCount() : undefined;
   // The winners come mostly from the heads of these lists (95% of them from the first `limit`
   // of each, at 100k memories, limit 10): while the query still embeds, their memories are read
   // too, a bounded number so that the reads stay well inside the wait.
-  const early = embedding && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
-  if (embedding) input.overlapped?.(performance.now() - lexicalStarted);
-  const { hits: nearest, skipped } = embedding ? await vectorHits(embedding, input.vectorWaitMs, abandon) : { hits: [], skipped: "" };
+  const early = outcome && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
+  if (outcome) input.overlapped?.(performance.now() - lexicalStarted);
+  const { hits: nearest, skipped } = outcome ? await outcome : { hits: [], skipped: vectors && noTime ? "the call's deadline left no time to embed the query" : "" };
   if (skipped !== "") embedded(performance.now() - requested);
   const unchanged = changesBefore === undefined || store.changeCount() === changesBefore;
   const readBefore = unchanged && early !== undefined ? early : new Map<number, MemoryRecord>();
@@ -286,15 +289,15 @@ interface VectorOutcome {
  * The vector candidates, or none and why: the embedder failed (UnavailableError), or it did
  * not answer within `waitMs`, in which case the search it would have run is called off.
  */
-async function vectorHits(embedding: Promise<VectorOutcome["hits"]>, waitMs: number | undefined, abandon: AbortController): Promise<VectorOutcome> {
-  const answered = embedding.then(
+async function vectorOutcome(embedding: Promise<VectorOutcome["hits"]>, waitMs: number | undefined, abandon: AbortController): Promise<VectorOutcome> {
+  const arrived = embedding.then(
     (hits): VectorOutcome => ({ hits, skipped: "" }),
     (error: unknown): VectorOutcome => {
       if (error instanceof UnavailableError) return { hits: [], skipped: error.message };
       throw error;
     },
   );
-  if (waitMs === undefined) return answered;
+  if (waitMs === undefined) return arrived;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<VectorOutcome>((resolve) => {
     timer = setTimeout(() => {
@@ -303,7 +306,7 @@ async function vectorHits(embedding: Promise<VectorOutcome["hits"]>, waitMs: num
     }, waitMs);
   });
   try {
-    return await Promise.race([answered, late]);
+    return await Promise.race([arrived, late]);
   } finally {
     clearTimeout(timer);
   }

@@ -4,7 +4,7 @@
  * enough that an agent's tool call does not hang on an embedder that will not answer.
  */
 export const DEFAULT_VECTOR_WAIT_MS = 3000;
-/** What a search needs after the vector arrives (p99 at 100k memories is under 20 ms). */
+/** What a search needs after the vector arrives: well above its p99 at 100k memories (npm run bench -- --only hybrid). */
 export const AFTER_VECTORS_MS = 30;
 
 /**

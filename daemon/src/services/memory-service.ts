@@ -1,4 +1,4 @@
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import {
@@ -19,6 +19,7 @@ import type { MemoryFilter } from "../store/store.js";
 import {
   kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb,
 } from "./convert.js";
+import { logVectorsSkipped } from "./context.js";
 import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
@@ -59,7 +60,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
   };
 
   /** Search in the requested mode; `timing` gathers the wait for the query's embedding and the search work done during it. */
-  async function search(req: SearchRequest, timing: SearchTiming, deadlineMs: number | undefined): Promise<MessageInitShape<typeof SearchResponseSchema>> {
+  async function search(req: SearchRequest, timing: SearchTiming, context: HandlerContext): Promise<MessageInitShape<typeof SearchResponseSchema>> {
     const embedded = (ms: number) => {
       timing.embed += ms;
     };
@@ -92,8 +93,9 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         overlapped: (ms) => {
           timing.overlap += ms;
         },
-        vectorWaitMs: vectorWaitMs(deadlineMs),
+        vectorWaitMs: vectorWaitMs(context.timeoutMs()),
       });
+      logVectorsSkipped(context, hybrid.vectorsSkipped);
       return {
         results: hybrid.results.map((r) => ({
           memory: memoryToPb(r.memory),
@@ -226,7 +228,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const started = performance.now();
       const timing = { embed: 0, overlap: 0 };
       try {
-        return await search(req, timing, context.timeoutMs());
+        return await search(req, timing, context);
       } finally {
         context.responseHeader.set("server-timing", serverTiming(timing, performance.now() - started));
       }
@@ -246,6 +248,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         now: now(),
         vectorWaitMs: vectorWaitMs(context.timeoutMs()),
       });
+      logVectorsSkipped(context, result.vectorsSkipped);
       const full = result.depth >= 2;
       return {
         memories: result.items.map((item) => ({
@@ -385,8 +388,10 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       return briefSession(deps, req, ctx);
     },
 
-    suggest(req, context) {
-      return suggestPointers(deps, req, vectorWaitMs(context.timeoutMs()));
+    async suggest(req, context) {
+      const pointers = await suggestPointers(deps, req, vectorWaitMs(context.timeoutMs()));
+      logVectorsSkipped(context, pointers.vectorsSkipped ?? "");
+      return pointers;
     },
   };
 }
