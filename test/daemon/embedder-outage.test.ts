@@ -106,6 +106,15 @@ describe("search while Ollama never answers a query (against a local server spea
     expect(waited).toBeLessThan(500);
   });
 
+  it("fails a vector-only search as unavailable once the wait is over, instead of hanging on the embedder", async () => {
+    const { daemon, workspace } = s as Setup;
+    const failure = await daemon.clients.memory
+      .search({ query: "refresh tokens", cwd: workspace, mode: SearchMode.VECTOR }, { headers: { "connect-timeout-ms": "300" } })
+      .catch((e: unknown) => e);
+    expect(ConnectError.from(failure).code).toBe(Code.Unavailable);
+    expect(ConnectError.from(failure).rawMessage).toMatch(/^the query's embedding did not arrive within \d+ ms; keyword and hybrid search answer without it$/);
+  });
+
   it("still gives the prompt hook its pointers within the hook's budget", async () => {
     const { daemon, workspace } = s as Setup;
     const payload = { ...PROMPT_PAYLOAD, cwd: workspace, session_id: "outage-1" };

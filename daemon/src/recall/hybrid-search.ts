@@ -8,6 +8,7 @@ import type { KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../sto
 import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
+import { within } from "./vector-wait.js";
 
 /**
  * Finds candidates by meaning among the memories `accept` lets through, by seq
@@ -298,18 +299,10 @@ async function vectorOutcome(embedding: Promise<VectorOutcome["hits"]>, waitMs: 
     },
   );
   if (waitMs === undefined) return arrived;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<VectorOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      abandon.abort();
-      resolve({ hits: [], skipped: `the query's embedding did not arrive within ${Math.round(waitMs)} ms` });
-    }, waitMs);
+  return within(arrived, waitMs, () => {
+    abandon.abort();
+    return { hits: [], skipped: `the query's embedding did not arrive within ${Math.round(waitMs)} ms` };
   });
-  try {
-    return await Promise.race([arrived, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

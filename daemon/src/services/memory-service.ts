@@ -11,7 +11,7 @@ import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/correcti
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
-import { vectorWaitMs } from "../recall/vector-wait.js";
+import { vectorWaitMs, within } from "../recall/vector-wait.js";
 import { recall } from "../recall/recall.js";
 import { redact } from "../redact/redact-secrets.js";
 import { validateId } from "../memory/validate.js";
@@ -34,7 +34,7 @@ const MAX_SEARCH_LIMIT = 100;
 const MAX_QUERY_BYTES = 16 * 1024;
 const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
 /** How long a Save with wait_for_vector waits before answering with vector_ready = false. */
-const VECTOR_WAIT_MS = 60_000;
+const SAVED_VECTOR_WAIT_MS = 60_000;
 
 export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof MemoryService> {
   const { store, now, limits } = deps;
@@ -108,7 +108,11 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       };
     } else if (mode === SearchMode.VECTOR) {
       if (!deps.embeddings) throw new UnavailableError("vector search is off (MEMD_EMBEDDER=none); use keyword mode or turn embeddings on");
-      results = await deps.embeddings.search(req.query, filter, limit, embedded);
+      const waitMs = vectorWaitMs(context.timeoutMs());
+      // Vector search has nothing to answer with but the vectors: past the wait it fails, as when the embedder does.
+      results = await within(deps.embeddings.search(req.query, filter, limit, embedded), waitMs, () => {
+        throw new UnavailableError(`the query's embedding did not arrive within ${Math.round(waitMs)} ms; keyword and hybrid search answer without it`);
+      });
     } else {
       throw new InvalidInputError(`mode has unknown value ${req.mode}; use keyword, vector or hybrid`);
     }
@@ -153,7 +157,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
       deps.embeddings?.notify();
       deps.maintenance.noteSave();
-      const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, VECTOR_WAIT_MS) : false;
+      const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, SAVED_VECTOR_WAIT_MS) : false;
       // Near-duplicates are found once the vector exists; a caller that waited for it learns the outcome.
       const stored = vectorReady ? store.get(memory.id) : undefined;
       if (stored?.archiveReason === DUPLICATE_REASON && stored.supersededBy !== "") {
