@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -74,6 +75,15 @@ function logReads(log: string[]): string[] {
 function search(vectors: VectorCandidates, vectorWaitMs?: number, embedded?: (ms: number) => void) {
   const filter = { kinds: [], statuses: ["active" as const] };
   return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter, limit: 10, now: NOW, vectorWaitMs, embedded });
+}
+
+/** Makes keyword search hold the event loop for `ms`, as a large one does. */
+function busyKeywordSearch(ms: number): void {
+  logCalls([], "searchKeywordScopes", () => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+    return undefined;
+  });
 }
 
 /** A search during whose query embedding the first memory is changed. */
@@ -163,14 +173,23 @@ describe("hybridSearch without the embedder", () => {
 
   it("counts the wait from the embedding's request, so keyword search takes its time out of it", async () => {
     save(FIRST, "webhook retries double-charged customers");
-    logCalls([], "searchKeywordScopes", () => {
-      const until = performance.now() + 50;
-      while (performance.now() < until);
-      return undefined;
-    });
+    busyKeywordSearch(50);
     const arrivesAfter60: VectorCandidates = { nearest: () => new Promise((resolve) => setTimeout(() => resolve([]), 60)) };
     const { vectorsSkipped } = await search(arrivesAfter60, 40);
     expect(vectorsSkipped).toBe("the query's embedding did not arrive within 40 ms");
+  });
+
+  it("takes a vector whose reply came in while keyword search kept the daemon busy past the wait", async () => {
+    const seq = save(FIRST, "webhook retries double-charged customers");
+    busyKeywordSearch(200);
+    // Delivered as I/O, as an embedder's reply is (the event loop reads it after its timers),
+    // and ready a few milliseconds in: while keyword search runs, after the wait ran out.
+    const ioReply: VectorCandidates = {
+      nearest: () => new Promise((resolve) => crypto.pbkdf2("query", "salt", 20_000, 32, "sha256", () => resolve([{ seq, score: 0.8 }]))),
+    };
+    const { results, vectorsSkipped } = await search(ioReply, 20);
+    expect(vectorsSkipped).toBe("");
+    expect(results[0]?.explanation.vectorSimilarity).toBeCloseTo(0.8);
   });
 
   it("does not ask for the query's embedding when the deadline leaves no time to wait for it", async () => {

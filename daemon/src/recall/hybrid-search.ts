@@ -170,13 +170,11 @@ export async function hybridSearch(
     heard = true;
   };
   const noTime = input.vectorWaitMs !== undefined && input.vectorWaitMs <= 0;
-  // The wait counts from the embedding's request: keyword and graph search run inside it.
-  const outcome =
-    vectors && !noTime ? vectorOutcome(vectors.nearest(text, admitted, VECTOR_PREFETCH, embedded, abandon.signal), input.vectorWaitMs, abandon) : undefined;
+  const arrived = vectors && !noTime ? vectorsArrived(vectors.nearest(text, admitted, VECTOR_PREFETCH, embedded, abandon.signal)) : undefined;
   let answered = false;
-  if (outcome) {
+  if (arrived) {
     // Awaited below; until then a failure must not count as unhandled.
-    outcome.then(() => (answered = true), () => (answered = true));
+    arrived.then(() => (answered = true), () => (answered = true));
     // The query embeds elsewhere (the local model's worker, Ollama, OpenAI), in more time than
     // keyword and graph search take: one turn of the event loop sends the request, and they
     // run while it is out.
@@ -195,13 +193,15 @@ export async function hybridSearch(
     hopDiscount: 0.3,
   });
   // The same count after the wait means that nothing was written meanwhile.
-  const changesBefore = outcome ? store.changeCount() : undefined;
+  const changesBefore = arrived ? store.changeCount() : undefined;
   // The winners come mostly from the heads of these lists (95% of them from the first `limit`
   // of each, at 100k memories, limit 10): while the query still embeds, their memories are read
   // too, a bounded number so that the reads stay well inside the wait.
-  const early = outcome && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
-  if (outcome) input.overlapped?.(performance.now() - lexicalStarted);
-  const { hits: nearest, skipped } = outcome ? await outcome : { hits: [], skipped: vectors && noTime ? "the call's deadline left no time to embed the query" : "" };
+  const early = arrived && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
+  if (arrived) input.overlapped?.(performance.now() - lexicalStarted);
+  const { hits: nearest, skipped } = arrived
+    ? await waitForVectors(arrived, input.vectorWaitMs, performance.now() - requested, abandon)
+    : { hits: [], skipped: vectors && noTime ? "the call's deadline left no time to embed the query" : "" };
   if (skipped !== "") embedded(performance.now() - requested);
   const unchanged = changesBefore === undefined || store.changeCount() === changesBefore;
   const readBefore = unchanged && early !== undefined ? early : new Map<number, MemoryRecord>();
@@ -286,20 +286,30 @@ interface VectorOutcome {
   skipped: string;
 }
 
-/**
- * The vector candidates, or none and why: the embedder failed (UnavailableError), or it did
- * not answer within `waitMs`, in which case the search it would have run is called off.
- */
-async function vectorOutcome(embedding: Promise<VectorOutcome["hits"]>, waitMs: number | undefined, abandon: AbortController): Promise<VectorOutcome> {
-  const arrived = embedding.then(
+/** The vector candidates, or none and why when the embedder failed (UnavailableError). */
+function vectorsArrived(embedding: Promise<VectorOutcome["hits"]>): Promise<VectorOutcome> {
+  return embedding.then(
     (hits): VectorOutcome => ({ hits, skipped: "" }),
     (error: unknown): VectorOutcome => {
       if (error instanceof UnavailableError) return { hits: [], skipped: error.message };
       throw error;
     },
   );
+}
+
+/**
+ * Timers run before the event loop reads sockets: a reply that came in while the search itself
+ * kept the loop busy is read within this, rather than lost to a wait that ran out meanwhile.
+ */
+const REPLY_GRACE_MS = 5;
+
+/**
+ * The vector candidates, or none once `waitMs` since the embedding's request are over (what
+ * `elapsedMs` already took counts), in which case the search they would need is called off.
+ */
+function waitForVectors(arrived: Promise<VectorOutcome>, waitMs: number | undefined, elapsedMs: number, abandon: AbortController): Promise<VectorOutcome> {
   if (waitMs === undefined) return arrived;
-  return within(arrived, waitMs, () => {
+  return within(arrived, Math.max(REPLY_GRACE_MS, waitMs - elapsedMs), () => {
     abandon.abort();
     return { hits: [], skipped: `the query's embedding did not arrive within ${Math.round(waitMs)} ms` };
   });
