@@ -264,6 +264,29 @@ describe("the in-memory keyword index", () => {
     store.close();
   });
 
+  it("mirrors a bulk import in steps between requests, and a search before they end still sees every row", async () => {
+    const store = open();
+    store.importMany(corpus(2500));
+    // The notes the search mirror has yet to apply, in the store's own connection (they are TEMP).
+    const db = (store as unknown as { db: Database.Database }).db;
+    const pending = () => db.prepare("SELECT count(*) FROM temp.search_changes").pluck().get() as number;
+    const noted = pending();
+    expect(noted).toBeGreaterThan(2500);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pending()).toBeLessThan(noted);
+    expect(pending()).toBeGreaterThan(0);
+    const reference = new Database(file, { readonly: true });
+    expect(expectSameRanking(store, reference, 10)).toBeGreaterThan(500);
+    expect(pending()).toBe(0);
+
+    store.importMany(corpus(2500).map((memory) => ({ ...memory, id: id() })));
+    for (let turn = 0; turn < 20 && pending() > 0; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(pending()).toBe(0);
+    expectSameRanking(store, reference, 10);
+    reference.close();
+    store.close();
+  });
+
   it("loads a large database in steps, and a search before the load ends still sees every row", () => {
     const writer = open();
     writer.importMany(corpus(6000));

@@ -66,7 +66,9 @@ export class SearchMirror {
   private loadedThrough = 0;
   private loaded = false;
   private readonly changed: Database.Statement;
+  private readonly changedFirst: Database.Statement;
   private readonly clear: Database.Statement;
+  private readonly clearSome: Database.Statement;
   private readonly readSome: Database.Statement;
   private readonly readAfter: Database.Statement;
   private readonly linksOfSome: Database.Statement;
@@ -110,7 +112,9 @@ export class SearchMirror {
       END;
     `);
     this.changed = db.prepare("SELECT seq, text FROM search_changes");
+    this.changedFirst = db.prepare(`SELECT seq, text FROM search_changes ORDER BY seq LIMIT ${LOAD_STEP}`);
     this.clear = db.prepare("DELETE FROM search_changes");
+    this.clearSome = db.prepare("DELETE FROM search_changes WHERE seq IN (SELECT value FROM json_each(?))");
     this.readSome = db.prepare(`${SELECT_ROWS} WHERE m.seq IN (SELECT value FROM json_each(?))`);
     this.readAfter = db.prepare(`${SELECT_ROWS} WHERE m.seq > ? ORDER BY m.seq LIMIT ${LOAD_STEP}`);
     this.linksOfSome = db.prepare(`${SELECT_LINKS} WHERE me.memory_seq IN (SELECT value FROM json_each(?))`);
@@ -129,6 +133,21 @@ export class SearchMirror {
     if (last) this.loadedThrough = last.seq;
     if (rows.length < LOAD_STEP) this.loaded = true;
     return !this.loaded;
+  }
+
+  /**
+   * Applies the next noted changes, at most a load step of them, so that a bulk write (an
+   * import of 100k memories took a search over 3 s to apply at once) is mirrored between
+   * requests; false once none are left. Only between transactions, where no note can be
+   * taken back.
+   */
+  catchUpStep(): boolean {
+    if (!this.loaded || this.db.inTransaction) return false;
+    const notes = new Map((this.changedFirst.all() as { seq: number; text: number }[]).map((row) => [row.seq, row.text]));
+    if (notes.size === 0) return false;
+    this.apply(notes);
+    this.clearSome.run(JSON.stringify([...notes.keys()]));
+    return notes.size === LOAD_STEP;
   }
 
   /** For each scope, its best rows for the phrases (see KeywordIndex.search). */
@@ -209,6 +228,17 @@ export class SearchMirror {
     // Reading a row again is right in any view, a transaction's included.
     for (const [seq, text] of this.recheck) notes.set(seq, Math.max(text, notes.get(seq) ?? 0));
     if (notes.size === 0) return;
+    this.apply(notes);
+    if (inTransaction) {
+      for (const [seq, text] of notes) this.recheck.set(seq, Math.max(text, this.recheck.get(seq) ?? 0));
+      return;
+    }
+    this.clear.run();
+    this.recheck.clear();
+  }
+
+  /** Mirrors the noted rows as they are now: text = 1 re-indexes a row, 0 refreshes what ranking reads of it. */
+  private apply(notes: ReadonlyMap<number, number>): void {
     const rows = this.readSome.all(JSON.stringify([...notes.keys()])) as IndexedRow[];
     const links = byRow(this.linksOfSome.all(JSON.stringify(rows.map((row) => row.seq))) as Link[]);
     const present = new Set<number>();
@@ -223,12 +253,6 @@ export class SearchMirror {
       this.keywords.delete(seq);
       this.entities.delete(seq);
     }
-    if (inTransaction) {
-      for (const [seq, text] of notes) this.recheck.set(seq, Math.max(text, this.recheck.get(seq) ?? 0));
-      return;
-    }
-    this.clear.run();
-    this.recheck.clear();
   }
 
   /** Updates what filters and ranking read of an indexed row, leaving its tokens; false when it is not indexed. */

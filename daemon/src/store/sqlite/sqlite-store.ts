@@ -82,13 +82,15 @@ export class SqliteStore implements MemoryStore {
     if (this.contentHashOf) this.hashUnhashed();
     this.search = new SearchMirror(this.db);
     // A small database is in memory at once; a large one loads in steps between requests.
-    if (this.search.loadStep()) this.loadSearchLater();
+    if (this.search.loadStep()) this.mirrorLater();
   }
 
-  private loadSearchLater(): void {
+  /** Goes on loading the search mirror, then applying noted changes, a step per turn of the event loop, until nothing is left. */
+  private mirrorLater(): void {
+    if (this.searchLoad) return;
     this.searchLoad = setImmediate(() => {
-      if (this.search.loadStep()) this.loadSearchLater();
-      else this.searchLoad = undefined;
+      this.searchLoad = undefined;
+      if (this.search.loadStep() || this.search.catchUpStep()) this.mirrorLater();
     });
   }
 
@@ -268,7 +270,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   importMany(memories: readonly MemoryRecord[]): ImportCounts {
-    return this.db.transaction(() => {
+    const imported = this.db.transaction(() => {
       const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0 };
       for (const memory of memories) {
         const row = memoryToRow(memory);
@@ -287,6 +289,9 @@ export class SqliteStore implements MemoryStore {
       }
       return counts;
     }).immediate();
+    // Mirrored in steps from now, not all by the next search.
+    this.mirrorLater();
+    return imported;
   }
 
   *exportAll(project?: string): Iterable<MemoryRecord> {
