@@ -287,11 +287,15 @@ describe("the in-memory keyword index", () => {
     store.close();
   });
 
-  it("loads a large database in steps, and a search before the load ends still sees every row", () => {
+  it("loads a large database in steps, and a search before the load ends still sees every row, an import made meanwhile's too", () => {
+    const existing = corpus(6000);
     const writer = open();
-    writer.importMany(corpus(6000));
+    writer.importMany(existing);
     writer.close();
     const store = open();
+    // Rows the load has indexed and rows it has not reached yet, changed, and new ones past the end.
+    const changed = [...existing.slice(10, 15), ...existing.slice(3000, 3005)].map((memory) => ({ ...memory, content: `${memory.content} reconciled twice` }));
+    store.importMany([...changed, ...corpus(1500)]);
     const reference = new Database(file, { readonly: true });
     expect(expectSameRanking(store, reference, 10)).toBeGreaterThan(1000);
     reference.close();

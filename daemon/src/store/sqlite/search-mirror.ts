@@ -239,16 +239,18 @@ export class SearchMirror {
 
   /** Mirrors the noted rows as they are now: text = 1 re-indexes a row, 0 refreshes what ranking reads of it. */
   private apply(notes: ReadonlyMap<number, number>): void {
-    const rows = this.readSome.all(JSON.stringify([...notes.keys()])) as IndexedRow[];
+    // Rows past the first load's progress are indexed as they are when it reaches them: an
+    // import during the load is not read twice.
+    const seqs = this.loaded ? [...notes.keys()] : [...notes.keys()].filter((seq) => seq <= this.loadedThrough);
+    if (seqs.length === 0) return;
+    const rows = this.readSome.all(JSON.stringify(seqs)) as IndexedRow[];
     const links = byRow(this.linksOfSome.all(JSON.stringify(rows.map((row) => row.seq))) as Link[]);
     const present = new Set<number>();
     for (const row of rows) {
       present.add(row.seq);
-      // Rows past the first load's progress are indexed when it reaches them.
-      if (!this.loaded && row.seq > this.loadedThrough) continue;
       if (notes.get(row.seq) === 1 || !this.refresh(row)) this.put(row, links.get(row.seq) ?? []);
     }
-    for (const seq of notes.keys()) {
+    for (const seq of seqs) {
       if (present.has(seq)) continue;
       this.keywords.delete(seq);
       this.entities.delete(seq);

@@ -50,7 +50,7 @@ export class SqliteStore implements MemoryStore {
   private readonly getStmt: Database.Statement;
   private readonly graph: EntityGraph;
   private readonly search: SearchMirror;
-  private searchLoad: NodeJS.Immediate | undefined;
+  private mirroring: NodeJS.Immediate | undefined;
   /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Database.Statement>();
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
@@ -87,9 +87,9 @@ export class SqliteStore implements MemoryStore {
 
   /** Goes on loading the search mirror, then applying noted changes, a step per turn of the event loop, until nothing is left. */
   private mirrorLater(): void {
-    if (this.searchLoad) return;
-    this.searchLoad = setImmediate(() => {
-      this.searchLoad = undefined;
+    if (this.mirroring) return;
+    this.mirroring = setImmediate(() => {
+      this.mirroring = undefined;
       if (this.search.loadStep() || this.search.catchUpStep()) this.mirrorLater();
     });
   }
@@ -392,7 +392,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   close(): void {
-    if (this.searchLoad) clearImmediate(this.searchLoad);
+    if (this.mirroring) clearImmediate(this.mirroring);
     this.db.close();
   }
 
