@@ -57,6 +57,8 @@ export interface WarmHookRow {
   withPointers: number;
   /** Runs that gave up (budget, error) and logged it to hooks.log instead of answering. */
   failedOpen: number;
+  /** Runs whose search went without vectors, as the daemon logged: the query's embedding missed the hook's deadline. */
+  withoutVectors: number;
   /** Runs that exited other than 0 or wrote to stderr: a bug in the hook. */
   misbehaved: number;
   /** Memories still waiting for a vector when the runs started. */
@@ -153,9 +155,11 @@ async function measureWarm(
     };
     for (const [i, prompt] of context.prompts.slice(0, WARMUP).entries()) await runHook(prompt, i);
     const loggedBefore = hookLogLines(daemon);
+    const skippedBefore = searchesWithoutVectors(daemon);
     const runs = [];
     for (const [i, prompt] of context.prompts.slice(WARMUP).entries()) runs.push(await runHook(prompt, WARMUP + i));
     const failedOpen = hookLogLines(daemon) - loggedBefore;
+    const withoutVectors = searchesWithoutVectors(daemon) - skippedBefore;
 
     // The deadline the hook would send, as if Node's start-up had taken none of the budget.
     const caller = createDaemonCaller(path.join(daemon.home, "memd.sock"), new AbortController().signal, () => PROMPT_BUDGET_MS);
@@ -173,6 +177,7 @@ async function measureWarm(
       inProcess,
       withPointers: runs.filter((r) => r.code === 0 && r.stdout !== "").length,
       failedOpen,
+      withoutVectors,
       misbehaved: runs.filter((r) => r.code !== 0 || r.stderr !== "").length,
       leftInQueue: wait.pendingAtEnd,
     };
@@ -183,10 +188,19 @@ async function measureWarm(
 
 /** Lines in the daemon home's hooks.log: one per run that failed open. */
 function hookLogLines(daemon: BenchDaemon): number {
+  return logLines(daemon, "hooks.log").length;
+}
+
+/** Searches the daemon logged as answered without vectors (see MemoryService.Suggest). */
+function searchesWithoutVectors(daemon: BenchDaemon): number {
+  return logLines(daemon, "memd.log").filter((line) => line.includes('"msg":"searched without vectors"')).length;
+}
+
+function logLines(daemon: BenchDaemon, file: string): string[] {
   try {
-    return fs.readFileSync(path.join(daemon.home, "logs", "hooks.log"), "utf8").split("\n").filter(Boolean).length;
+    return fs.readFileSync(path.join(daemon.home, "logs", file), "utf8").split("\n").filter(Boolean);
   } catch {
-    return 0;
+    return [];
   }
 }
 
@@ -264,10 +278,11 @@ export function formatHookLatency(r: HookLatencyResult): string {
       { title: "in-process p50/p99", right: true },
       { title: "with pointers", right: true },
       { title: "failed open", right: true },
+      { title: "without vectors", right: true },
       { title: "target" },
     ],
     [
-      ["Node start-up floor (node -e 0)", "-", ms(r.nodeFloor.p50Ms), ms(r.nodeFloor.p99Ms), ms(r.nodeFloor.maxMs), "-", "-", "-", "-"],
+      ["Node start-up floor (node -e 0)", "-", ms(r.nodeFloor.p50Ms), ms(r.nodeFloor.p99Ms), ms(r.nodeFloor.maxMs), "-", "-", "-", "-", "-"],
       ...r.warm.map((row) => [
         WARM_LABELS[row.case],
         count(row.memories),
@@ -277,6 +292,7 @@ export function formatHookLatency(r: HookLatencyResult): string {
         `${ms(row.inProcess.p50Ms)} / ${ms(row.inProcess.p99Ms)}`,
         `${row.withPointers}/${row.latency.samples}`,
         `${row.failedOpen}/${row.latency.samples}`,
+        `${row.withoutVectors}/${row.latency.samples}`,
         warmTarget(row),
       ]),
     ],
