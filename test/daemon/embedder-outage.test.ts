@@ -5,7 +5,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
-import { startFakeOllama } from "../embed/fake-ollama.js";
+import { type FakeOllamaOptions, startFakeOllama } from "../embed/fake-ollama.js";
 import type { LocalServer } from "../embed/local-http-server.js";
 import { makeHome, REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
@@ -35,22 +35,26 @@ async function setUp(ollama: LocalServer): Promise<Setup> {
   return { ollama, daemon, workspace, saved: res.memory?.id ?? "" };
 }
 
-async function tearDown(setup: Setup | undefined): Promise<void> {
-  if (!setup) return;
-  await setup.daemon.stop();
-  await setup.ollama.close();
-  fs.rmSync(setup.daemon.home, { recursive: true, force: true });
+/** The describe block's daemon, on a fake Ollama that behaves as `options` say, set up once for its tests. */
+function onOllama(options: FakeOllamaOptions): () => Setup {
+  let setup: Setup | undefined;
+  beforeAll(async () => {
+    setup = await setUp(await startFakeOllama(options));
+  });
+  afterAll(async () => {
+    if (!setup) return;
+    await setup.daemon.stop();
+    await setup.ollama.close();
+    fs.rmSync(setup.daemon.home, { recursive: true, force: true });
+  });
+  return () => setup as Setup;
 }
 
 describe("search while Ollama fails every query (against a local server speaking the Ollama API)", () => {
-  let s: Setup | undefined;
-  beforeAll(async () => {
-    s = await setUp(await startFakeOllama({ failWhen: isQuery }));
-  });
-  afterAll(() => tearDown(s));
+  const setup = onOllama({ failWhen: isQuery });
 
   it("answers hybrid search, recall and prompt pointers from keywords and the graph, and says why", async () => {
-    const { daemon, workspace, saved } = s as Setup;
+    const { daemon, workspace, saved } = setup();
     const search = await daemon.clients.memory.search({ query: "where do refresh tokens live", cwd: workspace, mode: SearchMode.HYBRID });
     expect(search.results.map((r) => r.memory?.id)).toEqual([saved]);
     expect(search.vectorsSkipped).toMatch(/ollama.*failed.*503/);
@@ -71,13 +75,13 @@ describe("search while Ollama fails every query (against a local server speaking
   });
 
   it("still refuses a vector-only search as unavailable: that one has nothing else to answer with", async () => {
-    const { daemon, workspace } = s as Setup;
+    const { daemon, workspace } = setup();
     const failure = await daemon.clients.memory.search({ query: "refresh tokens", cwd: workspace, mode: SearchMode.VECTOR }).catch((e: unknown) => e);
     expect(ConnectError.from(failure).code).toBe(Code.Unavailable);
   });
 
   it("has memctl print the results, and on stderr a note that vectors were left out", async () => {
-    const { daemon, workspace } = s as Setup;
+    const { daemon, workspace } = setup();
     const run = await runCli(daemon.home, ["search", "refresh", "tokens"], { cwd: workspace });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(REFRESH_TOKENS);
@@ -86,14 +90,10 @@ describe("search while Ollama fails every query (against a local server speaking
 });
 
 describe("search while Ollama never answers a query (against a local server speaking the Ollama API)", () => {
-  let s: Setup | undefined;
-  beforeAll(async () => {
-    s = await setUp(await startFakeOllama({ hangWhen: isQuery }));
-  });
-  afterAll(() => tearDown(s));
+  const setup = onOllama({ hangWhen: isQuery });
 
   it("stops waiting for the query's embedding before the call's deadline, and answers without vectors", async () => {
-    const { daemon, workspace, saved } = s as Setup;
+    const { daemon, workspace, saved } = setup();
     // The deadline as the daemon hears it; the client itself does not give up, so a slow machine cannot fail the test.
     const res = await daemon.clients.memory.search(
       { query: "refresh tokens", cwd: workspace, mode: SearchMode.HYBRID },
@@ -107,7 +107,7 @@ describe("search while Ollama never answers a query (against a local server spea
   });
 
   it("fails a vector-only search as unavailable once the wait is over, instead of hanging on the embedder", async () => {
-    const { daemon, workspace } = s as Setup;
+    const { daemon, workspace } = setup();
     const failure = await daemon.clients.memory
       .search({ query: "refresh tokens", cwd: workspace, mode: SearchMode.VECTOR }, { headers: { "connect-timeout-ms": "300" } })
       .catch((e: unknown) => e);
@@ -116,7 +116,7 @@ describe("search while Ollama never answers a query (against a local server spea
   });
 
   it("still gives the prompt hook its pointers within the hook's budget", async () => {
-    const { daemon, workspace } = s as Setup;
+    const { daemon, workspace } = setup();
     const payload = { ...PROMPT_PAYLOAD, cwd: workspace, session_id: "outage-1" };
     // Shorter than the daemon's own 3 s wait: only the deadline the hook sends makes it answer in time.
     const run = await runProcess(HOOK_BIN, ["UserPromptSubmit"], { env: { MEMD_HOME: daemon.home, MEMD_HOOK_TIMEOUT_MS: "2500" }, input: JSON.stringify(payload) });
