@@ -19,8 +19,11 @@ export interface Embedder {
    * Embeds a batch, one unit-length vector of `space.dimensions` per text, in order, each in its
    * own buffer. Texts longer than `maxInputChars` are cut to it first. Rejects with
    * EmbeddingError on failure: a blank text, or any call after `close()`, is a non-retryable one.
+   * Once `abandoned` aborts, the caller no longer waits for the vectors: an embedder may drop
+   * work it has not started and reject, non-retryable (the local model does). The HTTP ones let
+   * a request run once sent: Ollama may be loading the model for it, which the next call needs.
    */
-  embed(texts: readonly string[], purpose: EmbeddingPurpose): Promise<Float32Array[]>;
+  embed(texts: readonly string[], purpose: EmbeddingPurpose, abandoned?: AbortSignal): Promise<Float32Array[]>;
   /** The longest text, in characters (UTF-16 code units), that is embedded whole; longer texts are cut to it. */
   readonly maxInputChars: number;
   /** Releases threads, sockets and models; calls in flight reject. Safe to call twice. */

@@ -158,7 +158,7 @@ export class EmbeddingRuntime {
     embedded?: (ms: number) => void,
     abandoned?: AbortSignal,
   ): Promise<{ seq: number; score: number }[]> {
-    const { serving, vector } = await this.embedQuery(query, embedded);
+    const { serving, vector } = await this.embedQuery(query, embedded, abandoned);
     // The caller stopped waiting and went on without vectors: the search would go unread.
     if (abandoned?.aborted) return [];
     // Filtered while candidates are chosen: filtering the k best afterwards searched again,
@@ -166,12 +166,12 @@ export class EmbeddingRuntime {
     return serving.index.search(vector, { k: limit, accept }).map((hit) => ({ seq: hit.id, score: hit.similarity }));
   }
 
-  private async embedQuery(query: string, embedded?: (ms: number) => void): Promise<{ serving: ServingSpace; vector: Float32Array }> {
+  private async embedQuery(query: string, embedded?: (ms: number) => void, abandoned?: AbortSignal): Promise<{ serving: ServingSpace; vector: Float32Array }> {
     const serving = this.previous ?? this.current;
     let vector: Float32Array | undefined;
     const started = performance.now();
     try {
-      [vector] = await serving.embedder.embed([query], "query");
+      [vector] = await serving.embedder.embed([query], "query", abandoned);
       embedded?.(performance.now() - started);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -11,12 +11,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-local-embedder-"));
 const embedders: Embedder[] = [];
 
 /**
- * A stand-in worker speaking the local protocol: it notes each start in a file, answers each
- * text with [length, 1, 0, ...], and dies on the text "crash". Tests of the pool run in
- * milliseconds with it; the real model has its own tests below.
+ * A stand-in worker speaking the local protocol: it notes each start and each text it embeds
+ * in files, answers each text with [length, 1, 0, ...], and dies on the text "crash". Tests of
+ * the pool run in milliseconds with it; the real model has its own tests below.
  */
-function fakeWorker(name: string): { url: URL; starts: () => number } {
+function fakeWorker(name: string): { url: URL; starts: () => number; embedded: () => string[] } {
   const marker = path.join(dir, `${name}.starts`);
+  const texts = path.join(dir, `${name}.texts`);
   const file = path.join(dir, `${name}.mjs`);
   fs.writeFileSync(
     file,
@@ -24,13 +25,15 @@ function fakeWorker(name: string): { url: URL; starts: () => number } {
 import fs from "node:fs";
 fs.appendFileSync(${JSON.stringify(marker)}, "start\\n");
 parentPort.on("message", ({ id, texts }) => {
+  fs.appendFileSync(${JSON.stringify(texts)}, texts.map((t) => t + "\\n").join(""));
   if (texts.includes("crash")) throw new Error("simulated crash");
   const vectors = texts.map((t) => { const v = new Float32Array(512); v[0] = t.length; v[1] = 1; return v; });
   parentPort.postMessage({ type: "vectors", id, vectors }, vectors.map((v) => v.buffer));
 });
 `,
   );
-  return { url: pathToFileURL(file), starts: () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").split("\n").length - 1 : 0) };
+  const lines = (at: string) => (fs.existsSync(at) ? fs.readFileSync(at, "utf8").split("\n").slice(0, -1) : []);
+  return { url: pathToFileURL(file), starts: () => lines(marker).length, embedded: () => lines(texts) };
 }
 
 function embedder(options: Parameters<typeof createLocalEmbedder>[0]): Embedder {
@@ -87,6 +90,19 @@ describe("local embedder worker pool (with a stand-in worker)", () => {
     ];
     await Promise.all(calls);
     expect(finished).toEqual(["document 1", "search", "document 2", "document 3"]);
+  });
+
+  it("drops a search its caller stopped waiting for before a worker took it, and rejects it at once", async () => {
+    const worker = fakeWorker("abandoned");
+    const e = embedder({ workerUrl: worker.url, threads: 1, jobSize: 1 });
+    const documents = [e.embed(["document 1"], "document"), e.embed(["document 2"], "document")];
+    const abandon = new AbortController();
+    const search = e.embed(["search"], "query", abandon.signal);
+    abandon.abort();
+    await expect(search).rejects.toMatchObject({ name: "EmbeddingError", retryable: false, message: "the caller stopped waiting for this embedding" });
+    await Promise.all(documents);
+    expect(worker.embedded()).toEqual(["document 1", "document 2"]);
+    await expect(e.embed(["late"], "query", abandon.signal)).rejects.toThrow("stopped waiting");
   });
 
   it("rejects the call in flight when its worker crashes, and starts a fresh worker on the next call", async () => {

@@ -24,6 +24,8 @@ export interface LocalEmbedderOptions {
   workerUrl?: URL;
 }
 
+const ABANDONED = "the caller stopped waiting for this embedding";
+
 export const LOCAL_SPACE: EmbeddingSpace = { provider: "local", model: "universal-sentence-encoder-lite", dimensions: USE_DIMENSIONS };
 
 /**
@@ -181,8 +183,9 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
   return {
     space: LOCAL_SPACE,
     maxInputChars,
-    embed(texts: readonly string[], purpose: EmbeddingPurpose): Promise<Float32Array[]> {
+    embed(texts: readonly string[], purpose: EmbeddingPurpose, abandoned?: AbortSignal): Promise<Float32Array[]> {
       if (closed) return Promise.reject(new EmbeddingError("the local embedder was closed", false));
+      if (abandoned?.aborted) return Promise.reject(new EmbeddingError(ABANDONED, false));
       let prepared: string[];
       try {
         prepared = prepareTexts(texts, maxInputChars);
@@ -198,6 +201,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
           call.remaining++;
           queues[purpose].push({ call, positions, texts: positions.map((i) => prepared[i] as string) });
         }
+        // A failed call's jobs are skipped when a worker would take them.
+        abandoned?.addEventListener("abort", () => fail(call, new EmbeddingError(ABANDONED, false)), { once: true });
         dispatch();
       });
     },
