@@ -78,10 +78,11 @@ function search(vectors: VectorCandidates, vectorWaitMs?: number, embedded?: (ms
 }
 
 /** Makes keyword search hold the event loop for `ms`, as a large one does. */
-function busyKeywordSearch(ms: number): void {
+function busyKeywordSearch(ms: number, done: () => void = () => undefined): void {
   logCalls([], "searchKeywordScopes", () => {
     const until = performance.now() + ms;
     while (performance.now() < until);
+    done();
     return undefined;
   });
 }
@@ -173,10 +174,12 @@ describe("hybridSearch without the embedder", () => {
 
   it("counts the wait from the embedding's request, so keyword search takes its time out of it", async () => {
     save(FIRST, "webhook retries double-charged customers");
-    busyKeywordSearch(50);
-    // After the wait (40 ms) and the busy search (50), but before a wait counted from the end of the search would be over (90).
-    const arrivesAfter75: VectorCandidates = { nearest: () => new Promise((resolve) => setTimeout(() => resolve([]), 75)) };
-    const { vectorsSkipped } = await search(arrivesAfter75, 40);
+    // The vector comes 25 ms after the busy search (50 ms) ends: past the wait (40 ms from the
+    // request), but before a wait counted from the end of the search would be over.
+    let arrive = (): void => undefined;
+    busyKeywordSearch(50, () => setTimeout(arrive, 25));
+    const late: VectorCandidates = { nearest: () => new Promise((resolve) => (arrive = () => resolve([]))) };
+    const { vectorsSkipped } = await search(late, 40);
     expect(vectorsSkipped).toBe("the query's embedding did not arrive within 40 ms");
   });
 
