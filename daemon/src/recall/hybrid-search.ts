@@ -8,7 +8,7 @@ import type { KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../sto
 import { queryEntityKeys } from "./entities.js";
 import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
-import { within } from "./vector-wait.js";
+import { within } from "../within.js";
 
 /**
  * Finds candidates by meaning among the memories `accept` lets through, by seq

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AFTER_VECTORS_MS, DEFAULT_VECTOR_WAIT_MS, vectorWaitMs, within } from "./vector-wait.js";
-
-const after = <T>(ms: number, settle: () => T) => new Promise<T>((resolve) => setTimeout(() => resolve(settle()), ms));
+import { AFTER_VECTORS_MS, DEFAULT_VECTOR_WAIT_MS, vectorWaitMs } from "./vector-wait.js";
 
 describe("vectorWaitMs", () => {
   it("waits the default when the call has no deadline", () => {
@@ -18,29 +16,5 @@ describe("vectorWaitMs", () => {
 
   it("does not wait at all when the deadline leaves no time for it", () => {
     expect(vectorWaitMs(10)).toBe(0);
-  });
-});
-
-describe("within", () => {
-  it("gives the work's outcome when it settles within the wait", async () => {
-    expect(await within(after(5, () => "vectors"), 1000, () => "late")).toBe("vectors");
-  });
-
-  it("gives what late gives once the wait is over first", async () => {
-    expect(await within(after(200, () => "vectors"), 10, () => "late")).toBe("late");
-  });
-
-  it("fails with what late throws", async () => {
-    const late = () => {
-      throw new Error("did not arrive in time");
-    };
-    await expect(within(new Promise<string>(() => undefined), 10, late)).rejects.toThrow("did not arrive in time");
-  });
-
-  it("leaves no unhandled failure when the work fails after the wait", async () => {
-    const failsLater = after(30, () => undefined).then(() => Promise.reject(new Error("embedder failed late")));
-    expect(await within(failsLater, 5, () => "late")).toBe("late");
-    // Vitest fails the run on an unhandled rejection: give the late failure time to surface.
-    await after(60, () => undefined);
   });
 });

@@ -15,25 +15,3 @@ export function vectorWaitMs(deadlineMs: number | undefined): number {
   if (deadlineMs === undefined) return DEFAULT_VECTOR_WAIT_MS;
   return Math.max(0, Math.min(DEFAULT_VECTOR_WAIT_MS, deadlineMs - AFTER_VECTORS_MS));
 }
-
-/**
- * What `work` settles to, or what `late` gives (or throws) once `waitMs` pass first. `work`
- * settling afterwards changes nothing, and its failure then is not left unhandled.
- */
-export async function within<T>(work: Promise<T>, waitMs: number, late: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(late());
-      } catch (error) {
-        reject(error);
-      }
-    }, waitMs);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -13,6 +13,7 @@ import { mergeDistilled } from "../llm/distilled-candidates.js";
 import type { TranscriptDistiller } from "../llm/transcript-distiller.js";
 import type { Logger } from "../logger.js";
 import { GLOBAL_PROJECT } from "../memory/memory.js";
+import { within } from "../within.js";
 import { requestLoggerKey } from "./context.js";
 import { memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
@@ -141,9 +142,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
   return {
     service,
     async drain(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([queue, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-      clearTimeout(timer);
+      await within(queue, timeoutMs, () => undefined);
       draining = true;
     },
   };

@@ -11,10 +11,11 @@ import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/correcti
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
-import { vectorWaitMs, within } from "../recall/vector-wait.js";
+import { vectorWaitMs } from "../recall/vector-wait.js";
 import { recall } from "../recall/recall.js";
 import { redact } from "../redact/redact-secrets.js";
 import { validateId } from "../memory/validate.js";
+import { within } from "../within.js";
 import type { MemoryFilter } from "../store/store.js";
 import {
   kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb,
