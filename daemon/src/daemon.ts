@@ -91,7 +91,6 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(() => memoryFiles.stop());
     const deps: ServiceDeps = {
       store,
-      vectorStore: store.vectors,
       embeddings,
       maintenance,
       resolveProject: createProjectResolver(store),

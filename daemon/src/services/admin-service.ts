@@ -102,7 +102,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         throw new InvalidInputError(`target has unknown value ${target}; use vectors or keyword`);
       }
       if (target !== ReindexTarget.VECTORS) {
-        deps.vectorStore.rebuildKeywordIndex();
+        store.rebuildKeywordIndex();
         const total = BigInt(store.stats().total);
         yield { target: ReindexTarget.KEYWORD, done: total, total };
       }

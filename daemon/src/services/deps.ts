@@ -3,13 +3,11 @@ import type { CappedChatModel } from "../llm/spend-cap.js";
 import type { Maintenance } from "../maintenance/maintenance.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryStore } from "../store/store.js";
-import type { VectorStore } from "../store/vector-store.js";
 import type { ProjectResolver } from "./project-resolver.js";
 
 /** What the service handlers need; the daemon wires real values, tests may wire their own. */
 export interface ServiceDeps {
   store: MemoryStore;
-  vectorStore: VectorStore;
   resolveProject: ProjectResolver;
   now: () => number;
   newId: () => string;

@@ -63,6 +63,11 @@ export interface MemoryStore {
   /** Every memory, oldest first, read in pages so that no read stays open between pages. */
   exportAll(project?: string): Iterable<MemoryRecord>;
   stats(project?: string): StoreStats;
+  /**
+   * Rebuilds the keyword index and the in-memory copy of it and of the entity graph that
+   * searches read, from the memories table; the copy reloads in steps between requests.
+   */
+  rebuildKeywordIndex(): void;
   /** Copies the database to `file`, then deletes every archived memory; returns their sequence numbers. The only deletion path. */
   purgeArchived(backupFile: string): number[];
   /** Lifecycle counts for the ledger (see LedgerCounts). */

@@ -80,6 +80,4 @@ export interface VectorStore {
   recode(spaceId: number, encode: (vector: Float32Array) => Uint8Array): void;
   /** The memories behind index hits, in the given order; missing ones are left out. */
   memoriesBySeq(memorySeqs: readonly number[]): { seq: number; memory: MemoryRecord }[];
-  /** Rebuilds the keyword index from the memories table. */
-  rebuildKeywordIndex(): void;
 }

@@ -671,7 +671,7 @@ export enum ReindexTarget {
   VECTORS = 1,
 
   /**
-   * The FTS5 keyword index.
+   * The FTS5 keyword index, and the in-memory copy of it and of the entity graph that searches read.
    *
    * @generated from enum value: REINDEX_TARGET_KEYWORD = 2;
    */

@@ -49,7 +49,7 @@ export class SqliteStore implements MemoryStore {
   private readonly updateStmt: Database.Statement;
   private readonly getStmt: Database.Statement;
   private readonly graph: EntityGraph;
-  private readonly search: SearchMirror;
+  private search: SearchMirror;
   private mirroring: NodeJS.Immediate | undefined;
   /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Database.Statement>();
@@ -80,9 +80,14 @@ export class SqliteStore implements MemoryStore {
     this.contentHashOf = options.contentHashOf;
     if (options.entitiesOf && this.graph.isEmpty()) this.relinkAll();
     if (this.contentHashOf) this.hashUnhashed();
-    this.search = new SearchMirror(this.db);
-    // A small database is in memory at once; a large one loads in steps between requests.
-    if (this.search.loadStep()) this.mirrorLater();
+    this.search = this.loadMirror();
+  }
+
+  /** A small database is in memory at once; a large one loads in steps between requests. */
+  private loadMirror(): SearchMirror {
+    const mirror = new SearchMirror(this.db);
+    if (mirror.loadStep()) this.mirrorLater();
+    return mirror;
   }
 
   /** Goes on loading the search mirror, then applying noted changes, a step per turn of the event loop, until nothing is left. */
@@ -329,6 +334,13 @@ export class SqliteStore implements MemoryStore {
       databaseBytes: fileSize(this.file) + fileSize(`${this.file}-wal`),
       schemaVersion: this.schemaVersion,
     };
+  }
+
+  rebuildKeywordIndex(): void {
+    this.db.prepare("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')").run();
+    // The copy follows only this connection's writes: one made by anything else (the sqlite3
+    // shell, a restored file) is in the rebuilt table, and in the copy once reloaded.
+    this.search = this.loadMirror();
   }
 
   purgeArchived(backupFile: string): number[] {

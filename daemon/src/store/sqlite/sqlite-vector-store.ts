@@ -221,10 +221,6 @@ export class SqliteVectorStore implements VectorStore {
     return readMemoriesBySeq(this.db, memorySeqs);
   }
 
-  rebuildKeywordIndex(): void {
-    this.db.prepare("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')").run();
-  }
-
   /** A vector row that cannot be read is dropped and its memory embedded again. */
   private requeue(spaceId: number, memorySeqs: readonly number[]): void {
     this.db.transaction(() => {
