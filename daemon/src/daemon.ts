@@ -211,6 +211,7 @@ async function startEmbeddings(
   const chosen = await chooseEmbedder(options);
   return EmbeddingRuntime.start({
     vectorStore: store.vectors,
+    admits: (filter) => store.admits(filter),
     embedder: chosen.embedder,
     reason: chosen.reason,
     createIndex: (space, exactVectors) =>

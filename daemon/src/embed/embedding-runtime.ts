@@ -1,6 +1,6 @@
 import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
+import type { MemoryFilter } from "../memory/memory-filter.js";
 import type { ScoredMemory } from "../store/store.js";
 import type { SpaceRecord, VectorStore } from "../store/vector-store.js";
 import type { ExactVectorSource, VectorHit, VectorIndex } from "../vectors/vector-index.js";
@@ -16,6 +16,8 @@ export type QuantizerTrainer = (sample: readonly Float32Array[]) => Uint8Array;
 
 export interface EmbeddingRuntimeOptions {
   vectorStore: VectorStore;
+  /** A test of a filter on a memory by seq, as the store is now (MemoryStore.admits): searches filter while they choose. */
+  admits: (filter: MemoryFilter) => (memorySeq: number) => boolean;
   embedder: Embedder;
   /** Why this embedder was chosen, for Health and Stats. */
   reason: string;
@@ -42,7 +44,6 @@ interface ServingSpace {
 
 const PROGRESS_INTERVAL_MS = 250;
 const TRAIN_AT = 1000;
-const OVERSAMPLING = 3;
 
 /**
  * Everything about embeddings in the running daemon: the active space and its in-memory
@@ -138,13 +139,7 @@ export class EmbeddingRuntime {
    */
   async search(query: string, filter: MemoryFilter, limit: number, embedded?: (ms: number) => void): Promise<ScoredMemory[]> {
     const { serving, vector } = await this.embedQuery(query, embedded);
-    return widened(serving.index, vector, limit, filter.projects, (hits) => {
-      const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
-      return this.options.vectorStore
-        .memoriesBySeq(hits.map((hit) => hit.id))
-        .filter(({ memory }) => matchesFilter(memory, filter))
-        .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
-    });
+    return this.read(serving.index.search(vector, { k: limit, partitions: filter.projects, accept: this.options.admits(filter) }));
   }
 
   /**
@@ -211,13 +206,14 @@ export class EmbeddingRuntime {
     const norm = Math.hypot(...centroid) || 1;
     for (let i = 0; i < centroid.length; i++) centroid[i] = (centroid[i] as number) / norm;
     const exclude = new Set(memorySeqs);
-    const hits = serving.index.search(centroid, { k: limit * OVERSAMPLING + exclude.size + 10, partitions: filter.projects });
+    const admitted = this.options.admits(filter);
+    return this.read(serving.index.search(centroid, { k: limit, partitions: filter.projects, accept: (seq) => !exclude.has(seq) && admitted(seq) }));
+  }
+
+  /** The memories of index hits, read right after the search that admitted them, in its order. */
+  private read(hits: readonly VectorHit[]): ScoredMemory[] {
     const similarity = new Map(hits.map((hit) => [hit.id, hit.similarity]));
-    return this.options.vectorStore
-      .memoriesBySeq(hits.map((hit) => hit.id).filter((id) => !exclude.has(id)))
-      .filter(({ memory }) => matchesFilter(memory, filter))
-      .slice(0, limit)
-      .map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
+    return this.options.vectorStore.memoriesBySeq(hits.map((hit) => hit.id)).map(({ seq, memory }) => ({ memory, score: similarity.get(seq) ?? 0 }));
   }
 
   /** Re-embeds every memory in the current space, reporting progress until the queue is empty. */
@@ -277,19 +273,6 @@ export class EmbeddingRuntime {
     this.previous = null;
     void previous?.embedder.close();
     this.options.logger.info({ space: spaceKey(space) }, "new embedding space complete and active");
-  }
-}
-
-/**
- * The best `limit` of the index's nearest hits that `pick` keeps, for a caller that tests the
- * memories it reads: most pass (filters mostly drop archived ones), so a few more than needed
- * are asked for, and the search is widened only when too few pass.
- */
-function widened<T>(index: VectorIndex, vector: Float32Array, limit: number, partitions: readonly string[] | undefined, pick: (hits: VectorHit[]) => T[]): T[] {
-  for (let k = limit + 10; ; k *= 4) {
-    const hits = index.search(vector, { k, partitions });
-    const found = pick(hits);
-    if (found.length >= limit || hits.length < k) return found.slice(0, limit);
   }
 }
 
