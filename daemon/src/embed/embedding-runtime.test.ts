@@ -77,4 +77,23 @@ describe("EmbeddingRuntime", () => {
     expect(found.map((hit) => hit.memory.id)).toEqual([seed.id, related.id]);
     expect(found[0]?.score).toBeGreaterThan(found[1]?.score as number);
   });
+
+  it("answers a caller that stopped waiting with nothing, without searching the index", async () => {
+    const seed = await save("webhook worker retries charge twice");
+    const tested: number[] = [];
+    const accept = (seq: number) => {
+      tested.push(seq);
+      return true;
+    };
+    const stopped = new AbortController();
+    const late = runtime.nearest("webhook worker", accept, 5, undefined, stopped.signal);
+    // The embedder answers on a later turn: the caller gives up before the vector is in hand.
+    stopped.abort();
+    expect(await late).toEqual([]);
+    expect(tested).toEqual([]);
+
+    const waited = await runtime.nearest("webhook worker", accept, 5);
+    expect(waited.map((hit) => hit.seq)).toEqual([seed.seq]);
+    expect(tested).toContain(seed.seq);
+  });
 });
