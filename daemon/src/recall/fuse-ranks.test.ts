@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuseRanks } from "./fuse-ranks.js";
+import { fuseInto, fuseRanks, type RankedSource } from "./fuse-ranks.js";
 
 describe("fuseRanks", () => {
   it("rewards candidates that several sources agree on", () => {
@@ -50,5 +50,20 @@ describe("fuseRanks", () => {
     expect(fused.map((c) => c.id)).toEqual(["strong", "other", "weak"]);
     expect(fused[0]?.score).toBeCloseTo(1 / 7, 10);
     expect(fused[2]?.score).toBeCloseTo(0.2 / 6, 10);
+  });
+
+  it("scores alike whether the sources are fused at once or some first and the rest later", () => {
+    const first: RankedSource[] = [
+      { name: "keyword", weight: 1, ids: ["a", "b", "c"], strengths: [1, 0.6, 0.2] },
+      { name: "graph", weight: 0.5, ids: ["c", "d"] },
+    ];
+    const later: RankedSource[] = [{ name: "vector", weight: 0.3, ids: ["d", "a", "e"] }];
+    const stepwise = fuseInto(fuseInto(new Map(), first, 5), later, 5);
+    const atOnce = fuseRanks([...first, ...later], 5);
+    expect(atOnce.map((c) => c.id).sort()).toEqual([...stepwise.keys()].sort());
+    for (const candidate of atOnce) {
+      expect(stepwise.get(candidate.id)?.ranks).toEqual(candidate.ranks);
+      expect(stepwise.get(candidate.id)?.score).toBeCloseTo(candidate.score, 12);
+    }
   });
 });

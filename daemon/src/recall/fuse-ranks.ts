@@ -29,7 +29,16 @@ export interface FusedCandidate {
 export const RRF_K = 60;
 
 export function fuseRanks(sources: readonly RankedSource[], k = RRF_K): FusedCandidate[] {
-  const fused = new Map<string, FusedCandidate>();
+  // Ties (equal scores) fall back to id order, so results never depend on Map iteration.
+  return [...fuseInto(new Map(), sources, k).values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Adds the sources' contributions to `fused`, by id, and returns it: fusing some sources and
+ * then the others scores every candidate as fusing them all at once does, so a search can fuse
+ * what it has while it waits for the rest.
+ */
+export function fuseInto(fused: Map<string, FusedCandidate>, sources: readonly RankedSource[], k = RRF_K): Map<string, FusedCandidate> {
   for (const source of sources) {
     if (source.weight <= 0) continue;
     source.ids.forEach((id, index) => {
@@ -40,6 +49,5 @@ export function fuseRanks(sources: readonly RankedSource[], k = RRF_K): FusedCan
       fused.set(id, entry);
     });
   }
-  // Ties (equal scores) fall back to id order, so results never depend on Map iteration.
-  return [...fused.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return fused;
 }

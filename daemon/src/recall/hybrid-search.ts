@@ -4,9 +4,9 @@ import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
 import { MEMORY_KINDS, GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
-import type { KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
+import type { GraphHit, KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
-import { fuseRanks, type RankedSource } from "./fuse-ranks.js";
+import { type FusedCandidate, fuseInto } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
 import { within } from "../within.js";
 
@@ -120,6 +120,24 @@ interface Hit {
   memory?: MemoryRecord;
 }
 
+/** What a candidate's lifecycle weighs its relevance by. */
+interface Weights {
+  decay: number;
+  frequency: number;
+  confidence: number;
+  timing: number;
+}
+
+/** The keyword, graph and time sources fused and weighed, and what explains their candidates. */
+interface LexicalRanking {
+  fused: Map<string, FusedCandidate>;
+  /** Every candidate's hit by id, vector hits added once they arrive. */
+  hits: Map<string, Hit>;
+  weights: Map<string, Weights>;
+  keywordScore: Map<string, number>;
+  graphPath: Map<string, string[]>;
+}
+
 /** Candidates taken from each source before fusion. */
 const PREFETCH = 50;
 /** Memories read from the head of each keyword and graph list while the query embeds, at most. */
@@ -194,10 +212,53 @@ export async function hybridSearch(
   });
   // The same count after the wait means that nothing was written meanwhile.
   const changesBefore = arrived ? store.changeCount() : undefined;
-  // The winners come mostly from the heads of these lists (95% of them from the first `limit`
-  // of each, at 100k memories, limit 10): while the query still embeds, their memories are read
-  // too, a bounded number so that the reads stay well inside the wait.
-  const early = arrived && !answered ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
+  // Other projects' candidates count on their own, not again for what the local lists hold.
+  const foreign = <T extends Hit>(hits: T[]) => (local ? hits.filter((h) => !local.includes(h.facets.project)) : []);
+  const weigh = (facets: RankingFacets): Weights => ({
+    decay: decayWeight(facets, null, input.now, RANKING_HALF_LIVES),
+    frequency: frequencyBoost(facets.accessCount),
+    confidence: confidenceBoost(facets.confidence),
+    timing: window ? temporalBoost(facets.createdAt, window) : 1,
+  });
+
+  /** Fuses and weighs the keyword, graph and time sources: all of ranking that vectors do not change. */
+  const rankLexical = ([keywordLocal = [], keywordWide = []]: RankedRow[][], graph: GraphHit[]): LexicalRanking => {
+    const graphHits = graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
+    const keywordForeign = foreign(keywordWide);
+    const widen = tuning.otherProjects * widenWeight(keywordLocal[0]?.score ?? 0, keywordForeign[0]?.score ?? 0, tuning.widenCap);
+    const inWindow: Hit[] = (
+      window
+        ? store.list({ ...base, projects: local, createdAfter: window.from - window.tolerance, createdBefore: window.to + window.tolerance + 1 }, { limit: PREFETCH })
+        : []
+    ).map((memory) => ({ facets: memory, memory, score: 0 }));
+    // BM25 scores of one query are comparable across lists: a keyword match counts by its score
+    // relative to the best one, so a first place won with one common word counts for little.
+    const bestKeyword = Math.max(keywordLocal[0]?.score ?? 0, keywordForeign[0]?.score ?? 0);
+    const strengths = (hits: Hit[]) => hits.map((h) => (bestKeyword > 0 ? Math.min(1, Math.max(0, h.score) / bestKeyword) : 1));
+    const fused = fuseInto(
+      new Map(),
+      [
+        { name: "keyword", weight: tuning.keyword, ids: ids(keywordLocal), strengths: strengths(keywordLocal) },
+        { name: "keyword-wide", weight: tuning.keyword * widen, ids: ids(keywordForeign), strengths: strengths(keywordForeign) },
+        { name: "graph", weight: tuning.graph, ids: ids(graphHits) },
+        // Newest first: within the window named, recency is the only order there is without the text.
+        { name: "time", weight: tuning.time, ids: ids(inWindow) },
+      ],
+      tuning.rrfK,
+    );
+    const hits = new Map<string, Hit>();
+    for (const hit of [...keywordLocal, ...keywordWide, ...graph, ...inWindow]) addHit(hits, hit);
+    const weights = new Map([...fused.keys()].map((id) => [id, weigh((hits.get(id) as Hit).facets)]));
+    return { fused, hits, weights, keywordScore: scoreMap([...keywordWide, ...keywordLocal]), graphPath: new Map(graphHits.map((hit) => [hit.facets.id, hit.path])) };
+  };
+
+  // While the query still embeds: the winners come mostly from the heads of these lists (95% of
+  // them from the first `limit` of each, at 100k memories, limit 10), so their memories are read,
+  // a bounded number so that the reads stay well inside the wait; and these lists are fused and
+  // weighed, so that little is left to do once the vectors arrive.
+  const waiting = arrived !== undefined && !answered;
+  const early = waiting ? readHeads(store, [...keywordFound, graphFound], Math.min(input.limit, EARLY_READS_PER_LIST)) : undefined;
+  const lexicalEarly = waiting ? rankLexical(keywordFound, graphFound) : undefined;
   if (arrived) input.overlapped?.(performance.now() - lexicalStarted);
   const { hits: nearest, skipped } = arrived
     ? await waitForVectors(arrived, input.vectorWaitMs, performance.now() - requested, abandon)
@@ -207,71 +268,48 @@ export async function hybridSearch(
   const readBefore = unchanged && early !== undefined ? early : new Map<number, MemoryRecord>();
   // Everything ranking reads is taken from here on, up to reading the winners: nothing can write
   // in between. A write while the query embedded may have changed or removed a keyword or graph
-  // row, so then those are looked up again and filtered as their scopes were.
+  // row, so then those are looked up again, filtered as their scopes were, and fused anew.
   const facetsOf = store.rankingFacets();
   const recheck = <T extends RankedRow>(hits: T[], filter: MemoryFilter) => (unchanged ? hits : current(hits, facetsOf, filter));
+  const lexical =
+    unchanged && lexicalEarly !== undefined
+      ? lexicalEarly
+      : rankLexical(
+          keywordFound.map((hits, i) => recheck(hits, (keywordScopes[i] as KeywordScope).filter)),
+          recheck(graphFound, { kinds: [], statuses: base.statuses, projects: local }),
+        );
   const vectorWide: Hit[] = current(nearest, facetsOf, base);
   const vectorLocal = local ? vectorWide.filter((hit) => local.includes(hit.facets.project)) : vectorWide;
-  const [keywordLocal = [], keywordWide = []] = keywordFound.map((hits, i) => recheck(hits, (keywordScopes[i] as KeywordScope).filter));
-  const graph = recheck(graphFound, { kinds: [], statuses: base.statuses, projects: local });
-  const graphHits = graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
+  for (const hit of vectorWide) addHit(lexical.hits, hit);
+  const fused = fuseInto(
+    lexical.fused,
+    [
+      { name: "vector", weight: tuning.vector, ids: ids(vectorLocal) },
+      { name: "vector-wide", weight: tuning.vector * tuning.otherProjects, ids: ids(foreign(vectorWide)) },
+    ],
+    tuning.rrfK,
+  );
 
-  // Other projects' candidates count on their own, not again for what the local lists hold.
-  const foreign = <T extends Hit>(hits: T[]) => (local ? hits.filter((h) => !local.includes(h.facets.project)) : []);
-  const keywordForeign = foreign(keywordWide);
-  const widen = tuning.otherProjects * widenWeight(keywordLocal[0]?.score ?? 0, keywordForeign[0]?.score ?? 0, tuning.widenCap);
-  const inWindow: Hit[] = (
-    window
-      ? store.list({ ...base, projects: local, createdAfter: window.from - window.tolerance, createdBefore: window.to + window.tolerance + 1 }, { limit: PREFETCH })
-      : []
-  ).map((memory) => ({ facets: memory, memory, score: 0 }));
-
-  // Ranking needs only what the indexes hold; whole memories are read for the winners alone.
-  const candidates = new Map<string, Hit>();
-  for (const hit of [...keywordLocal, ...keywordWide, ...graph, ...vectorWide, ...inWindow]) {
-    const known = candidates.get(hit.facets.id);
-    candidates.set(hit.facets.id, known ? { ...known, ...hit } : hit);
-  }
-
-  const ids = (hits: Hit[]) => hits.map((h) => h.facets.id);
-  // BM25 scores of one query are comparable across lists: a keyword match counts by its score
-  // relative to the best one, so a first place won with one common word counts for little.
-  const bestKeyword = Math.max(keywordLocal[0]?.score ?? 0, keywordForeign[0]?.score ?? 0);
-  const strengths = (hits: Hit[]) => hits.map((h) => (bestKeyword > 0 ? Math.min(1, Math.max(0, h.score) / bestKeyword) : 1));
-  const sources: RankedSource[] = [
-    { name: "keyword", weight: tuning.keyword, ids: ids(keywordLocal), strengths: strengths(keywordLocal) },
-    { name: "keyword-wide", weight: tuning.keyword * widen, ids: ids(keywordForeign), strengths: strengths(keywordForeign) },
-    { name: "vector", weight: tuning.vector, ids: ids(vectorLocal) },
-    { name: "vector-wide", weight: tuning.vector * tuning.otherProjects, ids: ids(foreign(vectorWide)) },
-    { name: "graph", weight: tuning.graph, ids: ids(graphHits) },
-    // Newest first: within the window named, recency is the only order there is without the text.
-    { name: "time", weight: tuning.time, ids: ids(inWindow) },
-  ];
-  const ranked = fuseRanks(sources, tuning.rrfK).map((candidate) => {
-    const hit = candidates.get(candidate.id) as Hit;
-    const { facets } = hit;
-    const decay = decayWeight(facets, null, input.now, RANKING_HALF_LIVES);
-    const frequency = frequencyBoost(facets.accessCount);
-    const confidence = confidenceBoost(facets.confidence);
-    const timing = window ? temporalBoost(facets.createdAt, window) : 1;
-    return { hit, candidate, decay, frequency, confidence, timing, score: candidate.score * decay * frequency * confidence * timing };
+  const ranked = [...fused.values()].map((candidate) => {
+    const hit = lexical.hits.get(candidate.id) as Hit;
+    const weights = lexical.weights.get(candidate.id) ?? weigh(hit.facets);
+    const { decay, frequency, confidence, timing } = weights;
+    return { hit, candidate, weights, score: candidate.score * decay * frequency * confidence * timing };
   });
   const winners = ranked.sort((a, b) => b.score - a.score || (a.hit.facets.id < b.hit.facets.id ? -1 : 1)).slice(0, input.limit);
   const unread = winners.flatMap(({ hit }) => (hit.memory === undefined && hit.seq !== undefined && !readBefore.has(hit.seq) ? [hit.seq] : []));
   const read = store.memoriesBySeq(unread);
   // Explained for the winners alone.
-  const keywordScore = scoreMap([...keywordWide, ...keywordLocal]);
   const vectorScore = scoreMap(vectorWide);
-  const graphPath = new Map(graphHits.map((hit) => [hit.facets.id, hit.path.join(", ")]));
-  const results = winners.map(({ hit, candidate, decay, frequency, confidence, timing, score }) => ({
+  const results = winners.map(({ hit, candidate, weights: { decay, frequency, confidence, timing }, score }) => ({
     memory: hit.memory ?? readBefore.get(hit.seq as number) ?? (read.get(hit.seq as number) as MemoryRecord),
     score,
     explanation: {
       keywordRank: candidate.ranks.keyword ?? candidate.ranks["keyword-wide"] ?? 0,
-      keywordScore: keywordScore.get(hit.facets.id) ?? 0,
+      keywordScore: lexical.keywordScore.get(hit.facets.id) ?? 0,
       vectorRank: candidate.ranks.vector ?? candidate.ranks["vector-wide"] ?? 0,
       vectorSimilarity: vectorScore.get(hit.facets.id) ?? 0,
-      graphPath: graphPath.get(hit.facets.id) ?? "",
+      graphPath: lexical.graphPath.get(hit.facets.id)?.join(", ") ?? "",
       relevance: candidate.score * timing,
       decay,
       frequency,
@@ -347,6 +385,16 @@ function current<T extends { seq: number; facets?: RankingFacets }>(
 /** The memories of the first `head` rows of each list. */
 function readHeads(store: MemoryStore, lists: readonly (readonly { seq: number }[])[], head: number): Map<number, MemoryRecord> {
   return store.memoriesBySeq([...new Set(lists.flatMap((list) => list.slice(0, head).map((hit) => hit.seq)))]);
+}
+
+/** Records a candidate's hit, or completes the one recorded with what this one read (its memory, its seq). */
+function addHit(hits: Map<string, Hit>, hit: Hit): void {
+  const known = hits.get(hit.facets.id);
+  hits.set(hit.facets.id, known ? { ...known, ...hit } : hit);
+}
+
+function ids(hits: readonly Hit[]): string[] {
+  return hits.map((h) => h.facets.id);
 }
 
 function scoreMap(hits: Hit[]): Map<string, number> {
