@@ -8,8 +8,11 @@ export type { Logger };
 
 export interface DaemonLogger {
   logger: Logger;
-  /** Writes out anything buffered and closes the file; call before exit. */
-  flush(): void;
+  /**
+   * Closes the file once lines deferred to the next turn of the event loop are written (a call's
+   * outcome is logged after its response goes out); call before exit.
+   */
+  flush(): Promise<void>;
 }
 
 /** Creates the daemon's one root logger, writing JSON lines to MEMD_HOME/logs/memd.log. */
@@ -31,6 +34,7 @@ export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
   );
   return {
     logger,
-    flush: () => destination.end(),
+    // Immediates run in the order they were set: one set now runs after every deferred line.
+    flush: () => new Promise<void>((resolve) => setImmediate(() => resolve(destination.end()))),
   };
 }

@@ -1,8 +1,13 @@
+import dc from "node:diagnostics_channel";
 import fs from "node:fs";
 import path from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, describe, expect, it } from "vitest";
-import { removeDaemon, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { createMemdClients, createSocketTransport } from "../../clients/transport/transport.js";
+import { loadConfig } from "../../daemon/src/config/config.js";
+import { readEnv } from "../../daemon/src/config/env.js";
+import { startDaemon } from "../../daemon/src/daemon.js";
+import { makeHome, removeDaemon, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const daemons: TestDaemon[] = [];
 afterAll(async () => {
@@ -15,6 +20,14 @@ interface RequestLine {
   rpc?: string;
   ms?: number;
   code?: string;
+}
+
+function readLog(home: string): RequestLine[] {
+  return fs
+    .readFileSync(path.join(home, "logs", "memd.log"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as RequestLine);
 }
 
 describe("request ids", () => {
@@ -34,11 +47,7 @@ describe("request ids", () => {
     const rejectedId = rejected?.metadata.get("x-request-id") ?? "";
 
     expect(await daemon.stop()).toBe(0);
-    const lines = fs
-      .readFileSync(path.join(daemon.home, "logs", "memd.log"), "utf8")
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as RequestLine);
+    const lines = readLog(daemon.home);
     const byId = new Map(lines.filter((line) => line.requestId !== undefined).map((line) => [line.requestId, line]));
 
     for (const id of [...okIds, rejectedId]) expect(id).toMatch(/^[0-9a-f]{16}$/);
@@ -48,4 +57,26 @@ describe("request ids", () => {
     }
     expect(byId.get(rejectedId)).toMatchObject({ msg: "rpc rejected", rpc: "memd.v1.MemoryService/Get", code: "NotFound" });
   }, 60_000);
+
+  it("logs a call the daemon answers while it shuts down, and closes its log only after that line", async () => {
+    const home = makeHome();
+    const config = loadConfig(readEnv({ HOME: home, MEMD_HOME: home, MEMD_EMBEDDER: "none", MEMD_LOG_LEVEL: "info" }));
+    const daemon = await startDaemon(config);
+    // Shutdown begins as the call arrives: the call is served, then the log is closed.
+    let closing: Promise<void> | undefined;
+    const shutDownOnArrival = () => process.nextTick(() => (closing ??= daemon.close()));
+    dc.subscribe("http.server.request.start", shutDownOnArrival);
+    let requestId = "";
+    try {
+      const clients = createMemdClients(createSocketTransport({ socketPath: config.socketPath, httpVersion: "1.1" }));
+      await clients.admin.health({}, { onHeader: (header) => (requestId = header.get("x-request-id") ?? "") });
+      expect(closing).toBeDefined();
+      await closing;
+    } finally {
+      dc.unsubscribe("http.server.request.start", shutDownOnArrival);
+    }
+    const lines = readLog(home);
+    fs.rmSync(home, { recursive: true, force: true });
+    expect(lines.find((line) => line.requestId === requestId)).toMatchObject({ msg: "rpc ok", rpc: "memd.v1.AdminService/Health" });
+  });
 });
