@@ -13,6 +13,8 @@ import { instructionsText } from "./instructions.js";
 
 const MAX_IMPORT_BATCH = 1000;
 const PURGE_CONFIRMATION = "delete archived memories";
+/** Memories whose entity links and hash a keyword reindex derives again per turn of the event loop. */
+const RELINK_STEP = 500;
 
 export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminService> {
   const { store } = deps;
@@ -102,8 +104,18 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         throw new InvalidInputError(`target has unknown value ${target}; use vectors or keyword`);
       }
       if (target !== ReindexTarget.VECTORS) {
-        store.rebuildKeywordIndex();
         const total = BigInt(store.stats().total);
+        // Links and hashes first, a step per turn of the event loop so that other calls go on;
+        // then the keyword index and the copies searches read, from what the steps left.
+        let done = 0n;
+        for (let step = store.relinkAfter(0, RELINK_STEP); step !== undefined; step = store.relinkAfter(step.through, RELINK_STEP)) {
+          done += BigInt(step.count);
+          // Memories saved meanwhile are done too, but not counted in the total.
+          yield { target: ReindexTarget.KEYWORD, done: done < total ? done : total, total };
+          await new Promise((resolve) => setImmediate(resolve));
+          if (ctx.signal.aborted) return;
+        }
+        store.rebuildKeywordIndex();
         yield { target: ReindexTarget.KEYWORD, done: total, total };
       }
       if (target !== ReindexTarget.KEYWORD) {

@@ -64,7 +64,13 @@ export interface MemoryStore {
   exportAll(project?: string): Iterable<MemoryRecord>;
   stats(project?: string): StoreStats;
   /**
-   * Rebuilds the keyword index and the in-memory copy of it and of the entity graph that
+   * Derives the entity links and content hash of up to `limit` memories after `afterSeq` again
+   * (a changed extractor, a row changed outside the daemon), in one transaction; returns the
+   * last seq done and how many, or undefined once none are left.
+   */
+  relinkAfter(afterSeq: number, limit: number): { through: number; count: number } | undefined;
+  /**
+   * Rebuilds the keyword index and the in-memory copy of it and of the entity links that
    * searches read, from the memories table; the copy reloads in steps between requests.
    */
   rebuildKeywordIndex(): void;

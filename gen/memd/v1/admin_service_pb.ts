@@ -671,7 +671,8 @@ export enum ReindexTarget {
   VECTORS = 1,
 
   /**
-   * The FTS5 keyword index, and the in-memory copy of it and of the entity graph that searches read.
+   * Every memory's entity links and content hash, the FTS5 keyword index, and the in-memory
+   * copies of both that searches read.
    *
    * @generated from enum value: REINDEX_TARGET_KEYWORD = 2;
    */

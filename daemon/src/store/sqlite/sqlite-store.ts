@@ -28,6 +28,8 @@ export interface SqliteStoreOptions {
 }
 
 const EXPORT_PAGE = 500;
+/** Memories whose links are derived again per transaction at open. */
+const RELINK_STEP = 1000;
 const MAX_CACHED_STATEMENTS = 256;
 
 interface Where {
@@ -126,13 +128,19 @@ export class SqliteStore implements MemoryStore {
     if (this.contentHashOf) this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
   }
 
+  /** Links every memory to its entities (a database from before the graph). */
+  private relinkAll(): void {
+    for (let step = this.relinkAfter(0, RELINK_STEP); step !== undefined; step = this.relinkAfter(step.through, RELINK_STEP));
+  }
 
-
-  /** Links every memory to its entities (a database from before the graph, or a changed extractor). */
-  relinkAll(): void {
+  relinkAfter(afterSeq: number, limit: number): { through: number; count: number } | undefined {
+    const rows = this.sql("SELECT * FROM memories WHERE seq > ? ORDER BY seq LIMIT ?").all(afterSeq, limit) as (MemoryRow & { seq: number })[];
+    const last = rows.at(-1);
+    if (!last) return undefined;
     this.db.transaction(() => {
-      for (const memory of this.exportAll()) this.afterWrite(this.seqOf(memory.id) as number, memory);
+      for (const row of rows) this.afterWrite(row.seq, rowToMemory(row));
     })();
+    return { through: last.seq, count: rows.length };
   }
 
   insert(memory: MemoryRecord, event?: NewEvent): number {
