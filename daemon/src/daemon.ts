@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type net from "node:net";
-import { type ConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
 import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
@@ -119,6 +119,9 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
     };
     const inFlight = createInFlightCounter();
+    // Aborts the signal of every call still running once the drain below is over: streams that
+    // check it (export, reindex) stop, with an error, before the database and the log close.
+    const shutdown = new AbortController();
     const adapter = (interceptors: Interceptor[], contextValues?: ConnectHandlerOptions["contextValues"]) =>
       inFlight.wrap(
         createConnectHandler({
@@ -127,6 +130,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
           contextValues,
           logger,
           readMaxBytes: READ_MAX_BYTES,
+          shutdownSignal: shutdown.signal,
           // Strict JSON: a misspelt field or enum name is an error, not silently dropped.
           jsonOptions: { ignoreUnknownFields: false },
         }),
@@ -163,6 +167,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       for (const s of servers) s.server.close();
       for (const s of servers) s.closeConnections();
       await inFlight.drained(DRAIN_TIMEOUT_MS);
+      shutdown.abort(new ConnectError(`memd shut down before the call was done (it waits ${DRAIN_TIMEOUT_MS / 1000} s for calls in flight); run it again`, Code.Unavailable));
       for (const s of servers) s.destroyConnections();
     });
     // Runs first on shutdown: calls in flight abort, so that requests, sweeps and maintenance runs

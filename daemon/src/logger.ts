@@ -20,6 +20,10 @@ export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
   fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
   // Synchronous writes: a line costs microseconds, and the log of a crash is complete up to the crash.
   const destination = pino.destination({ dest: path.join(logDir, "memd.log"), sync: true, mkdir: true });
+  // A line from work that outlives the shutdown's wait is dropped once the file is closed,
+  // instead of throwing from wherever it was logged.
+  let closed = false;
+  const guarded = { write: (line: string) => closed || destination.write(line) };
   const logger = pino(
     {
       level,
@@ -30,11 +34,18 @@ export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
       formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
       serializers: { err: (error: unknown) => redactDeep(pino.stdSerializers.err(error as Error)) },
     },
-    destination,
+    guarded,
   );
   return {
     logger,
     // Immediates run in the order they were set: one set now runs after every deferred line.
-    flush: () => new Promise<void>((resolve) => setImmediate(() => resolve(destination.end()))),
+    flush: () =>
+      new Promise<void>((resolve) => {
+        setImmediate(() => {
+          closed = true;
+          destination.end();
+          resolve();
+        });
+      }),
   };
 }

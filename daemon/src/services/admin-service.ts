@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ServiceImpl } from "@connectrpc/connect";
+import { ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { AdminService, InstructionsChannel, ReindexTarget } from "../../../gen/memd/v1/admin_service_pb.js";
 import { InvalidInputError, UnavailableError } from "../errors.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
@@ -47,7 +47,8 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     async *export(req, ctx) {
       const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
       for (const memory of store.exportAll(project)) {
-        if (ctx.signal.aborted) return;
+        // An export cut short must not end like a whole one.
+        if (ctx.signal.aborted) throw stopped(ctx.signal, "export");
         yield { memory: memoryToPb(memory) };
       }
     },
@@ -110,10 +111,11 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         let done = 0n;
         for (let step = store.relinkAfter(0, RELINK_STEP); step !== undefined; step = store.relinkAfter(step.through, RELINK_STEP)) {
           done += BigInt(step.count);
-          // Memories saved meanwhile are done too, but not counted in the total.
-          yield { target: ReindexTarget.KEYWORD, done: done < total ? done : total, total };
+          // The whole count is reported once, when the index is rebuilt; memories saved meanwhile
+          // are relinked too but not counted in the total.
+          yield { target: ReindexTarget.KEYWORD, done: total > 0n && done >= total ? total - 1n : done, total };
           await new Promise((resolve) => setImmediate(resolve));
-          if (ctx.signal.aborted) return;
+          if (ctx.signal.aborted) throw stopped(ctx.signal, "keyword reindex");
         }
         store.rebuildKeywordIndex();
         yield { target: ReindexTarget.KEYWORD, done: total, total };
@@ -123,6 +125,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         for await (const progress of deps.embeddings.reindexVectors(ctx.signal)) {
           yield { target: ReindexTarget.VECTORS, done: BigInt(progress.done), total: BigInt(progress.total), lastError: progress.lastError };
         }
+        if (ctx.signal.aborted) throw stopped(ctx.signal, "vector reindex");
       }
     },
 
@@ -147,4 +150,10 @@ function llmUsage(llm: CappedChatModel) {
     callsToday: BigInt(today.calls),
     dailyCapTokens: BigInt(today.capTokens),
   };
+}
+
+/** Why a stream stopped early, with its code: past its deadline, abandoned by its caller, or cut short by shutdown. */
+function stopped(signal: AbortSignal, what: string): ConnectError {
+  const cause = ConnectError.from(signal.reason);
+  return new ConnectError(`${what} stopped before it was done: ${cause.rawMessage}`, cause.code, undefined, undefined, cause);
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SchemaTooNewError } from "../../errors.js";
 import type { MemoryRecord } from "../../memory/memory.js";
 import { buildMemory } from "../../memory/new-memory.js";
+import { extractEntities } from "../../recall/entities.js";
 import { MIGRATIONS } from "./migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
 
@@ -237,6 +238,20 @@ describe("SqliteStore projects", () => {
     expect(store.projectForRoot("/home/maya/code/api", "api")).toBe("api");
     expect(store.projectForRoot("/home/maya/work/api", "api")).toMatch(/^api-[0-9a-f]{6}$/);
     expect(store.projectForRoot("/home/maya/code/api", "api")).toBe("api");
+    store.close();
+  });
+});
+
+describe("SqliteStore entity links", () => {
+  it("links every memory of a database from before the graph when opened with an extractor, past the first step", () => {
+    const unlinked = open();
+    unlinked.importMany(Array.from({ length: 2500 }, (_, i) => memory(`Ticket PAY-${1000 + i} needs a refund retry`)));
+    unlinked.close();
+    const store = new SqliteStore({ file, backupDir: path.join(dir, "backups"), now, entitiesOf: extractEntities });
+    const graph = (ticket: string) =>
+      store.searchGraph({ keys: [ticket], projects: undefined, statuses: ["active"], limit: 5, hopFrom: 0, hopEntities: 0, hopDiscount: 0 }).map((hit) => hit.facets.id);
+    expect(graph("pay-1000")).toHaveLength(1);
+    expect(graph("pay-3499")).toHaveLength(1);
     store.close();
   });
 });

@@ -28,7 +28,7 @@ export interface SqliteStoreOptions {
 }
 
 const EXPORT_PAGE = 500;
-/** Memories whose links are derived again per transaction at open. */
+/** Memories read at a time while every memory is linked at open. */
 const RELINK_STEP = 1000;
 const MAX_CACHED_STATEMENTS = 256;
 
@@ -128,9 +128,14 @@ export class SqliteStore implements MemoryStore {
     if (this.contentHashOf) this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
   }
 
-  /** Links every memory to its entities (a database from before the graph). */
+  /**
+   * Links every memory to its entities (a database from before the graph), in one transaction:
+   * this runs only while the graph is empty, so a start-up stopped halfway must leave it empty.
+   */
   private relinkAll(): void {
-    for (let step = this.relinkAfter(0, RELINK_STEP); step !== undefined; step = this.relinkAfter(step.through, RELINK_STEP));
+    this.db.transaction(() => {
+      for (let step = this.relinkAfter(0, RELINK_STEP); step !== undefined; step = this.relinkAfter(step.through, RELINK_STEP));
+    })();
   }
 
   relinkAfter(afterSeq: number, limit: number): { through: number; count: number } | undefined {
