@@ -40,6 +40,8 @@ import { readVersion } from "./version.js";
 export interface DaemonOptions {
   /** The clock; tests inject one to live through months in milliseconds. */
   now?: () => number;
+  /** How long shutdown waits for calls in flight and transcript sweeps (10 s); tests shorten it. */
+  drainTimeoutMs?: number;
 }
 
 export interface RunningDaemon {
@@ -54,9 +56,11 @@ export interface RunningDaemon {
 // Large enough for an Import batch of 1,000 memories; single memories are limited by content size.
 const READ_MAX_BYTES = 32 * 1024 * 1024;
 const DRAIN_TIMEOUT_MS = 10_000;
+const ABORT_GRACE_MS = 500;
 
 export async function startDaemon(config: Config, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const now = options.now ?? Date.now;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS;
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   fs.chmodSync(config.home, 0o700);
   const { logger, flush } = createLogger(config.logDir, config.logLevel);
@@ -110,7 +114,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     };
     // Background transcript sweeps finish (or time out) before the database closes.
     const capture = createCaptureService(deps, { distiller: llm && createTranscriptDistiller(llm) });
-    cleanups.push(() => capture.drain(DRAIN_TIMEOUT_MS));
+    cleanups.push(() => capture.drain(drainTimeoutMs));
     const routes = (router: ConnectRouter) => {
       router.service(MemoryService, createMemoryService(deps));
       router.service(AdminService, createAdminService(deps));
@@ -166,8 +170,10 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(async () => {
       for (const s of servers) s.server.close();
       for (const s of servers) s.closeConnections();
-      await inFlight.drained(DRAIN_TIMEOUT_MS);
-      shutdown.abort(new ConnectError(`memd shut down before the call was done (it waits ${DRAIN_TIMEOUT_MS / 1000} s for calls in flight); run it again`, Code.Unavailable));
+      await inFlight.drained(drainTimeoutMs);
+      shutdown.abort(new ConnectError(`memd shut down before the call was done (it waits ${drainTimeoutMs / 1000} s for calls in flight); run it again`, Code.Unavailable));
+      // Time for those calls to send their callers that error before the connections are cut.
+      await inFlight.drained(ABORT_GRACE_MS);
       for (const s of servers) s.destroyConnections();
     });
     // Runs first on shutdown: calls in flight abort, so that requests, sweeps and maintenance runs
