@@ -144,7 +144,7 @@ export class SqliteStore implements MemoryStore {
     if (!last) return undefined;
     this.db.transaction(() => {
       for (const row of rows) this.afterWrite(row.seq, rowToMemory(row));
-    })();
+    }).immediate();
     return { through: last.seq, count: rows.length };
   }
 
