@@ -109,8 +109,8 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
         // Links and hashes first, a step per turn of the event loop so that other calls go on;
         // then the keyword index and the copies searches read, from what the steps left.
         let done = 0n;
-        for (let step = store.relinkAfter(0, RELINK_STEP); step !== undefined; step = store.relinkAfter(step.through, RELINK_STEP)) {
-          done += BigInt(step.count);
+        for (const count of store.relinkInSteps(RELINK_STEP)) {
+          done += BigInt(count);
           // The whole count is reported once, when the index is rebuilt; memories saved meanwhile
           // are relinked too but not counted in the total.
           yield { target: ReindexTarget.KEYWORD, done: total > 0n && done >= total ? total - 1n : done, total };

@@ -64,11 +64,12 @@ export interface MemoryStore {
   exportAll(project?: string): Iterable<MemoryRecord>;
   stats(project?: string): StoreStats;
   /**
-   * Derives the entity links and content hash of up to `limit` memories after `afterSeq` again
-   * (a changed extractor, a row changed outside the daemon), in one transaction; returns the
-   * last seq done and how many, or undefined once none are left.
+   * Derives every memory's entity links and content hash again (a changed extractor, a row
+   * changed outside the daemon), `limit` memories per step and transaction, in seq order; yields
+   * how many each step did. Each step reads where the last left off when it is asked for, so a
+   * caller may let other work run between steps.
    */
-  relinkAfter(afterSeq: number, limit: number): { through: number; count: number } | undefined;
+  relinkInSteps(limit: number): Iterable<number>;
   /**
    * Rebuilds the keyword index and the in-memory copy of it and of the entity links that
    * searches read, from the memories table; the copy reloads in steps between requests.

@@ -134,18 +134,22 @@ export class SqliteStore implements MemoryStore {
    */
   private relinkAll(): void {
     this.db.transaction(() => {
-      for (let step = this.relinkAfter(0, RELINK_STEP); step !== undefined; step = this.relinkAfter(step.through, RELINK_STEP));
+      for (const _ of this.relinkInSteps(RELINK_STEP));
     })();
   }
 
-  relinkAfter(afterSeq: number, limit: number): { through: number; count: number } | undefined {
-    const rows = this.sql("SELECT * FROM memories WHERE seq > ? ORDER BY seq LIMIT ?").all(afterSeq, limit) as (MemoryRow & { seq: number })[];
-    const last = rows.at(-1);
-    if (!last) return undefined;
-    this.db.transaction(() => {
-      for (const row of rows) this.afterWrite(row.seq, rowToMemory(row));
-    }).immediate();
-    return { through: last.seq, count: rows.length };
+  *relinkInSteps(limit: number): Iterable<number> {
+    let after = 0;
+    for (;;) {
+      const rows = this.sql("SELECT * FROM memories WHERE seq > ? ORDER BY seq LIMIT ?").all(after, limit) as (MemoryRow & { seq: number })[];
+      const last = rows.at(-1);
+      if (!last) return;
+      this.db.transaction(() => {
+        for (const row of rows) this.afterWrite(row.seq, rowToMemory(row));
+      }).immediate();
+      after = last.seq;
+      yield rows.length;
+    }
   }
 
   insert(memory: MemoryRecord, event?: NewEvent): number {
@@ -350,7 +354,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   rebuildKeywordIndex(): void {
-    this.db.prepare("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')").run();
+    this.sql("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')").run();
     // The copy follows only this connection's writes: one made by anything else (the sqlite3
     // shell, a restored file) is in the rebuilt table, and in the copy once reloaded.
     this.search = this.loadMirror();
