@@ -1,4 +1,3 @@
-import { UnavailableError } from "../errors.js";
 import { decayWeight } from "../lifecycle/decay.js";
 import { DAY_MS, type HalfLives } from "../lifecycle/half-lives.js";
 import { confidenceBoost, frequencyBoost } from "../lifecycle/recall-score.js";
@@ -8,7 +7,7 @@ import type { GraphHit, KeywordScope, MemoryStore, RankedRow, RankingFacets } fr
 import { queryEntityKeys } from "./entities.js";
 import { type FusedCandidate, fuseInto } from "./fuse-ranks.js";
 import { temporalBoost, temporalWindow } from "./temporal.js";
-import { within } from "../within.js";
+import { vectorsArrived, waitForVectors } from "./vector-wait.js";
 
 /**
  * Finds candidates by meaning among the memories `accept` lets through, by seq
@@ -317,40 +316,6 @@ export async function hybridSearch(
     },
   }));
   return { results, vectorsSkipped: skipped };
-}
-
-interface VectorOutcome {
-  hits: { seq: number; score: number }[];
-  skipped: string;
-}
-
-/** The vector candidates, or none and why when the embedder failed (UnavailableError). */
-function vectorsArrived(embedding: Promise<VectorOutcome["hits"]>): Promise<VectorOutcome> {
-  return embedding.then(
-    (hits): VectorOutcome => ({ hits, skipped: "" }),
-    (error: unknown): VectorOutcome => {
-      if (error instanceof UnavailableError) return { hits: [], skipped: error.message };
-      throw error;
-    },
-  );
-}
-
-/**
- * Timers run before the event loop reads sockets: a reply that came in while the search itself
- * kept the loop busy is read within this, rather than lost to a wait that ran out meanwhile.
- */
-const REPLY_GRACE_MS = 5;
-
-/**
- * The vector candidates, or none once `waitMs` since the embedding's request are over (what
- * `elapsedMs` already took counts), in which case the search they would need is called off.
- */
-function waitForVectors(arrived: Promise<VectorOutcome>, waitMs: number | undefined, elapsedMs: number, abandon: AbortController): Promise<VectorOutcome> {
-  if (waitMs === undefined) return arrived;
-  return within(arrived, Math.max(REPLY_GRACE_MS, waitMs - elapsedMs), () => {
-    abandon.abort();
-    return { hits: [], skipped: `the query's embedding did not arrive within ${Math.round(waitMs)} ms` };
-  });
 }
 
 /**
