@@ -11,10 +11,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Fixed so that the same dataset gets the same ids (relative to `now`) on every run.
 const ID_SEED = 20_250_301;
 
-export const QUERY_KINDS = [
-  "paraphrase", "keyword", "cross_project", "supersede", "staged", "multi_hop", "preference", "temporal",
-] as const;
-export type QueryKind = (typeof QUERY_KINDS)[number];
 
 const KINDS = {
   fact: MemoryKind.FACT, decision: MemoryKind.DECISION, preference: MemoryKind.PREFERENCE,
@@ -48,6 +44,11 @@ const datasetMemory = z.object({
   supersedes: z.string().optional(),
   pinned: z.boolean().optional(),
   session: z.string().optional(),
+  /**
+   * When the memory was made, where the dataset knows (a conversation's session date): ISO 8601,
+   * or "1:56 pm on 8 May, 2023" as LoCoMo writes it. It wins over days_ago.
+   */
+  when: z.string().optional(),
 });
 const datasetQuery = z.object({
   qid: z.string().min(1),
@@ -55,7 +56,8 @@ const datasetQuery = z.object({
   project: z.string().nullable(),
   relevant: z.array(z.string()),
   must_not: z.array(z.string()),
-  kind: z.enum(QUERY_KINDS),
+  /** Any label: the report shows each kind present, in the order of first appearance. */
+  kind: z.string().min(1),
 });
 
 export type DatasetMemory = z.infer<typeof datasetMemory>;
@@ -104,7 +106,7 @@ export interface IdMap {
 }
 
 /**
- * The dataset as memd memories: created `days_ago` days before `now`, with ULIDs made in
+ * The dataset as memd memories: created at `when`, or `days_ago` days before `now`, with ULIDs made in
  * creation order (ties broken by dataset id) from a fixed seed, and supersession linked both
  * ways (the newer memory's supersedes, the older one's superseded_by).
  */
@@ -112,9 +114,10 @@ export function toMemdMemories(
   memories: readonly DatasetMemory[],
   now: number,
 ): { memories: MessageInitShape<typeof MemorySchema>[]; ids: IdMap } {
-  const createMs = (m: DatasetMemory) => Math.round(now - m.days_ago * DAY_MS);
+  const createMs = (m: DatasetMemory) => (m.when === undefined ? Math.round(now - m.days_ago * DAY_MS) : whenMs(m.when, m.id));
   // Oldest first: a monotonic ULID factory only keeps each id's time when times never go back.
-  const ordered = [...memories].sort((a, b) => createMs(a) - createMs(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Equal times keep the file's order (the sort is stable): the turns of one session are in it.
+  const ordered = [...memories].sort((a, b) => createMs(a) - createMs(b));
   const newId = monotonicFactory(mulberry32(ID_SEED));
   const toUlid = new Map(ordered.map((m) => [m.id, newId(createMs(m))]));
   const toDatasetId = new Map([...toUlid].map(([datasetId, ulid]) => [ulid, datasetId]));
@@ -148,4 +151,22 @@ export function toMemdMemories(
     };
   });
   return { memories: converted, ids: { toUlid, toDatasetId } };
+}
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/** A `when` as ms since the epoch (UTC): "1:56 pm on 8 May, 2023", or anything Date.parse reads (ISO 8601). */
+export function whenMs(when: string, id: string): number {
+  const spoken = /^(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})$/i.exec(when.trim());
+  if (spoken) {
+    const [, hour, minute, half, day, month, year] = spoken as unknown as string[];
+    const monthIndex = MONTHS.indexOf((month as string).toLowerCase());
+    if (monthIndex >= 0) {
+      const hour24 = (Number(hour) % 12) + ((half as string).toLowerCase() === "pm" ? 12 : 0);
+      return Date.UTC(Number(year), monthIndex, Number(day), hour24, Number(minute));
+    }
+  }
+  const parsed = Date.parse(when);
+  if (Number.isNaN(parsed)) throw new Error(`${id}: when "${when}" is neither ISO 8601 nor "1:56 pm on 8 May, 2023"`);
+  return parsed;
 }

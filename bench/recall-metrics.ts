@@ -1,9 +1,7 @@
-import { QUERY_KINDS, type QueryKind } from "./recall-dataset.js";
-
 /** What scoring needs of a query. */
 export interface JudgedQuery {
   qid: string;
-  kind: QueryKind;
+  kind: string;
   relevant: readonly string[];
   must_not: readonly string[];
 }
@@ -24,7 +22,8 @@ export interface RecallScores {
 
 export interface ScoredRun {
   all: RecallScores;
-  byKind: Record<QueryKind, RecallScores>;
+  /** By kind, in the order each kind first appears among the queries. */
+  byKind: Map<string, RecallScores>;
 }
 
 /**
@@ -35,13 +34,14 @@ export interface ScoredRun {
  */
 export function scoreRun(queries: readonly JudgedQuery[], ranked: ReadonlyMap<string, readonly string[]>): ScoredRun {
   const all = newSums();
-  const byKind = Object.fromEntries(QUERY_KINDS.map((k) => [k, newSums()])) as Record<QueryKind, Sums>;
+  const byKind = new Map<string, Sums>();
   for (const q of queries) {
     const ranking = ranked.get(q.qid) ?? [];
     const top5 = new Set(ranking.slice(0, 5));
     const top10 = new Set(ranking.slice(0, 10));
     const relevant = new Set(q.relevant);
-    for (const sums of [all, byKind[q.kind]]) {
+    if (!byKind.has(q.kind)) byKind.set(q.kind, newSums());
+    for (const sums of [all, byKind.get(q.kind) as Sums]) {
       if (relevant.size > 0) {
         sums["recall@5"].push(intersectionSize(relevant, top5) / relevant.size);
         sums["recall@10"].push(intersectionSize(relevant, top10) / relevant.size);
@@ -52,7 +52,7 @@ export function scoreRun(queries: readonly JudgedQuery[], ranked: ReadonlyMap<st
   }
   return {
     all: means(all),
-    byKind: Object.fromEntries(QUERY_KINDS.map((k) => [k, means(byKind[k])])) as Record<QueryKind, RecallScores>,
+    byKind: new Map([...byKind].map(([kind, sums]) => [kind, means(sums)])),
   };
 }
 
@@ -89,4 +89,57 @@ function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): numbe
   let n = 0;
   for (const x of a) if (b.has(x)) n += 1;
   return n;
+}
+
+/** How Suggest did as a prompt hook: what it injected, and whether that was worth a place in the prompt. */
+export interface SuggestScores {
+  prompts: number;
+  /** Prompts with a relevant memory that got at least one relevant pointer, of those that have one. */
+  covered: { value: number; of: number };
+  /** Pointers injected, over every prompt. */
+  pointers: number;
+  /** Injected pointers that were relevant, as a share of all injected; null when none were. */
+  precision: number | null;
+  /** Pointers to a must_not memory (a superseded claim, a staged guess). */
+  mustNot: number;
+  /** Prompts that got no pointer at all. */
+  silent: number;
+}
+
+export interface ScoredSuggest {
+  all: SuggestScores;
+  byKind: Map<string, SuggestScores>;
+}
+
+/** Scores what Suggest injected for each query against its relevant and must_not lists. */
+export function scoreSuggest(queries: readonly JudgedQuery[], pointers: ReadonlyMap<string, readonly string[]>): ScoredSuggest {
+  const tally = () => ({ prompts: 0, covered: 0, coverable: 0, pointers: 0, relevant: 0, mustNot: 0, silent: 0 });
+  const all = tally();
+  const byKind = new Map<string, ReturnType<typeof tally>>();
+  for (const q of queries) {
+    const given = pointers.get(q.qid) ?? [];
+    const relevant = new Set(q.relevant);
+    const hits = given.filter((id) => relevant.has(id)).length;
+    if (!byKind.has(q.kind)) byKind.set(q.kind, tally());
+    for (const t of [all, byKind.get(q.kind) as ReturnType<typeof tally>]) {
+      t.prompts += 1;
+      if (relevant.size > 0) {
+        t.coverable += 1;
+        if (hits > 0) t.covered += 1;
+      }
+      t.pointers += given.length;
+      t.relevant += hits;
+      t.mustNot += given.filter((id) => q.must_not.includes(id)).length;
+      if (given.length === 0) t.silent += 1;
+    }
+  }
+  const scores = (t: ReturnType<typeof tally>): SuggestScores => ({
+    prompts: t.prompts,
+    covered: { value: t.covered, of: t.coverable },
+    pointers: t.pointers,
+    precision: t.pointers === 0 ? null : t.relevant / t.pointers,
+    mustNot: t.mustNot,
+    silent: t.silent,
+  });
+  return { all: scores(all), byKind: new Map([...byKind].map(([kind, t]) => [kind, scores(t)])) };
 }

@@ -1,6 +1,5 @@
 import type { LatencySummary } from "./latency.js";
-import { QUERY_KINDS } from "./recall-dataset.js";
-import type { Mean, RecallScores, ScoredRun } from "./recall-metrics.js";
+import type { Mean, RecallScores, ScoredRun, ScoredSuggest, SuggestScores } from "./recall-metrics.js";
 import { formatTable, numericColumns } from "./table.js";
 
 export const MODES = ["keyword", "vector", "hybrid"] as const;
@@ -16,6 +15,8 @@ export interface RecallReport {
   embedder: { provider: string; model: string; dimensions: number; state: string };
   load: { seconds: number; embedSeconds: number; pendingAtStart: number; pendingAtEnd: number; timedOut: boolean };
   modes: ModeResult[];
+  /** Suggest with each query as the prompt: what a prompt hook would inject. */
+  suggest: { ok: true; scores: ScoredSuggest; latency: LatencySummary } | { ok: false; reason: string };
   runsDir: string;
   totalSeconds: number;
 }
@@ -49,7 +50,7 @@ export function formatRecallReport(report: RecallReport): string {
   for (const r of report.modes) {
     lines.push("", r.ok ? `${r.mode}:` : `${r.mode}: n/a (${r.reason})`);
     if (!r.ok) continue;
-    const rows = [["all", r.scores.all] as const, ...QUERY_KINDS.map((k) => [k, r.scores.byKind[k]] as const)];
+    const rows = [["all", r.scores.all] as const, ...r.scores.byKind];
     lines.push(
       formatTable(
         numericColumns(["kind", "R@5", "R@10", "nDCG@10", "viol@5", "n rel / n must_not"]),
@@ -57,8 +58,45 @@ export function formatRecallReport(report: RecallReport): string {
       ),
     );
   }
+  const { suggest } = report;
+  lines.push("", suggest.ok ? `suggest (each query as a prompt; p50 ${suggest.latency.p50Ms.toFixed(1)} ms):` : `suggest: n/a (${suggest.reason})`);
+  if (suggest.ok) {
+    const rows = [["all", suggest.scores.all] as const, ...suggest.scores.byKind];
+    lines.push(
+      formatTable(
+        numericColumns(["kind", "prompts", "with a relevant pointer", "pointers", "precision", "must_not injected", "silent"]),
+        rows.map(([kind, s]) => [kind, ...suggestCells(s)]),
+      ),
+    );
+  }
   lines.push("", `ranked runs (JSONL, dataset ids) in ${report.runsDir}`, `total ${report.totalSeconds.toFixed(1)} s`);
   return lines.join("\n");
+}
+
+/**
+ * One line for a set: fused recall against the best single source (fusion must never lose to
+ * it), and what Suggest injects.
+ */
+export function summaryLine(report: RecallReport): string {
+  const scores = (mode: ModeName) => {
+    const r = report.modes.find((m) => m.mode === mode);
+    return r?.ok ? r.scores.all : null;
+  };
+  const cell = (s: RecallScores | null, k: "recall@5" | "recall@10") => (s?.[k].value == null ? "n/a" : s[k].value.toFixed(3));
+  const fused = scores("hybrid");
+  const singles = (["keyword", "vector"] as const).map((mode) => ({ mode, s: scores(mode) }));
+  const best = (k: "recall@5" | "recall@10") =>
+    singles.reduce((a, b) => ((b.s?.[k].value ?? -1) > (a.s?.[k].value ?? -1) ? b : a));
+  const verdict = (k: "recall@5" | "recall@10") => {
+    const b = best(k);
+    const ok = (fused?.[k].value ?? -1) >= (b.s?.[k].value ?? Infinity);
+    return `R@${k.slice(7)} ${cell(fused, k)} vs ${b.mode} ${cell(b.s, k)}${ok ? "" : " (LOSES)"}`;
+  };
+  const { suggest } = report;
+  const suggestText = suggest.ok
+    ? `suggest ${suggest.scores.all.covered.value}/${suggest.scores.all.covered.of} prompts with a relevant pointer, precision ${suggest.scores.all.precision?.toFixed(2) ?? "n/a"}, must_not ${suggest.scores.all.mustNot}`
+    : "suggest n/a";
+  return `${report.dataset.dir}: fused ${verdict("recall@5")}, ${verdict("recall@10")}; ${suggestText}`;
 }
 
 /**
@@ -73,10 +111,17 @@ export function recallJson(report: RecallReport): Record<string, unknown> {
     const r = report.modes.find((m) => m.mode === mode);
     const key = JSON_KEYS[mode];
     overall[key] = r?.ok ? jsonScores(r.scores.all) : null;
-    byKind[key] = r?.ok ? Object.fromEntries(QUERY_KINDS.map((k) => [k, jsonScores(r.scores.byKind[k])])) : null;
+    byKind[key] = r?.ok ? Object.fromEntries([...r.scores.byKind].map(([k, s]) => [k, jsonScores(s)])) : null;
     latency[key] = r?.ok ? r.latency.p50Ms : null;
   }
-  return { ...overall, by_kind: byKind, latency_p50_ms: latency, runs_dir: report.runsDir };
+  const suggest = report.suggest.ok ? report.suggest.scores.all : null;
+  return {
+    ...overall,
+    by_kind: byKind,
+    latency_p50_ms: latency,
+    suggest: suggest && { prompts: suggest.prompts, covered: suggest.covered.value, coverable: suggest.covered.of, pointers: suggest.pointers, precision: suggest.precision, must_not: suggest.mustNot },
+    runs_dir: report.runsDir,
+  };
 }
 
 function jsonScores(s: RecallScores): Record<string, number | null> {
@@ -87,6 +132,10 @@ function jsonScores(s: RecallScores): Record<string, number | null> {
     "ndcg@10": round(s["ndcg@10"]),
     violations: round(s.violations),
   };
+}
+
+function suggestCells(s: SuggestScores): string[] {
+  return [String(s.prompts), `${s.covered.value} / ${s.covered.of}`, String(s.pointers), s.precision === null ? "-" : s.precision.toFixed(3), String(s.mustNot), String(s.silent)];
 }
 
 function scoreCells(s: RecallScores): string[] {

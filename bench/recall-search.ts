@@ -56,3 +56,28 @@ export async function runMode(
 export function runJsonl(queries: readonly DatasetQuery[], ranked: ReadonlyMap<string, readonly string[]>): string {
   return queries.map((q) => JSON.stringify({ qid: q.qid, ranked: ranked.get(q.qid) ?? [] })).join("\n") + "\n";
 }
+
+/** What Suggest injected for each query: the pointers' dataset ids, in order. */
+export type SuggestRun = { ok: true; pointers: Map<string, string[]>; durationsMs: number[] } | { ok: false; reason: string };
+
+/**
+ * Asks Suggest for every query as if it were the user's prompt, with no session (so nothing
+ * is held back as already injected), and maps the pointers back to dataset ids.
+ */
+export async function runSuggest(memory: MemdClients["memory"], queries: readonly DatasetQuery[], ids: IdMap): Promise<SuggestRun> {
+  const pointers = new Map<string, string[]>();
+  const durationsMs: number[] = [];
+  for (const q of queries) {
+    const started = performance.now();
+    let response;
+    try {
+      response = await memory.suggest({ query: q.query, project: q.project ?? "" });
+    } catch (error) {
+      const err = ConnectError.from(error);
+      return { ok: false, reason: `${q.qid} failed with ${Code[err.code]}: ${err.rawMessage}` };
+    }
+    durationsMs.push(performance.now() - started);
+    pointers.set(q.qid, response.pointers.map((p) => ids.toDatasetId.get(p.id) ?? p.id));
+  }
+  return { ok: true, pointers, durationsMs };
+}

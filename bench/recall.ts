@@ -7,10 +7,10 @@ import { type BenchDaemon, startBenchDaemon } from "./daemon-process.js";
 import { summarize } from "./latency.js";
 import { readDataset, toMemdMemories } from "./recall-dataset.js";
 import { importMemories, waitForEmbeddings } from "./recall-load.js";
-import { scoreRun } from "./recall-metrics.js";
+import { scoreRun, scoreSuggest } from "./recall-metrics.js";
 import { findRepoRoot, parseRecallOptions, RECALL_USAGE } from "./recall-options.js";
-import { formatRecallReport, MODES, type ModeResult, type RecallReport, recallJson } from "./recall-report.js";
-import { runJsonl, runMode } from "./recall-search.js";
+import { formatRecallReport, MODES, type ModeResult, type RecallReport, recallJson, summaryLine } from "./recall-report.js";
+import { runJsonl, runMode, runSuggest } from "./recall-search.js";
 
 async function main(): Promise<number> {
   const repoRoot = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -26,71 +26,84 @@ async function main(): Promise<number> {
     process.stdout.write(`${RECALL_USAGE}\n`);
     return 0;
   }
+  for (const dir of options.missing) progress(`${dir} is not here: not measured`);
 
-  const started = performance.now();
-  const dataset = readDataset(options.dir);
-  const daemon: BenchDaemon = await startBenchDaemon({ MEMD_EMBEDDER: options.embedder });
+  let current: BenchDaemon | undefined;
   let interrupted = false;
   const stopOnSignal = () => {
     interrupted = true;
     progress("interrupted: stopping memd");
-    void daemon.stop().finally(() => process.exit(130));
+    void (current?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
   };
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
-  let report: RecallReport;
+  const reports: RecallReport[] = [];
   try {
-    progress(`memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=${options.embedder})`);
-    // Ages are relative to the daemon's clock, which decay and recency read: now, not a fixed date.
-    const { memories, ids } = toMemdMemories(dataset.memories, Date.now());
-    const loadSeconds = await importMemories(daemon.clients.admin, memories);
-    progress(`imported ${memories.length} memories in ${loadSeconds.toFixed(1)} s`);
-    const embedding = await waitForEmbeddings(daemon.clients.admin, options.queueTimeoutMs, progress);
-
-    const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-recall-runs-"));
-    const modes: ModeResult[] = [];
-    for (const mode of MODES) {
-      progress(`searching ${dataset.queries.length} queries in ${mode} mode...`);
-      const run = await runMode(daemon.clients.memory, mode, dataset.queries, ids);
-      if (!run.ok) {
-        progress(`  ${mode} mode is n/a: ${run.reason}`);
-        modes.push({ mode, ok: false, reason: run.reason });
-        continue;
+    for (const dir of options.dirs) {
+      current = await startBenchDaemon({ MEMD_EMBEDDER: options.embedder });
+      try {
+        reports.push(await measureSet(dir, repoRoot, current, options.embedder, options.queueTimeoutMs));
+      } finally {
+        await current.stop();
       }
-      fs.writeFileSync(path.join(runsDir, `${mode}.jsonl`), runJsonl(dataset.queries, run.ranked));
-      modes.push({ mode, ok: true, scores: scoreRun(dataset.queries, run.ranked), latency: summarize(run.durationsMs) });
+      process.stdout.write(`${formatRecallReport(reports.at(-1) as RecallReport)}\n\n`);
     }
-    report = {
-      dataset: { dir: path.relative(repoRoot, dataset.dir) || ".", memories: dataset.memories.length, queries: dataset.queries.length },
-      embedder: {
-        provider: embedding.provider,
-        model: embedding.model,
-        dimensions: embedding.dimensions,
-        state: embedding.state,
-      },
-      load: {
-        seconds: loadSeconds,
-        embedSeconds: embedding.seconds,
-        pendingAtStart: embedding.pendingAtStart,
-        pendingAtEnd: embedding.pendingAtEnd,
-        timedOut: embedding.timedOut,
-      },
-      modes,
-      runsDir,
-      totalSeconds: 0,
-    };
   } catch (error) {
     if (interrupted) return 130;
     throw error;
   } finally {
     process.removeListener("SIGINT", stopOnSignal);
     process.removeListener("SIGTERM", stopOnSignal);
-    await daemon.stop();
   }
-  report.totalSeconds = (performance.now() - started) / 1000;
-  process.stdout.write(`${formatRecallReport(report)}\n`);
-  if (options.json) process.stdout.write(`${JSON.stringify(recallJson(report))}\n`);
+  process.stdout.write(`${reports.map(summaryLine).join("\n")}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(Object.fromEntries(reports.map((r) => [r.dataset.dir, recallJson(r)])))}\n`);
   return 0;
+}
+
+/** Loads one dataset into a fresh daemon and measures every search mode and Suggest on it. */
+async function measureSet(dir: string, repoRoot: string, daemon: BenchDaemon, embedder: string, queueTimeoutMs: number): Promise<RecallReport> {
+  const started = performance.now();
+  const dataset = readDataset(dir);
+  progress(`${path.relative(repoRoot, dir)}: memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=${embedder})`);
+  // Ages are relative to the daemon's clock, which decay and recency read: now, not a fixed date.
+  const { memories, ids } = toMemdMemories(dataset.memories, Date.now());
+  const loadSeconds = await importMemories(daemon.clients.admin, memories);
+  progress(`imported ${memories.length} memories in ${loadSeconds.toFixed(1)} s`);
+  const embedding = await waitForEmbeddings(daemon.clients.admin, queueTimeoutMs, progress);
+
+  const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-recall-runs-"));
+  const modes: ModeResult[] = [];
+  for (const mode of MODES) {
+    progress(`searching ${dataset.queries.length} queries in ${mode} mode...`);
+    const run = await runMode(daemon.clients.memory, mode, dataset.queries, ids);
+    if (!run.ok) {
+      progress(`  ${mode} mode is n/a: ${run.reason}`);
+      modes.push({ mode, ok: false, reason: run.reason });
+      continue;
+    }
+    fs.writeFileSync(path.join(runsDir, `${mode}.jsonl`), runJsonl(dataset.queries, run.ranked));
+    modes.push({ mode, ok: true, scores: scoreRun(dataset.queries, run.ranked), latency: summarize(run.durationsMs) });
+  }
+  progress(`asking Suggest for ${dataset.queries.length} prompts...`);
+  const suggestRun = await runSuggest(daemon.clients.memory, dataset.queries, ids);
+  const suggest = suggestRun.ok
+    ? { ok: true as const, scores: scoreSuggest(dataset.queries, suggestRun.pointers), latency: summarize(suggestRun.durationsMs) }
+    : { ok: false as const, reason: suggestRun.reason };
+  return {
+    dataset: { dir: path.relative(repoRoot, dataset.dir) || ".", memories: dataset.memories.length, queries: dataset.queries.length },
+    embedder: { provider: embedding.provider, model: embedding.model, dimensions: embedding.dimensions, state: embedding.state },
+    load: {
+      seconds: loadSeconds,
+      embedSeconds: embedding.seconds,
+      pendingAtStart: embedding.pendingAtStart,
+      pendingAtEnd: embedding.pendingAtEnd,
+      timedOut: embedding.timedOut,
+    },
+    modes,
+    suggest,
+    runsDir,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** Progress goes to stderr so that stdout holds only the report (and the JSON line). */
