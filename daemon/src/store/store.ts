@@ -40,10 +40,17 @@ export interface MemoryStore {
   /**
    * One keyword search over several scopes (a project and every project, say) in one pass: a
    * list for each scope, of rows with what ranking needs, not whole memories (see memoriesBySeq).
+   * `alsoPhrases` are searched besides the query's own, as token sequences (a query's expansion).
    */
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): RankedRow[][];
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases?: readonly (readonly string[])[]): RankedRow[][];
   /** Memories reached through the entity graph from the query's entity keys, best first. */
   searchGraph(search: GraphSearch): GraphHit[];
+  /**
+   * For each of these memories, the memories up to `reach` places before and after it in its
+   * session (by creation time) that the filter admits, as rows with score 0; memories in no
+   * session, or alone in theirs, are absent.
+   */
+  sessionNeighbours(memorySeqs: readonly number[], filter: MemoryFilter, reach: number): Map<number, RankedRow[]>;
   /** A test of the filter on a memory by sequence number, without reading it, as the store is now. */
   admits(filter: MemoryFilter): (memorySeq: number) => boolean;
   /** A lookup of what ranking needs of a memory by sequence number, without reading it, as the store is now. */

@@ -5,7 +5,8 @@ import { tokenize } from "../../keywords/tokenize.js";
 import { MEMORY_KINDS, MEMORY_STATUSES, type MemoryKind, type MemoryStatus } from "../../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
 import { type EntityHit, EntityIndex } from "../../recall/entity-index.js";
-import type { GraphSearch, KeywordScope, RankingFacets } from "../store.js";
+import { SessionIndex } from "../../recall/session-index.js";
+import type { GraphSearch, KeywordScope, RankedRow, RankingFacets } from "../store.js";
 
 /**
  * BM25 weights of the FTS5 columns content, problem, solution, concepts, files, tags: a match
@@ -62,6 +63,7 @@ const SELECT_LINKS = "SELECT me.memory_seq AS seq, e.key FROM memory_entities me
 export class SearchMirror {
   private readonly keywords = new KeywordIndex<RankingFacets>(COLUMN_WEIGHTS);
   private readonly entities = new EntityIndex<RankingFacets>();
+  private readonly sessions = new SessionIndex();
   private readonly projectNumbers = new Map<string, number>();
   private loadedThrough = 0;
   private loaded = false;
@@ -217,6 +219,20 @@ export class SearchMirror {
     return this.entities.search({ ...search, accept });
   }
 
+  /**
+   * For each row, the rows up to `reach` places before and after it in its session that the
+   * filter admits (see SessionIndex), as rows with score 0.
+   */
+  sessionNeighbours(seqs: readonly number[], filter: MemoryFilter, reach: number): Map<number, RankedRow[]> {
+    const admitted = this.admits(filter);
+    const found = new Map<number, RankedRow[]>();
+    for (const seq of seqs) {
+      const neighbours = this.sessions.neighbours(seq, reach, admitted);
+      if (neighbours.length > 0) found.set(seq, neighbours.map((other) => ({ seq: other, facets: this.keywords.facetsOf(other) as RankingFacets, score: 0 })));
+    }
+    return found;
+  }
+
   private current(): void {
     while (this.loadStep());
     this.catchUp();
@@ -254,6 +270,7 @@ export class SearchMirror {
       if (present.has(seq)) continue;
       this.keywords.delete(seq);
       this.entities.delete(seq);
+      this.sessions.delete(seq);
     }
   }
 
@@ -262,6 +279,7 @@ export class SearchMirror {
     const facets = facetsOf(row);
     if (!this.keywords.setFacets(row.seq, this.keyOf(facets), facets)) return false;
     this.entities.setFacets(row.seq, facets);
+    this.sessions.set(row.seq, facets.project, facets.sessionId, facets.createdAt);
     return true;
   }
 
@@ -279,6 +297,7 @@ export class SearchMirror {
     const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
     this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, this.keyOf(facets), facets);
     this.entities.set(row.seq, entityKeys, facets);
+    this.sessions.set(row.seq, facets.project, facets.sessionId, facets.createdAt);
   }
 }
 

@@ -255,3 +255,20 @@ describe("SqliteStore entity links", () => {
     store.close();
   });
 });
+
+describe("SqliteStore session neighbours", () => {
+  it("gives the memories just before and after one in its session, as the database is now", () => {
+    const store = open();
+    const turns = ["first", "second", "third"].map((content, i) => memory(content, { sessionId: "s1", createdAt: now() + i }));
+    const seqs = turns.map((m) => store.insert(m));
+    const active = { kinds: [], statuses: ["active" as const] };
+    const around = (seq: number) => (store.sessionNeighbours([seq], active, 1).get(seq) ?? []).map((row) => row.facets.id);
+    expect(around(seqs[1] as number)).toEqual([turns[0]?.id, turns[2]?.id]);
+    // Moved to another session by an update, and archived: both seen without a reload.
+    store.modify(turns[0]?.id as string, (m) => ({ ...m, sessionId: "s2" }));
+    store.modify(turns[2]?.id as string, (m) => ({ ...m, status: "archived" }));
+    expect(around(seqs[1] as number)).toEqual([]);
+    expect(store.sessionNeighbours([seqs[1] as number], active, 1).has(seqs[1] as number)).toBe(false);
+    store.close();
+  });
+});

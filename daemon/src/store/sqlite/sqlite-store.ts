@@ -247,14 +247,19 @@ export class SqliteStore implements MemoryStore {
     return rows.map((row) => ({ memory: memories.get(row.seq) as MemoryRecord, score: row.score }));
   }
 
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[]): RankedRow[][] {
-    const phrases = queryPhrases(query);
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases: readonly (readonly string[])[] = []): RankedRow[][] {
+    const own = queryPhrases(query);
+    const phrases = own === null && alsoPhrases.length === 0 ? null : [...(own ?? []), ...alsoPhrases];
     if (phrases === null) return scopes.map(() => []);
     return this.search.searchKeyword(phrases, scopes).map((hits) => hits.map(({ seq, score, facets }) => ({ seq, score, facets })));
   }
 
   searchGraph(search: GraphSearch): GraphHit[] {
     return this.search.searchGraph(search);
+  }
+
+  sessionNeighbours(memorySeqs: readonly number[], filter: MemoryFilter, reach: number): Map<number, RankedRow[]> {
+    return this.search.sessionNeighbours(memorySeqs, filter, reach);
   }
 
   admits(filter: MemoryFilter): (memorySeq: number) => boolean {
