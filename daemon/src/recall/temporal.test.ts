@@ -83,6 +83,28 @@ describe("temporalWindow", () => {
     expect(windowOf("what broke in April?").from).toBe(Date.UTC(2025, 3, 1));
   });
 
+  it.each([
+    ["What painting did Melanie show on October 13, 2023?", Date.UTC(2023, 9, 13), "on October 13, 2023"],
+    ["What did Gina find for her store on 1 February, 2023?", Date.UTC(2023, 1, 1), "on 1 February, 2023"],
+    ["what shipped on the 3rd of June 2025", Date.UTC(2025, 5, 3), "on the 3rd of June 2025"],
+    ["what broke on Sept. 9, 2025?", Date.UTC(2025, 8, 9), "on Sept. 9, 2025"],
+    ["what did we change on 2026-03-02?", Date.UTC(2026, 2, 2), "on 2026-03-02"],
+  ])("puts a calendar date in %j on that day, give or take a day", (query, day, phrase) => {
+    const w = windowOf(query);
+    expect([w.from, w.to, w.tolerance, w.phrase]).toEqual([day, day + DAY, DAY, phrase]);
+  });
+
+  it("names no day with a date that does not exist", () => {
+    expect(temporalWindow("what happened on February 30, 2025?", now)).toBeNull();
+  });
+
+  it("puts 'in 2023' on that calendar year, and 'since 2025' from its start until now", () => {
+    const w = windowOf("How many times has Melanie gone to the beach in 2023?");
+    expect([w.from, w.to]).toEqual([Date.UTC(2023, 0, 1), Date.UTC(2024, 0, 1)]);
+    expect(windowOf("what did we drop since 2025").to).toBe(now);
+    expect(temporalWindow("what will we ship in 2030?", now)).toBeNull();
+  });
+
   it("does not take the verb 'may' for the month", () => {
     expect(temporalWindow("we may want this in may", now)).toBeNull();
   });

@@ -59,6 +59,16 @@ const MONTHS = [
 // "may" and "march" are verbs too: a month needs "in"/"during"/"since" before it and, for May, its capital.
 const IN_MONTH = new RegExp(`\\b(in|during|back in|since|early|late|mid)[\\s-]+(${MONTHS.join("|")})(?:\\s+(\\d{4}))?\\b`, "i");
 
+const MONTH_NAME = `(${MONTHS.join("|")}|sept|${MONTHS.map((m) => m.slice(0, 3)).join("|")})\\.?`;
+const ORDINAL = `(\\d{1,2})(?:st|nd|rd|th)?`;
+// A calendar date: "October 13, 2023", "13 October 2023", "1 February, 2023", "2023-10-13".
+const DATES: readonly [RegExp, (m: RegExpExecArray) => [number, number, number]][] = [
+  [new RegExp(`\\b(?:on\\s+)?${MONTH_NAME}\\s+${ORDINAL},?\\s+(\\d{4})\\b`, "i"), (m) => [Number(m[3]), monthIndex(m[1] as string), Number(m[2])]],
+  [new RegExp(`\\b(?:on\\s+)?(?:the\\s+)?${ORDINAL}\\s+(?:of\\s+)?${MONTH_NAME},?\\s+(\\d{4})\\b`, "i"), (m) => [Number(m[3]), monthIndex(m[2] as string), Number(m[1])]],
+  [/\b(?:on\s+)?(\d{4})-(\d{2})-(\d{2})\b/, (m) => [Number(m[1]), Number(m[2]) - 1, Number(m[3])]],
+];
+const IN_YEAR = /\b(?:in|during|since|back in|throughout)\s+((?:19|20)\d{2})\b(?![-/]\d)/i;
+
 interface Span {
   /** Days (or other unit) ago of the newest and oldest edge, and the tolerance, all in ms. */
   newest: number;
@@ -90,7 +100,9 @@ export function temporalWindow(query: string, now: number): TemporalWindow | nul
     matchInTheLast(query, now),
     matchThis(query, now),
     matchWeekday(query, now),
+    matchDate(query),
     matchMonth(query, now),
+    matchYear(query, now),
     ...FIXED_PHRASES.map(([pattern, span]) => {
       const m = pattern.exec(query);
       return m ? located(m, window(now, span, m[0])) : null;
@@ -200,6 +212,35 @@ function matchMonth(query: string, now: number): Located | null {
   const end = Math.min(Date.UTC(year, month + 1, 1), now);
   if ((m[1] as string).toLowerCase() === "since") return located(m, { from: start, to: now, tolerance: 7 * DAY, phrase: m[0] });
   return located(m, { from: start, to: end, tolerance: 7 * DAY, phrase: m[0] });
+}
+
+/** "on October 13, 2023", "13 October 2023", "2023-10-13": that day (UTC), give or take a day. */
+function matchDate(query: string): Located | null {
+  for (const [pattern, parts] of DATES) {
+    const m = pattern.exec(query);
+    if (!m) continue;
+    const [year, month, day] = parts(m);
+    const start = Date.UTC(year, month, day);
+    // "February 30" and the like name no day.
+    if (month < 0 || new Date(start).getUTCDate() !== day) continue;
+    return located(m, { from: start, to: start + DAY, tolerance: DAY, phrase: m[0] });
+  }
+  return null;
+}
+
+/** "in 2023", "since 2024": the calendar year (UTC), or from its start until now. */
+function matchYear(query: string, now: number): Located | null {
+  const m = IN_YEAR.exec(query);
+  if (!m) return null;
+  const start = Date.UTC(Number(m[1]), 0, 1);
+  if (start > now) return null;
+  const to = /^since$/i.test(m[0].split(/\s+/)[0] as string) ? now : Math.min(Date.UTC(Number(m[1]) + 1, 0, 1), now);
+  return located(m, { from: start, to, tolerance: 15 * DAY, phrase: m[0] });
+}
+
+function monthIndex(name: string): number {
+  const lower = name.toLowerCase().replace(/\.$/, "");
+  return MONTHS.findIndex((month) => month === lower || month.slice(0, 3) === lower.slice(0, 3));
 }
 
 function parseCount(word: string): number | null {
