@@ -70,6 +70,7 @@ export function formatExplanation(e: ScoreExplanation): string {
     e.vectorRank ? `vector #${e.vectorRank} (cos ${e.vectorSimilarity.toFixed(2)})` : "vector -",
     e.graphPath ? `graph ${e.graphPath}` : "graph -",
   ];
+  if (e.context > 0) parts.push(`context +${e.context.toFixed(4)} from its session neighbours`);
   const lifecycle = `relevance ${e.relevance.toFixed(4)} x decay ${e.decay.toFixed(2)} x frequency ${e.frequency.toFixed(2)} x confidence ${e.confidence.toFixed(2)}`;
   return `  why: ${parts.join(", ")}\n       ${lifecycle}`;
 }

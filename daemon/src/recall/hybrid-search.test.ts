@@ -77,9 +77,12 @@ function search(vectors: VectorCandidates, vectorWaitMs?: number, embedded?: (ms
   return hybridSearch(store, vectors, { query: "webhook retries", project: "ledger", excludeGlobal: false, filter, limit: 10, now: NOW, vectorWaitMs, embedded });
 }
 
-/** Makes keyword search hold the event loop for `ms`, as a large one does. */
+/** Makes the first keyword search hold the event loop for `ms`, as a large one does. */
 function busyKeywordSearch(ms: number, done: () => void = () => undefined): void {
+  let searches = 0;
   logCalls([], "searchKeywordScopes", () => {
+    searches += 1;
+    if (searches > 1) return undefined;
     const until = performance.now() + ms;
     while (performance.now() < until);
     done();
@@ -99,7 +102,8 @@ describe("hybridSearch while the query embeds", () => {
     logCalls(log, "searchKeywordScopes", () => "keyword");
     logCalls(log, "searchGraph", () => "graph");
     const { results } = await search(slowEmbedder(log));
-    expect(log).toEqual(["keyword", "graph", "embedded"]);
+    // "retries" has synonyms, so keyword search runs twice: for the query, and with them.
+    expect(log).toEqual(["keyword", "keyword", "graph", "embedded"]);
     expect(results.map((r) => r.memory.id)).toEqual([FIRST]);
   });
 
@@ -221,5 +225,35 @@ describe("hybridSearch without the embedder", () => {
     save(FIRST, "webhook retries double-charged customers");
     const broken: VectorCandidates = { nearest: () => Promise.reject(new TypeError("index is not iterable")) };
     await expect(search(broken)).rejects.toThrow("index is not iterable");
+  });
+});
+
+describe("hybridSearch ranking", () => {
+  const filter = { kinds: [], statuses: ["active" as const] };
+  const put = (id: string, content: string, project = "ledger", sessionId = "") =>
+    store.insert(buildMemory({ content, project, sessionId }, id, NOW, { maxContentBytes: 65536 }));
+  const ranked = async (query: string, project = "ledger") =>
+    (await hybridSearch(store, null, { query, project, excludeGlobal: false, filter, limit: 10, now: NOW })).results.map((r) => r.memory.content);
+
+  it("finds the auth decision for a question about the login provider, through the thesaurus", async () => {
+    put("01J00000000000000000000011", "Auth is Clerk, not custom JWT");
+    put("01J00000000000000000000012", "The database is Postgres 16 on Neon");
+    put("01J00000000000000000000013", "Always use pnpm, never npm, in this repo");
+    expect((await ranked("which login provider do we rely on"))[0]).toBe("Auth is Clerk, not custom JWT");
+  });
+
+  it("finds a reply that repeats none of the question's words through the turn before it in its session", async () => {
+    put("01J00000000000000000000021", "Maria: How did your kids like the military memorial?", "chat", "s1");
+    put("01J00000000000000000000022", "John: They were awestruck and humbled.", "chat", "s1");
+    put("01J00000000000000000000023", "John: The weather was great for the trip.", "chat", "s2");
+    const results = await ranked("How did the kids react at the military memorial?", "chat");
+    expect(results.slice(0, 2)).toEqual(["Maria: How did your kids like the military memorial?", "John: They were awestruck and humbled."]);
+  });
+
+  it("keeps a reply out of the ranking once it is archived", async () => {
+    put("01J00000000000000000000021", "Maria: How did your kids like the military memorial?", "chat", "s1");
+    put("01J00000000000000000000022", "John: They were awestruck and humbled.", "chat", "s1");
+    store.modify("01J00000000000000000000022", (m) => ({ ...m, status: "archived" }));
+    expect(await ranked("How did the kids react at the military memorial?", "chat")).toEqual(["Maria: How did your kids like the military memorial?"]);
   });
 });
