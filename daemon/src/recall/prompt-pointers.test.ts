@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { promptQuery, renderPointers, selectPointers } from "./prompt-pointers.js";
 
-const hit = (id: string, summary: string, score: number, keywordRank = 1, graphPath = "") => ({ id, summary, score, keywordRank, graphPath });
+/** A candidate whose meaning agrees with the prompt (vector rank 1) unless told otherwise. */
+const hit = (id: string, text: string, score: number, keywordRank = 1, graphPath = "", vectorRank = 1) => ({
+  id, summary: text.split("\n")[0] as string, text, score, keywordRank, graphPath, vectorRank,
+});
 const ids = (pointers: readonly { id: string }[]) => pointers.map((p) => p.id);
 
 describe("selectPointers", () => {
@@ -10,13 +13,13 @@ describe("selectPointers", () => {
   it("keeps a keyword match that shares two meaningful words with the prompt, and says which", () => {
     const [pointer, ...rest] = selectPointers(prompt, [hit("a", "Refresh tokens are stored hashed in Postgres.", 1)], new Set(), 3);
     expect(rest).toEqual([]);
-    expect(pointer).toMatchObject({ id: "a", why: "shares refresh, tokens, postgres" });
+    expect(pointer).toMatchObject({ id: "a", why: "shares refresh, tokens, postgres; close in meaning" });
   });
 
-  it("drops vector-only hits, weak hits below half the top score, and ids already injected", () => {
+  it("drops vector-only hits, hits below 0.8 of the top score, and ids already injected", () => {
     const memories = [
       hit("top", "Refresh tokens are stored hashed in Postgres.", 1),
-      hit("weak", "Redis is a pure cache; refresh tokens never go there.", 0.3),
+      hit("weak", "Redis is a pure cache; refresh tokens never go there.", 0.7),
       hit("vector", "Tokens and Postgres notes.", 0.9, 0),
       hit("seen", "Postgres stores refresh tokens.", 0.9),
     ];
@@ -32,7 +35,7 @@ describe("selectPointers", () => {
     expect(ids(selectPointers(idPrompt, [hit("a", "The refresh_tokens table is partitioned by month.", 1)], new Set(), 3))).toEqual(["a"]);
     const graphPrompt = "what does the nightly backup cover these days";
     const viaGraph = selectPointers(graphPrompt, [hit("g", "Cold storage keeps a backup of uploads.", 1, 0, "backup")], new Set(), 3);
-    expect(viaGraph).toMatchObject([{ id: "g", why: "shares backup; entity graph: backup" }]);
+    expect(viaGraph).toMatchObject([{ id: "g", why: "shares backup; entity graph: backup; close in meaning" }]);
   });
 
   it("considers only the best few not yet injected: an injected memory takes no slot", () => {
@@ -44,6 +47,27 @@ describe("selectPointers", () => {
     ];
     expect(ids(selectPointers(prompt, memories, new Set(["seen"]), 2))).toEqual(["b", "c"]);
     expect(ids(selectPointers(prompt, memories, new Set(), 2))).toEqual(["seen", "b"]);
+  });
+});
+
+describe("selectPointers corroboration", () => {
+  const prompt = "Where do refresh tokens live, Postgres or Redis?";
+
+  it("drops a match nothing corroborates: far in meaning, no clear lead, few words shared", () => {
+    const memories = [hit("a", "Refresh tokens rotate hourly.", 1, 1, "", 12), hit("b", "Redis restarts nightly.", 0.9, 2, "", 0)];
+    expect(selectPointers(prompt, memories, new Set(), 3)).toEqual([]);
+  });
+
+  it("keeps one far in meaning that leads the next clearly, or that shares four words", () => {
+    const leading = [hit("a", "Refresh tokens rotate hourly.", 1, 1, "", 0), hit("b", "Redis restarts nightly.", 0.6, 2, "", 0)];
+    expect(ids(selectPointers(prompt, leading, new Set(), 3))).toEqual(["a"]);
+    const sharing = [hit("a", "Refresh tokens live in Postgres, never in Redis.", 1, 1, "", 0), hit("b", "Redis restarts nightly.", 0.95, 2, "", 0)];
+    expect(ids(selectPointers(prompt, sharing, new Set(), 3))).toEqual(["a"]);
+  });
+
+  it("counts words shared with the whole memory, not only its first line", () => {
+    const memory = hit("a", "Session storage, decided in March.\nRefresh tokens are kept hashed in Postgres.", 1);
+    expect(selectPointers(prompt, [memory], new Set(), 3)).toMatchObject([{ id: "a", summary: "Session storage, decided in March." }]);
   });
 });
 

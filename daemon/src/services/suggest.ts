@@ -109,9 +109,11 @@ export async function suggestPointers(
     id: m.memory.id,
     kind: m.memory.kind,
     summary: summarize(m.memory.content),
+    text: [m.memory.content, m.memory.problem, m.memory.solution, ...m.memory.concepts, ...m.memory.files].join("\n"),
     score: m.score,
     keywordRank: m.explanation.keywordRank,
     graphPath: m.explanation.graphPath,
+    vectorRank: m.explanation.vectorRank,
   }));
   const injected = sessionId === "" ? new Set<string>() : store.sessionInjections(sessionId);
   const selected = selectPointers(query, candidates, injected, limit);
