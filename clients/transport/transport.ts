@@ -6,6 +6,7 @@ import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
+import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 
 export interface SocketTransportOptions {
   socketPath: string;
@@ -50,10 +51,11 @@ export interface MemdClients {
   capture: Client<typeof CaptureService>;
   memoryFiles: Client<typeof MemoryFileService>;
   skills: Client<typeof SkillService>;
+  models: Client<typeof ModelService>;
 }
 
 export function createMemdClients(transport: Transport): MemdClients {
-  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport) };
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport) };
 }
 
 const DOWN_CODES = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);

@@ -7,6 +7,7 @@ import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
+import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 import type { Config } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime, type EmbeddingRuntimeOptions } from "./embed/embedding-runtime.js";
@@ -27,6 +28,7 @@ import { createCaptureService } from "./services/capture-service.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { createMemoryService } from "./services/memory-service.js";
 import { createMemoryFileService } from "./services/memory-file-service.js";
+import { createModelService } from "./services/model-service.js";
 import { createProjectResolver } from "./services/project-resolver.js";
 import { createSkillService } from "./services/skill-service.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
@@ -102,6 +104,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       newId: () => newId(now()),
       limits: { maxContentBytes: config.maxContentBytes },
       claudeHome: config.claudeHome,
+      models: { dir: config.embeddings.modelsDir, hub: config.embeddings.modelsHub },
       llm,
       daemon: {
         version: readVersion(),
@@ -121,6 +124,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(SkillService, createSkillService(deps));
       router.service(CaptureService, capture.service);
       router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
+      router.service(ModelService, createModelService(deps));
     };
     const inFlight = createInFlightCounter();
     // Aborts the signal of every call still running once the drain below is over: streams that
@@ -218,6 +222,7 @@ async function startEmbeddings(
     settingSource: `embedder setting "${settings.choice}"`,
     ollama: { host: settings.ollamaHost, model: settings.ollamaModel },
     openai: { apiKey: settings.openaiApiKey, baseUrl: settings.openaiBaseUrl, model: settings.openaiModel },
+    onnx: { modelsDir: settings.modelsDir, model: settings.onnxModel },
   };
   const chosen = await chooseEmbedder(options);
   return EmbeddingRuntime.start({

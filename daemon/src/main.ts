@@ -28,8 +28,8 @@ const program = new Command("memd")
   .addOption(
     new Option(
       "--embedder <name>",
-      "who turns memories into vectors (env MEMD_EMBEDDER, default auto: Ollama if it runs and has the model, else the built-in local model; openai only when chosen; none turns vector search off)",
-    ).choices(["auto", "local", "ollama", "openai", "none"]),
+      "who turns memories into vectors (env MEMD_EMBEDDER, default auto: Ollama if it runs and has the model, else an installed ONNX model, else the built-in local model; openai only when chosen; none turns vector search off)",
+    ).choices(["auto", "local", "onnx", "ollama", "openai", "none"]),
   )
   .addHelpText(
     "after",
@@ -43,7 +43,10 @@ Files under the state directory:
   backups/    copies of the database taken before each schema migration
 
 Embedding settings (environment):
-  MEMD_EMBEDDER         auto | local | ollama | openai | none
+  MEMD_EMBEDDER         auto | local | onnx | ollama | openai | none
+  MEMD_ONNX_MODEL       a model pulled with \`memctl models pull\` (by name) or the directory of a
+                        sentence-transformers ONNX export (default: the first model pulled)
+  MEMD_HF_ENDPOINT      the Hugging Face hub models are pulled from, on request only (default https://huggingface.co)
   OLLAMA_HOST           Ollama's address (default http://127.0.0.1:11434)
   MEMD_OLLAMA_MODEL     Ollama embedding model (default nomic-embed-text, 768 dims)
   OPENAI_API_KEY        used only with MEMD_EMBEDDER=openai: a key alone never sends memories to a cloud

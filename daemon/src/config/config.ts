@@ -27,12 +27,18 @@ export interface Config {
   llm: LlmConfig;
 }
 
-export const EMBEDDER_CHOICES = ["auto", "local", "ollama", "openai", "none"] as const;
+export const EMBEDDER_CHOICES = ["auto", "local", "onnx", "ollama", "openai", "none"] as const;
 export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
 export interface EmbeddingConfig {
-  /** auto: Ollama when it answers and has the model, else the local model. OpenAI only when chosen. */
+  /** auto: Ollama when it answers and has the model, else an installed ONNX model, else the local model. OpenAI only when chosen. */
   choice: EmbedderChoice;
+  /** MEMD_HOME/models: where `memctl models pull` puts ONNX models. */
+  modelsDir: string;
+  /** MEMD_ONNX_MODEL: a known model's name or a directory holding an ONNX export; undefined takes the first installed. */
+  onnxModel: string | undefined;
+  /** MEMD_HF_ENDPOINT: the Hugging Face hub that models are pulled from, on request only. */
+  modelsHub: string;
   ollamaHost: string;
   ollamaModel: string;
   /** Kept out of logs; only used when choice is "openai". */
@@ -102,6 +108,7 @@ const schema = z.object({
   ollamaModel: z.string().min(1).default("nomic-embed-text"),
   openaiBaseUrl: z.string().url("must be a URL").default("https://api.openai.com"),
   openaiModel: z.string().min(1).default("text-embedding-3-small"),
+  hfEndpoint: z.string().url("must be a URL such as https://huggingface.co").default("https://huggingface.co"),
   llm: z.enum(LLM_CHOICES).default("none"),
   llmModel: z.string().min(1).optional(),
   llmDailyTokens: z.coerce.number().int("must be a whole number of tokens").min(0, "must be 0 or more").default(DEFAULT_LLM_DAILY_TOKENS),
@@ -120,6 +127,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     ollamaModel: env.ollamaModel,
     openaiBaseUrl: env.openaiBaseUrl,
     openaiModel: env.openaiModel,
+    hfEndpoint: env.hfEndpoint || undefined,
     llm: env.llm || undefined,
     llmModel: env.llmModel || undefined,
     llmDailyTokens: env.llmDailyTokens || undefined,
@@ -149,6 +157,9 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     claudeHome: path.resolve(env.claudeHome || path.join(env.userHome || os.homedir(), ".claude")),
     embeddings: {
       choice: parsed.data.embedder,
+      modelsDir: path.join(home, "models"),
+      onnxModel: env.onnxModel?.trim() || undefined,
+      modelsHub: parsed.data.hfEndpoint,
       ollamaHost: parsed.data.ollamaHost,
       ollamaModel: parsed.data.ollamaModel,
       openaiApiKey: env.openaiApiKey,

@@ -11,6 +11,8 @@ export interface MemdEnv {
   openaiApiKey?: string;
   openaiBaseUrl?: string;
   openaiModel?: string;
+  onnxModel?: string;
+  hfEndpoint?: string;
   halfLives?: string;
   claudeHome?: string;
   llm?: string;
@@ -31,6 +33,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     openaiApiKey: env.OPENAI_API_KEY,
     openaiBaseUrl: env.MEMD_OPENAI_BASE_URL,
     openaiModel: env.MEMD_OPENAI_MODEL,
+    onnxModel: env.MEMD_ONNX_MODEL,
+    hfEndpoint: env.MEMD_HF_ENDPOINT,
     halfLives: env.MEMD_HALF_LIVES,
     claudeHome: env.MEMD_CLAUDE_HOME,
     llm: env.MEMD_LLM,

@@ -1,8 +1,14 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeEncoderModel } from "../../../bench/onnx-encoder-model.js";
 import { type FakeOllamaOptions, startFakeOllama } from "../../../test/embed/fake-ollama.js";
 import { type LocalServer, refusedUrl } from "../../../test/embed/local-http-server.js";
 import { type ChooseEmbedderOptions, type ChosenEmbedder, chooseEmbedder, embedderForSpace } from "./choose-embedder.js";
 import { type Embedder, EmbedderSetupError } from "./embedder.js";
+import { KNOWN_MODELS, type KnownModel } from "./known-models.js";
+import { INSTALLED_MARKER } from "./model-pull.js";
 
 const servers: LocalServer[] = [];
 const embedders: Embedder[] = [];
@@ -117,5 +123,54 @@ describe("embedderForSpace", () => {
     const embedder = await embedderForSpace({ provider: "ollama", model: "all-minilm", dimensions: 384 }, options);
     expect(embedder?.space).toEqual({ provider: "ollama", model: "all-minilm", dimensions: 384 });
     await embedder?.close();
+  });
+});
+
+describe("chooseEmbedder with ONNX models (tiny random-weight encoders the test writes itself)", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  /** MEMD_HOME/models with all-minilm-l6-v2 installed as `memctl models pull` leaves it: its files and its record. */
+  function modelsWithInstalledMiniLm(): string {
+    const models = fs.mkdtempSync(path.join(os.tmpdir(), "memd-models-"));
+    dirs.push(models);
+    const known = KNOWN_MODELS[0] as KnownModel;
+    const dir = path.join(models, known.name);
+    writeEncoderModel(dir, { layers: 1, hidden: 384, heads: 2, intermediate: 16, vocabulary: ["memd"], maxPositions: 32, quantized: true }, 1);
+    fs.mkdirSync(path.dirname(path.join(dir, known.model)), { recursive: true });
+    fs.renameSync(path.join(dir, "onnx/model.onnx"), path.join(dir, known.model));
+    fs.writeFileSync(path.join(dir, INSTALLED_MARKER), JSON.stringify({ name: known.name, revision: known.revision }));
+    return models;
+  }
+
+  it("takes an installed model over the built-in one when Ollama does not answer", async () => {
+    const host = await refusedUrl();
+    const { embedder, reason } = await choose({ setting: "auto", ollama: { host }, onnx: { modelsDir: modelsWithInstalledMiniLm() } });
+    expect(embedder.space).toEqual({ provider: "onnx", model: "all-minilm-l6-v2", dimensions: 384 });
+    expect(reason).toMatch(/^onnx all-minilm-l6-v2: installed in .*; ollama not reachable/);
+  });
+
+  it("stays with the built-in model when no model is installed", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "memd-models-"));
+    dirs.push(empty);
+    const { embedder } = await choose({ setting: "auto", ollama: { host: await refusedUrl() }, onnx: { modelsDir: empty } });
+    expect(embedder.space.provider).toBe("local");
+  });
+
+  it("refuses MEMD_ONNX_MODEL naming a known model that is not installed, saying how to install it", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "memd-models-"));
+    dirs.push(empty);
+    await expect(chooseEmbedder({ setting: "onnx", onnx: { modelsDir: empty, model: "bge-small-en-v1.5" } })).rejects.toThrow(
+      "MEMD_ONNX_MODEL=bge-small-en-v1.5 is not installed: run `memctl models pull bge-small-en-v1.5`",
+    );
+  });
+
+  it("serves an older ONNX space while its model is still installed", async () => {
+    const onnx = { modelsDir: modelsWithInstalledMiniLm() };
+    const embedder = await embedderForSpace({ provider: "onnx", model: "all-minilm-l6-v2", dimensions: 384 }, { setting: "local", onnx });
+    expect(embedder?.space).toEqual({ provider: "onnx", model: "all-minilm-l6-v2", dimensions: 384 });
+    await embedder?.close();
+    expect(await embedderForSpace({ provider: "onnx", model: "bge-small-en-v1.5", dimensions: 384 }, { setting: "local", onnx })).toBeNull();
   });
 });

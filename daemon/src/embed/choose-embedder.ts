@@ -5,9 +5,16 @@ import { type OllamaEmbedderOptions, createOllamaEmbedder } from "./ollama-embed
 import { DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL, ollamaModelName } from "./ollama-models.js";
 import { type OllamaProbe, probeOllama } from "./ollama-probe.js";
 import { type OpenAiEmbedderOptions, createOpenAiEmbedder } from "./openai-embedder.js";
+import { KNOWN_MODELS, knownModel } from "./known-models.js";
+import { isInstalled, modelDir } from "./model-pull.js";
+import { createOnnxEmbedder, loadOnnxRuntime, type OnnxEmbedderOptions } from "./onnx-embedder.js";
+import { type OnnxModelSpec, readOnnxModelDir } from "./onnx-model-dir.js";
 
-export const EMBEDDER_SETTINGS = ["auto", "local", "ollama", "openai"] as const;
-/** "auto" picks Ollama when it answers on this machine with the model, else the local model; never OpenAI. */
+export const EMBEDDER_SETTINGS = ["auto", "local", "onnx", "ollama", "openai"] as const;
+/**
+ * "auto" picks Ollama when it answers on this machine with the model, else an installed ONNX
+ * model, else the local model; never OpenAI.
+ */
 export type EmbedderSetting = (typeof EMBEDDER_SETTINGS)[number];
 
 export interface ChooseEmbedderOptions {
@@ -18,6 +25,8 @@ export interface ChooseEmbedderOptions {
   ollama?: OllamaEmbedderOptions;
   /** The key may be absent: it is needed, and read, only when the setting is "openai". */
   openai?: Partial<OpenAiEmbedderOptions>;
+  /** Where pulled models live, and MEMD_ONNX_MODEL (a known model's name or an export's directory). */
+  onnx?: OnnxEmbedderOptions & { modelsDir: string; model?: string };
   /** How long "auto" waits for Ollama's model list. Default 400. */
   probeTimeoutMs?: number;
 }
@@ -45,6 +54,16 @@ export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<Ch
   switch (options.setting) {
     case "local":
       return { embedder: createLocalEmbedder(options.local), reason: `local: ${explicitly}` };
+    case "onnx": {
+      const spec = onnxModel(options);
+      if (spec === null) {
+        throw new EmbedderSetupError(
+          `${options.settingSource ?? "the embedder setting"} chooses an ONNX model, but none is installed: ` +
+            `\`memctl models pull ${KNOWN_MODELS[0]?.name}\` downloads one, or set MEMD_ONNX_MODEL to the directory of a sentence-transformers ONNX export`,
+        );
+      }
+      return { embedder: createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx), reason: `onnx ${spec.name} (${spec.dir}): ${explicitly}` };
+    }
     case "openai":
       return { embedder: openAiEmbedder(options), reason: `openai: ${explicitly}` };
     case "ollama": {
@@ -56,7 +75,17 @@ export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<Ch
     case "auto":
       break;
   }
-  const local = (why: string): ChosenEmbedder => ({ embedder: createLocalEmbedder(options.local), reason: `local: ${why}` });
+  const local = async (why: string): Promise<ChosenEmbedder> => {
+    // An installed ONNX model comes before the built-in one: a person pulled it to be used.
+    try {
+      const spec = onnxModel(options);
+      if (spec !== null) return { embedder: createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx), reason: `onnx ${spec.name}: installed in ${spec.dir}; ${why}` };
+    } catch (error) {
+      if (!(error instanceof EmbedderSetupError)) throw error;
+      return { embedder: createLocalEmbedder(options.local), reason: `local: ${why}; the ONNX model cannot run: ${error.message}` };
+    }
+    return { embedder: createLocalEmbedder(options.local), reason: `local: ${why}` };
+  };
   if (!isOnThisMachine(host)) {
     return local(`ollama at ${host} is not on this machine, so memd uses it only when chosen explicitly`);
   }
@@ -78,6 +107,10 @@ export async function embedderForSpace(space: EmbeddingSpace, options: ChooseEmb
     switch (space.provider) {
       case "local":
         return space.model === LOCAL_SPACE.model && space.dimensions === LOCAL_SPACE.dimensions ? createLocalEmbedder(options.local) : null;
+      case "onnx": {
+        const spec = onnxModel({ ...options, onnx: options.onnx && { ...options.onnx, model: onnxModelFor(space.model, options.onnx) } });
+        return spec !== null && spec.name === space.model && spec.dimensions === space.dimensions ? createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx) : null;
+      }
       case "ollama": {
         const host = options.ollama?.host ?? DEFAULT_OLLAMA_HOST;
         const probe = await probeOllama(host, space.model, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
@@ -94,6 +127,28 @@ export async function embedderForSpace(space: EmbeddingSpace, options: ChooseEmb
     if (error instanceof EmbedderSetupError) return null;
     throw error;
   }
+}
+
+/**
+ * The ONNX model to run: MEMD_ONNX_MODEL (a known model, which must be installed, or an
+ * export's directory), else the first known model that is installed; null when there is none.
+ */
+function onnxModel(options: ChooseEmbedderOptions): OnnxModelSpec | null {
+  const onnx = options.onnx;
+  if (!onnx) return null;
+  if (onnx.model !== undefined) {
+    const known = knownModel(onnx.model);
+    if (!known) return readOnnxModelDir(onnx.model);
+    if (!isInstalled(onnx.modelsDir, known)) throw new EmbedderSetupError(`MEMD_ONNX_MODEL=${onnx.model} is not installed: run \`memctl models pull ${known.name}\``);
+    return readOnnxModelDir(modelDir(onnx.modelsDir, known), known);
+  }
+  const installed = KNOWN_MODELS.find((m) => isInstalled(onnx.modelsDir, m));
+  return installed ? readOnnxModelDir(modelDir(onnx.modelsDir, installed), installed) : null;
+}
+
+/** Where an older space's ONNX model is: the configured directory when it is that model, else a known model of that name. */
+function onnxModelFor(name: string, onnx: NonNullable<ChooseEmbedderOptions["onnx"]>): string {
+  return onnx.model !== undefined && !knownModel(onnx.model) ? onnx.model : name;
 }
 
 function openAiEmbedder(options: ChooseEmbedderOptions): Embedder {

@@ -19,6 +19,8 @@ export interface ServiceDeps {
   maintenance: Maintenance;
   /** Claude Code's user directory (~/.claude): installed skills are read from, and approved ones written to, its skills/. */
   claudeHome: string;
+  /** Where pulled ONNX models live (MEMD_HOME/models) and the hub they are pulled from. */
+  models: { dir: string; hub: string };
   /** The optional language model (MEMD_LLM) behind its daily spend cap, for Stats; absent or null when none is configured. */
   llm?: CappedChatModel | null;
 }
