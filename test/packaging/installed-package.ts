@@ -41,7 +41,7 @@ export async function packRepository(repoRoot: string, destination: string): Pro
 export async function installGlobally(tarball: string, prefix: string): Promise<CliResult> {
   return runCommand(
     "npm",
-    ["install", "--global", "--allow-scripts=better-sqlite3", "--prefix", prefix, "--no-audit", "--no-fund", tarball],
+    ["install", "--global", "--allow-scripts=better-sqlite3", "--onnxruntime-node-install=skip", "--prefix", prefix, "--no-audit", "--no-fund", tarball],
     { env: npmEnvironment() },
   );
 }

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeEncoderModel } from "../../bench/onnx-encoder-model.js";
 import { type CliResult, runCommand } from "../helpers/daemon.js";
 import { REPO_ROOT } from "../helpers/daemon.js";
 import { installGlobally, nodeOnlyBinDir, type PackedTarball, packRepository } from "./installed-package.js";
@@ -146,6 +147,27 @@ describe("the npm pack tarball installed with npm install --global", () => {
       expect(found.content.map((c) => (c.type === "text" ? c.text : "")).join("\n")).toContain("nightly snapshot");
     } finally {
       await client.close();
+    }
+  });
+
+  it("runs an ONNX export with the onnxruntime-node it installed, whose CUDA fetch was skipped", async () => {
+    expect(fs.existsSync(path.join(prefix, "lib/node_modules/memd/node_modules/onnxruntime-node/package.json"))).toBe(true);
+    const model = path.join(root, "tiny-encoder");
+    writeEncoderModel(model, { layers: 1, hidden: 16, heads: 2, intermediate: 32, maxPositions: 64, quantized: true, vocabulary: ["memd"] }, 9);
+    const home = path.join(root, "onnx-home");
+    const child = spawn(path.join(prefix, "bin", "memd"), [], { env: { ...env, MEMD_HOME: home, MEMD_EMBEDDER: "onnx", MEMD_ONNX_MODEL: model }, stdio: "ignore" });
+    try {
+      const deadline = Date.now() + 30_000;
+      let health: CliResult;
+      while ((health = await run("memctl", ["health", "--json"], { env: { MEMD_HOME: home } })).code !== 0) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the installed memd did not start with the ONNX model: ${health.stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(JSON.parse(health.stdout).embedder).toMatchObject({ provider: "onnx", model: "tiny-encoder", dimensions: 16 });
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
     }
   });
 
