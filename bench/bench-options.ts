@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "embed", "drain", "vectors", "hybrid", "hooks", "mcp"] as const;
+export const SECTIONS = ["save", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -15,6 +15,8 @@ export interface BenchOptions {
   vectorSizes: number[];
   /** Memories in the daemon that measures hybrid search. */
   hybridSize: number;
+  /** Memories the daemon with the 6-layer ONNX model embeds before its RSS is read; 0 skips that daemon. */
+  onnxMemories: number;
   /** Also print the results as one JSON object on the last line. */
   json: boolean;
 }
@@ -23,15 +25,21 @@ export const DEFAULT_SIZES = [10_000, 100_000];
 export const DEFAULT_DRAIN = 10_000;
 export const DEFAULT_VECTOR_SIZES = [10_000, 100_000, 1_000_000];
 export const DEFAULT_HYBRID_SIZE = 100_000;
+export const DEFAULT_ONNX_MEMORIES = 100_000;
 
 export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")}] [--sizes 10000,100000]
-                          [--drain N] [--vector-sizes 10000,100000,1000000] [--hybrid-size 100000] [--json]
+                          [--drain N] [--vector-sizes 10000,100000,1000000] [--hybrid-size 100000]
+                          [--onnx-memories 100000] [--json]
 
 Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
   save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
            daemon's RSS (embeddings off, so that only the store and the RPC are measured)
   embed    the offline model's throughput in this process (one text per call, and 32 per call),
            and its single-query embedding time
+  onnx     the onnx embedder in this process on random-weight encoders of all-MiniLM-L6-v2's and
+           bge-small-en-v1.5's shapes (int8): memories/s 32 per call, a query's time, memory; then a
+           daemon with the 6-layer one embeds --onnx-memories imported memories (about 5 minutes for
+           100k; 0 skips it) and its RSS is read
   drain    N Saves to a daemon with MEMD_EMBEDDER=local, the time until its embedding queue is
            empty, and its RSS with the model loaded. Without --drain, N is ${DEFAULT_DRAIN.toLocaleString("en-US")}, lowered
            when the rate measured by "embed" says the whole run would take over ~12 minutes
@@ -59,6 +67,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
         drain: { type: "string" },
         "vector-sizes": { type: "string" },
         "hybrid-size": { type: "string" },
+        "onnx-memories": { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -75,6 +84,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
     drain: values.drain === undefined ? undefined : parseWhole("--drain", values.drain),
     vectorSizes: values["vector-sizes"] === undefined ? DEFAULT_VECTOR_SIZES : parseSizes("--vector-sizes", values["vector-sizes"]),
     hybridSize: values["hybrid-size"] === undefined ? DEFAULT_HYBRID_SIZE : parseWhole("--hybrid-size", values["hybrid-size"]),
+    onnxMemories: values["onnx-memories"] === undefined ? DEFAULT_ONNX_MEMORIES : parseWhole("--onnx-memories", values["onnx-memories"]),
     json: values.json ?? false,
   };
 }

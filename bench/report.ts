@@ -4,6 +4,7 @@ import { type EmbedThroughputResult, formatEmbedThroughput } from "./embed-throu
 import { formatHookLatency, type HookLatencyResult } from "./hook-latency.js";
 import { formatHybridLatency, type HybridLatencyResult } from "./hybrid-latency.js";
 import { formatMcpStartup, type McpStartupResult } from "./mcp-startup.js";
+import { formatOnnx, type OnnxResult } from "./onnx-throughput.js";
 import { formatQueueDrain, type QueueDrainResult } from "./queue-drain.js";
 import { formatSocketLatency, type SocketLatencyResult } from "./socket-latency.js";
 import type { VectorKnnRow } from "./vector-knn.js";
@@ -23,6 +24,7 @@ export interface BenchReport {
   sections: Section[];
   save: SocketLatencyResult | null;
   embed: EmbedThroughputResult | null;
+  onnx: OnnxResult | null;
   drain: QueueDrainResult | null;
   vectors: { dimensions: number; queries: number; rows: VectorKnnRow[] } | null;
   hybrid: HybridLatencyResult | null;
@@ -36,6 +38,7 @@ export interface BenchReport {
 const TITLES: Record<Section, string> = {
   save: "Save, Get and keyword Search latency",
   embed: "Local embedding throughput",
+  onnx: "ONNX embedder throughput and memory (same-shape random-weight models)",
   drain: "Embedding queue drain (real daemon, local model)",
   vectors: "Vector KNN (in-process index)",
   hybrid: "Hybrid search latency (real daemon, stand-in embedder)",
@@ -68,6 +71,8 @@ function formatSection(report: BenchReport, section: Section): string | null {
       return report.save && formatSocketLatency(report.save);
     case "embed":
       return report.embed && formatEmbedThroughput(report.embed);
+    case "onnx":
+      return report.onnx && formatOnnx(report.onnx);
     case "drain":
       return report.drain && formatQueueDrain(report.drain);
     case "vectors":

@@ -5,6 +5,7 @@ import { measureEmbedThroughput } from "./embed-throughput.js";
 import { measureHookLatency } from "./hook-latency.js";
 import { measureHybridLatency } from "./hybrid-latency.js";
 import { measureMcpStartup } from "./mcp-startup.js";
+import { measureOnnx } from "./onnx-throughput.js";
 import { measureQueueDrain, planDrain } from "./queue-drain.js";
 import { type BenchReport, formatReport } from "./report.js";
 import { measureSocketLatency } from "./socket-latency.js";
@@ -35,7 +36,7 @@ const HOOK_MEMORIES = 10_000;
 // The local model's size; searches per row of the KNN table.
 const VECTORS = { dimensions: 512, queries: 300 };
 // Run order: the drain last, so that its default size can be fitted to the time left.
-const RUN_ORDER: readonly Section[] = ["save", "embed", "vectors", "hybrid", "hooks", "mcp", "drain"];
+const RUN_ORDER: readonly Section[] = ["save", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "drain"];
 
 async function main(): Promise<number> {
   let options;
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
     sections: RUN_ORDER.filter((s) => options.sections.has(s)),
     save: null,
     embed: null,
+    onnx: null,
     drain: null,
     vectors: null,
     hybrid: null,
@@ -98,6 +100,16 @@ async function main(): Promise<number> {
             ...EMBED_SAMPLES,
             textSeed: SEEDS.embedded,
             querySeed: SEEDS.queries,
+            progress,
+          });
+          break;
+        case "onnx":
+          report.onnx = await measureOnnx(corpus, {
+            textSeed: SEEDS.embedded,
+            querySeed: SEEDS.queries,
+            imported: SEEDS.imported,
+            ids: SEEDS.ids,
+            daemonMemories: options.onnxMemories,
             progress,
           });
           break;
