@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { RankingFacets } from "../store/store.js";
 import type { Candidate, CandidateLists, GraphCandidate } from "./gather-candidates.js";
-import { DEFAULT_TUNING, lifecycleWeights, rankCandidates, withContext } from "./rank-candidates.js";
+import { DEFAULT_TUNING, rankCandidates, withContext } from "./rank-candidates.js";
 
 const NOW = Date.UTC(2026, 10, 1);
-const DAY = 24 * 60 * 60 * 1000;
 
 function facets(seq: number, over: Partial<RankingFacets> = {}): RankingFacets {
   return {
@@ -59,13 +58,6 @@ describe("rankCandidates", () => {
     expect(ranked.map((r) => r.candidate.seq)).toEqual([1, 2, 3, 4]);
     expect(ranked[1]?.context).toBeCloseTo((ranked[0]?.fused.score ?? 0) * DEFAULT_TUNING.context, 10);
     expect(ranked[0]?.context).toBe(0);
-  });
-
-  it("keeps an old memory within the decay floor of a fresh one", () => {
-    const old = lifecycleWeights(facets(1, { createdAt: NOW - 3000 * DAY, confidence: 0 }), NOW, null, 0.5);
-    expect(old.decay).toBeGreaterThanOrEqual(0.5);
-    expect(old.decay).toBeLessThan(0.51);
-    expect(lifecycleWeights(facets(1), NOW, null, 0.5).decay).toBe(1);
   });
 
   it("orders equal scores by id, whatever order the lists came in", () => {

@@ -27,8 +27,6 @@ export interface FusionTuning {
   context: number;
   /** A graph match counts fully from this score up (one entity no other memory names scores 1). */
   graphFullAt: number;
-  /** The least a memory's decay leaves of its relevance: ranking prefers fresh memories, it does not hide old ones. */
-  decayFloor: number;
 }
 
 /**
@@ -46,7 +44,6 @@ export const DEFAULT_TUNING: FusionTuning = {
   foreignShare: 0.7,
   context: 0.5,
   graphFullAt: 1,
-  decayFloor: 0.5,
 };
 
 /** What a candidate's lifecycle weighs its relevance by. */
@@ -120,7 +117,7 @@ export function rankCandidates(lists: CandidateLists, context: { now: number; wi
     const id = seqToId.get(seq) as string;
     const candidate = byId.get(id) as Candidate;
     const f = fused.get(id) ?? { id, score: 0, ranks: {} };
-    const weights = lifecycleWeights(candidate.facets, context.now, context.window, tuning.decayFloor);
+    const weights = lifecycleWeights(candidate.facets, context.now, context.window);
     const score = (f.score + lifted) * weights.decay * weights.frequency * weights.confidence * weights.timing;
     return { candidate, fused: f, context: lifted, weights, score };
   });
@@ -153,10 +150,10 @@ export function withContext(scored: readonly { seq: number; score: number }[], n
   return lift;
 }
 
-/** What the lifecycle weighs a candidate's relevance by; decay leaves at least `decayFloor` of it. */
-export function lifecycleWeights(facets: RankingFacets, now: number, window: TemporalWindow | null, decayFloor: number): LifecycleWeights {
+/** What the lifecycle weighs a candidate's relevance by. */
+function lifecycleWeights(facets: RankingFacets, now: number, window: TemporalWindow | null): LifecycleWeights {
   return {
-    decay: decayFloor + (1 - decayFloor) * decayWeight(facets, null, now, RANKING_HALF_LIVES),
+    decay: decayWeight(facets, null, now, RANKING_HALF_LIVES),
     frequency: frequencyBoost(facets.accessCount),
     confidence: confidenceBoost(facets.confidence),
     timing: window ? temporalBoost(facets.createdAt, window) : 1,
