@@ -67,3 +67,12 @@ describe("fuseRanks", () => {
     }
   });
 });
+
+describe("fuseInto with scores", () => {
+  it("gives candidates with equal scores one rank, so that a tie stays a tie", () => {
+    const fused = fuseInto(new Map(), [{ name: "keyword", weight: 1, ids: ["a", "b", "c"], scores: [5, 5, 2] }], 5);
+    expect(fused.get("a")?.score).toBe(fused.get("b")?.score);
+    expect(fused.get("b")?.ranks.keyword).toBe(1);
+    expect(fused.get("c")?.ranks.keyword).toBe(3);
+  });
+});

@@ -16,6 +16,12 @@ export interface RankedSource {
    * the best match of its kind, so that a weak first place does not count as a strong one.
    */
   strengths?: readonly number[];
+  /**
+   * The source's own scores (same order as ids), where it has them: candidates with equal
+   * scores share a rank (the best one's), so that a tie stays a tie after fusion instead of
+   * becoming a gap between neighbouring ranks.
+   */
+  scores?: readonly number[];
 }
 
 export interface FusedCandidate {
@@ -41,11 +47,13 @@ export function fuseRanks(sources: readonly RankedSource[], k = RRF_K): FusedCan
 export function fuseInto(fused: Map<string, FusedCandidate>, sources: readonly RankedSource[], k = RRF_K): Map<string, FusedCandidate> {
   for (const source of sources) {
     if (source.weight <= 0) continue;
+    let rank = 0;
     source.ids.forEach((id, index) => {
+      if (index === 0 || source.scores === undefined || source.scores[index] !== source.scores[index - 1]) rank = index + 1;
       const entry = fused.get(id) ?? { id, score: 0, ranks: {} };
       if (entry.ranks[source.name] !== undefined) return;
-      entry.ranks[source.name] = index + 1;
-      entry.score += (source.weight * (source.strengths?.[index] ?? 1)) / (k + index + 1);
+      entry.ranks[source.name] = rank;
+      entry.score += (source.weight * (source.strengths?.[index] ?? 1)) / (k + rank);
       fused.set(id, entry);
     });
   }

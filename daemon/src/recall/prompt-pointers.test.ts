@@ -65,6 +65,12 @@ describe("selectPointers corroboration", () => {
     expect(ids(selectPointers(prompt, sharing, new Set(), 3))).toEqual(["a"]);
   });
 
+  it("takes a shared identifier as corroboration, as when embeddings are off", () => {
+    const idPrompt = "why is the ledger_entries reconcile job slow";
+    const memories = ["a", "b", "c"].map((id, i) => hit(id, `ledger_entries reconcile: step ${id}.`, 1 - i * 0.01, i + 1, "", 0));
+    expect(ids(selectPointers(idPrompt, memories, new Set(), 3))).toEqual(["a", "b", "c"]);
+  });
+
   it("counts words shared with the whole memory, not only its first line", () => {
     const memory = hit("a", "Session storage, decided in March.\nRefresh tokens are kept hashed in Postgres.", 1);
     expect(selectPointers(prompt, [memory], new Set(), 3)).toMatchObject([{ id: "a", summary: "Session storage, decided in March." }]);

@@ -77,7 +77,12 @@ export function promptQuery(prompt: string): string | null {
 
 /** An identifier, path, code or number: one shared term of this sort is already specific. */
 function isDistinctive(term: string): boolean {
-  return /\d/.test(term) || /[_.\-/]/.test(term) || term.length >= 8;
+  return isIdentifier(term) || term.length >= 8;
+}
+
+/** A path, code or snake_case name: a word with a digit or a separator inside. */
+function isIdentifier(term: string): boolean {
+  return /\d|[_.\-/]/.test(term);
 }
 
 /** Two words match when one is the other plus a short suffix (crude stemming: token/tokens, hash/hashed). */
@@ -104,7 +109,8 @@ export function sharedTerms(promptTerms: readonly string[], text: string): strin
  * - it shares with the prompt two meaningful words, or one identifier-like word, or one word
  *   and a graph path;
  * - something corroborates it: vector search ranks it in its top 5 (the meaning agrees too),
- *   or it leads the next candidate clearly, or it shares four words or more with the prompt.
+ *   or it leads the next candidate clearly, or it shares four words or more with the prompt, or
+ *   an identifier (a path, a code, a snake_case name), which is specific on its own.
  */
 export function selectPointers<T extends PointerCandidate>(
   query: string,
@@ -125,7 +131,8 @@ export function selectPointers<T extends PointerCandidate>(
       const shared = sharedTerms(promptTerms, c.text);
       const clears = shared.length >= 2 || shared.some(isDistinctive) || (c.graphPath !== "" && shared.length >= 1);
       const agrees = c.vectorRank > 0 && c.vectorRank <= AGREEING_VECTOR_RANK;
-      const corroborated = agrees || (nextScore.get(c.id) ?? 0) <= CLEAR_LEAD * c.score || shared.length >= MANY_SHARED;
+      const corroborated =
+        agrees || (nextScore.get(c.id) ?? 0) <= CLEAR_LEAD * c.score || shared.length >= MANY_SHARED || shared.some(isIdentifier);
       return clears && corroborated ? [{ ...c, why: pointerReason(shared, c.graphPath, agrees) }] : [];
     });
 }

@@ -94,11 +94,14 @@ export function rankCandidates(lists: CandidateLists, context: { now: number; wi
   const expanded = withForeign(lists.expanded, lists.expandedForeign, tuning.foreignShare);
   const foreignLeads = (lists.keywordForeign[0]?.score ?? 0) * tuning.foreignShare > (lists.keyword[0]?.score ?? 0);
   const sources: RankedSource[] = [
-    { name: "keyword", weight: tuning.keyword, ids: ids(keyword), strengths: relativeToBest(keyword) },
-    { name: "expanded", weight: tuning.expanded, ids: ids(expanded), strengths: relativeToBest(expanded) },
-    { name: "vector", weight: tuning.vector, ids: ids(lists.vector) },
-    { name: "vector-wide", weight: foreignLeads ? tuning.vector : 0, ids: ids(lists.vectorForeign) },
-    { name: "graph", weight: tuning.graph, ids: ids(lists.graph), strengths: lists.graph.map((c) => Math.min(1, c.score / tuning.graphFullAt)) },
+    { name: "keyword", weight: tuning.keyword, ids: ids(keyword), strengths: relativeToBest(keyword), scores: scores(keyword) },
+    { name: "expanded", weight: tuning.expanded, ids: ids(expanded), strengths: relativeToBest(expanded), scores: scores(expanded) },
+    { name: "vector", weight: tuning.vector, ids: ids(lists.vector), scores: scores(lists.vector) },
+    { name: "vector-wide", weight: foreignLeads ? tuning.vector : 0, ids: ids(lists.vectorForeign), scores: scores(lists.vectorForeign) },
+    {
+      name: "graph", weight: tuning.graph, ids: ids(lists.graph), scores: scores(lists.graph),
+      strengths: lists.graph.map((c) => Math.min(1, c.score / tuning.graphFullAt)),
+    },
     // Newest first: within the window named, recency is the only order there is without the text.
     { name: "time", weight: tuning.time, ids: ids(lists.inWindow) },
   ];
@@ -180,4 +183,8 @@ function remember(byId: Map<string, Candidate>, c: Candidate): void {
 
 function ids(hits: readonly Candidate[]): string[] {
   return hits.map((h) => h.facets.id);
+}
+
+function scores(hits: readonly Candidate[]): number[] {
+  return hits.map((h) => h.score);
 }
