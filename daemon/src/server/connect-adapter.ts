@@ -18,9 +18,9 @@ export interface ConnectHandlerOptions extends ConnectRouterOptions {
 }
 
 /**
- * connect-node's adapter, with two differences: handler failures go to our logger instead of
- * the console, and a Connect unary request whose binary body is not a valid message is
- * answered with invalid_argument. (Connect reports that as internal, following gRPC; for memd
+ * connect-node's adapter, with three differences: handler failures go to our logger instead of
+ * the console, a request without a usable Host is refused instead of throwing, and a Connect
+ * unary request whose binary body is not a valid message is answered with invalid_argument. (Connect reports that as internal, following gRPC; for memd
  * a malformed request is the caller's mistake and must say so.)
  */
 export function createConnectHandler(options: ConnectHandlerOptions): NodeHandler {
@@ -34,7 +34,19 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
       res.end();
       return;
     }
-    const uReq = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
+    let uReq: UniversalServerRequest;
+    try {
+      uReq = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
+    } catch (error) {
+      // connect-node builds the request's URL from its Host (or :authority), and throws outside
+      // any handler when there is none it can parse: an HTTP/1.0 request without Host, an empty
+      // Host, "::1". That must be the caller's error, not the end of the daemon.
+      options.logger.warn({ err: error, host: req.headers.host ?? null }, "request refused: no usable Host");
+      const refusal = new ConnectError(`the request has no usable Host header (got ${JSON.stringify(req.headers.host ?? null)}): send Host: localhost`, Code.InvalidArgument);
+      res.writeHead(codeToHttpStatus(refusal.code), { "content-type": "application/json" });
+      res.end(errorToJsonBytes(refusal, {}));
+      return;
+    }
     serve(handler, uReq, options.readMaxBytes)
       .then((uRes) => universalResponseToNodeResponse(uRes, res))
       .catch((reason: unknown) => {
