@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { type Timestamp, timestampDate, timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampFromMs } from "@bufbuild/protobuf/wkt";
 import {
   type Memory,
   MemoryKind as PbKind,
@@ -84,8 +84,22 @@ export function statusesFromPb(values: readonly PbStatus[]): MemoryStatus[] {
   return values.map((v) => fromEnum(STATUSES, "statuses", v)).filter((v): v is MemoryStatus => v !== undefined);
 }
 
-export function timeFromPb(value: Timestamp | undefined): number | null {
-  return value ? timestampDate(value).getTime() : null;
+/**
+ * The times memd accepts, in ms since the epoch: what protobuf's JSON mapping can write
+ * (0001-01-01 to 9999-12-31, to the millisecond). A time outside would be stored, and then fail
+ * every read of its memory as JSON, so it is refused on the way in.
+ */
+export const EARLIEST_TIME_MS = -62_135_596_800_000;
+export const LATEST_TIME_MS = 253_402_300_799_999;
+
+/** A request's time as ms since the epoch (null when unset), or InvalidInputError naming `field`. */
+export function timeFromPb(field: string, value: Timestamp | undefined): number | null {
+  if (!value) return null;
+  const ms = Number(value.seconds) * 1000 + Math.floor(value.nanos / 1_000_000);
+  if (!Number.isInteger(value.nanos) || value.nanos < 0 || value.nanos > 999_999_999 || !Number.isFinite(ms) || ms < EARLIEST_TIME_MS || ms > LATEST_TIME_MS) {
+    throw new InvalidInputError(`${field} must be a time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z; got ${value.seconds}s ${value.nanos}ns`);
+  }
+  return ms;
 }
 
 function timeToPb(ms: number | null): Timestamp | undefined {
@@ -151,15 +165,15 @@ export function memoryFromPb(m: Memory): Omit<MemoryRecord, "createdAt" | "updat
     intensity: m.intensity,
     sessionId: m.sessionId,
     sourceAgent: m.sourceAgent,
-    createdAt: timeFromPb(m.createTime),
-    updatedAt: timeFromPb(m.updateTime),
-    lastAccessedAt: timeFromPb(m.lastAccessTime),
-    expiresAt: timeFromPb(m.expireTime),
-    reviewAt: timeFromPb(m.reviewTime),
+    createdAt: timeFromPb("create_time", m.createTime),
+    updatedAt: timeFromPb("update_time", m.updateTime),
+    lastAccessedAt: timeFromPb("last_access_time", m.lastAccessTime),
+    expiresAt: timeFromPb("expire_time", m.expireTime),
+    reviewAt: timeFromPb("review_time", m.reviewTime),
     accessCount: Number(m.accessCount),
     supersedes: m.supersedes,
     supersededBy: m.supersededBy,
     archiveReason: m.archiveReason,
-    invalidAt: timeFromPb(m.invalidTime),
+    invalidAt: timeFromPb("invalid_time", m.invalidTime),
   };
 }

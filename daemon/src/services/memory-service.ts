@@ -146,8 +146,8 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
           intensity: req.intensity,
           sessionId: req.sessionId,
           sourceAgent: req.sourceAgent,
-          expiresAt: timeFromPb(req.expireTime),
-          reviewAt: timeFromPb(req.reviewTime),
+          expiresAt: timeFromPb("expire_time", req.expireTime),
+          reviewAt: timeFromPb("review_time", req.reviewTime),
         },
         deps.newId(),
         now(),
@@ -214,8 +214,8 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         statuses: orDefault(statusesFromPb(req.statuses)),
         sessionId: req.sessionId,
         pinnedOnly: req.pinnedOnly,
-        createdAfter: timeFromPb(req.createTimeAfter) ?? undefined,
-        createdBefore: timeFromPb(req.createTimeBefore) ?? undefined,
+        createdAfter: timeFromPb("create_time_after", req.createTimeAfter) ?? undefined,
+        createdBefore: timeFromPb("create_time_before", req.createTimeBefore) ?? undefined,
       };
       // One extra row tells whether another page follows.
       const rows = store.list(filter, { limit: pageSize + 1, afterId: decodePageToken(req.pageToken) });
@@ -419,8 +419,8 @@ function patchFromRequest(req: UpdateRequest): MemoryPatch {
   if (req.importance !== undefined) patch.importance = req.importance;
   if (req.valence !== undefined) patch.valence = req.valence;
   if (req.intensity !== undefined) patch.intensity = req.intensity;
-  if (req.expireTime !== undefined) patch.expiresAt = timeFromPb(req.expireTime);
-  if (req.reviewTime !== undefined) patch.reviewAt = timeFromPb(req.reviewTime);
+  if (req.expireTime !== undefined) patch.expiresAt = timeFromPb("expire_time", req.expireTime);
+  if (req.reviewTime !== undefined) patch.reviewAt = timeFromPb("review_time", req.reviewTime);
   return patch;
 }
 
