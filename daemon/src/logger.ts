@@ -24,6 +24,18 @@ export function createLogger(logDir: string, level: LogLevel): DaemonLogger {
   // instead of throwing from wherever it was logged.
   let closed = false;
   const guarded = { write: (line: string) => closed || destination.write(line) };
+  // A write that fails (the disk is full, the file system went read-only) is reported on the
+  // daemon's stderr once per spell of failures, and the line is dropped: the log is not worth the
+  // daemon. An unhandled 'error' event would end the process.
+  let failing = false;
+  destination.on("error", (error: NodeJS.ErrnoException) => {
+    if (failing) return;
+    failing = true;
+    process.stderr.write(`memd: cannot write ${path.join(logDir, "memd.log")} (${error.code ?? error.message}): log lines are dropped until it can\n`);
+  });
+  destination.on("write", () => {
+    failing = false;
+  });
   const logger = pino(
     {
       level,

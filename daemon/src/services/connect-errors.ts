@@ -24,6 +24,11 @@ export function toConnectError(error: unknown, requestId: string): ConnectError 
   for (const [type, code] of CODES) {
     if (error instanceof type) return new ConnectError(error.message, code, undefined, undefined, error);
   }
+  // SQLite's own refusals say something a person can act on; its transaction was rolled back.
+  const sqliteCode = (error as { code?: unknown } | null)?.code;
+  if (sqliteCode === "SQLITE_FULL") {
+    return new ConnectError("the disk that holds MEMD_HOME is full, so nothing of this call was stored: free some space and try again (reads still work)", Code.ResourceExhausted, undefined, undefined, error);
+  }
   return new ConnectError(
     `memd hit an internal error (request ${requestId}); the details are in MEMD_HOME/logs/memd.log`,
     Code.Internal,

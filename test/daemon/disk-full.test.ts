@@ -1,0 +1,78 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+
+/**
+ * A real full disk: MEMD_HOME on an 8 MiB tmpfs, filled to the last byte. Mounting needs root
+ * (CI runs as root); elsewhere the test says why it is skipped.
+ */
+const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "memd-full-"));
+const mounted = process.getuid?.() === 0 ? spawnSync("mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", mountPoint], { encoding: "utf8" }) : null;
+const skipReason = mounted === null ? "not root, so no tmpfs can be mounted" : mounted.status !== 0 ? `mount failed: ${mounted.stderr.trim()}` : "";
+
+const codeOf = async (call: Promise<unknown>) => {
+  try {
+    await call;
+    return { code: "ok", message: "" };
+  } catch (error) {
+    const err = ConnectError.from(error);
+    return { code: Code[err.code], message: err.rawMessage };
+  }
+};
+
+describe.skipIf(skipReason !== "")(`a full disk under MEMD_HOME${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+  let daemon: TestDaemon;
+  const home = path.join(mountPoint, "home");
+  const filler = path.join(mountPoint, "filler");
+
+  beforeAll(async () => {
+    daemon = await spawnDaemon({ home });
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+    spawnSync("umount", [mountPoint]);
+    fs.rmSync(mountPoint, { recursive: true, force: true });
+  });
+
+  function fillDisk(): void {
+    const fd = fs.openSync(filler, "w");
+    const block = Buffer.alloc(64 * 1024, 1);
+    try {
+      for (;;) fs.writeSync(fd, block);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+      // The last bytes too, so that not even a small page fits.
+      try {
+        for (;;) fs.writeSync(fd, block.subarray(0, 512));
+      } catch {
+        // Full.
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  it("answers a Save resource_exhausted with what to do, keeps reading and logging contained, and saves again once space is freed", async () => {
+    const kept = await daemon.clients.memory.save({ content: "saved before the disk filled up", project: "disk" });
+    fillDisk();
+    const refused = await codeOf(daemon.clients.memory.save({ content: `a large memory ${"x".repeat(60_000)}`, project: "disk" }));
+    expect(refused.code).toBe("ResourceExhausted");
+    expect(refused.message).toMatch(/disk that holds MEMD_HOME is full.*free some space/);
+    // Each refusal is logged: enough lines that the log's last page fills and its writes fail too.
+    for (let i = 0; i < 40; i += 1) await codeOf(daemon.clients.memory.save({ content: `another large memory ${i} ${"y".repeat(60_000)}`, project: "disk" }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(daemon.stderr()).toMatch(/cannot write .*memd\.log \(ENOSPC\): log lines are dropped until it can/);
+    expect((await daemon.clients.memory.get({ id: kept.memory?.id as string })).memory?.content).toBe("saved before the disk filled up");
+    expect((await daemon.clients.admin.health({})).health).toBeDefined();
+    expect(daemon.process.exitCode).toBeNull();
+
+    fs.rmSync(filler);
+    const saved = await daemon.clients.memory.save({ content: "saved after space was freed", project: "disk" });
+    expect((await daemon.clients.memory.get({ id: saved.memory?.id as string })).memory?.content).toBe("saved after space was freed");
+    expect((await daemon.clients.memory.list({ project: "disk" })).memories.map((m) => m.content).sort()).toEqual(["saved after space was freed", "saved before the disk filled up"]);
+  });
+});
