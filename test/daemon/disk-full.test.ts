@@ -2,9 +2,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { refusal } from "../helpers/refusal.js";
 
 /**
  * A real full disk: MEMD_HOME on an 8 MiB tmpfs, filled to the last byte. Mounting needs root
@@ -14,15 +15,6 @@ const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "memd-full-"));
 const mounted = process.getuid?.() === 0 ? spawnSync("mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", mountPoint], { encoding: "utf8" }) : null;
 const skipReason = mounted === null ? "not root, so no tmpfs can be mounted" : mounted.status !== 0 ? `mount failed: ${mounted.stderr.trim()}` : "";
 
-const codeOf = async (call: Promise<unknown>) => {
-  try {
-    await call;
-    return { code: "ok", message: "" };
-  } catch (error) {
-    const err = ConnectError.from(error);
-    return { code: Code[err.code], message: err.rawMessage };
-  }
-};
 
 describe.skipIf(skipReason !== "")(`a full disk under MEMD_HOME${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
   let daemon: TestDaemon;
@@ -59,11 +51,11 @@ describe.skipIf(skipReason !== "")(`a full disk under MEMD_HOME${skipReason ? ` 
   it("answers a Save resource_exhausted with what to do, keeps reading and logging contained, and saves again once space is freed", async () => {
     const kept = await daemon.clients.memory.save({ content: "saved before the disk filled up", project: "disk" });
     fillDisk();
-    const refused = await codeOf(daemon.clients.memory.save({ content: `a large memory ${"x".repeat(60_000)}`, project: "disk" }));
-    expect(refused.code).toBe("ResourceExhausted");
-    expect(refused.message).toMatch(/disk that holds MEMD_HOME is full.*free some space/);
+    const refused = await refusal(daemon.clients.memory.save({ content: `a large memory ${"x".repeat(60_000)}`, project: "disk" }));
+    expect(refused.code).toBe(Code.ResourceExhausted);
+    expect(refused.rawMessage).toMatch(/disk that holds MEMD_HOME is full.*free some space/);
     // Each refusal is logged: enough lines that the log's last page fills and its writes fail too.
-    for (let i = 0; i < 40; i += 1) await codeOf(daemon.clients.memory.save({ content: `another large memory ${i} ${"y".repeat(60_000)}`, project: "disk" }));
+    for (let i = 0; i < 40; i += 1) await refusal(daemon.clients.memory.save({ content: `another large memory ${i} ${"y".repeat(60_000)}`, project: "disk" }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(daemon.stderr()).toMatch(/cannot write .*memd\.log \(ENOSPC\): log lines are dropped until it can/);
     expect((await daemon.clients.memory.get({ id: kept.memory?.id as string })).memory?.content).toBe("saved before the disk filled up");

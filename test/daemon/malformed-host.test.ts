@@ -1,19 +1,12 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDaemon, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { freePort, removeDaemon, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let daemon: TestDaemon;
 let port: number;
 
 beforeAll(async () => {
-  port = await new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port: free } = server.address() as net.AddressInfo;
-      server.close(() => resolve(free));
-    });
-  });
+  port = await freePort();
   daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`] });
 });
 afterAll(() => removeDaemon(daemon));

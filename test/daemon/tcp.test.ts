@@ -1,28 +1,16 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
-import { DAEMON_BIN, makeHome, removeDaemon, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { DAEMON_BIN, freePort, makeHome, removeDaemon, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
 let daemon: TestDaemon;
 let port: number;
 let token: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port: free } = server.address() as net.AddressInfo;
-      server.close(() => resolve(free));
-    });
-  });
-}
 
 function bearer(value: string): Interceptor {
   return (next) => (req) => {

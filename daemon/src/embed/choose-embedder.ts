@@ -108,8 +108,8 @@ export async function embedderForSpace(space: EmbeddingSpace, options: ChooseEmb
       case "local":
         return space.model === LOCAL_SPACE.model && space.dimensions === LOCAL_SPACE.dimensions ? createLocalEmbedder(options.local) : null;
       case "onnx": {
-        const spec = onnxModel({ ...options, onnx: options.onnx && { ...options.onnx, model: onnxModelFor(space.model, options.onnx) } });
-        return spec !== null && spec.name === space.model && spec.dimensions === space.dimensions ? createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx) : null;
+        const spec = onnxModelNamed(space.model, options.onnx);
+        return spec !== null && spec.dimensions === space.dimensions ? createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx) : null;
       }
       case "ollama": {
         const host = options.ollama?.host ?? DEFAULT_OLLAMA_HOST;
@@ -146,9 +146,13 @@ function onnxModel(options: ChooseEmbedderOptions): OnnxModelSpec | null {
   return installed ? readOnnxModelDir(modelDir(onnx.modelsDir, installed), installed) : null;
 }
 
-/** Where an older space's ONNX model is: the configured directory when it is that model, else a known model of that name. */
-function onnxModelFor(name: string, onnx: NonNullable<ChooseEmbedderOptions["onnx"]>): string {
-  return onnx.model !== undefined && !knownModel(onnx.model) ? onnx.model : name;
+/** An older space's ONNX model: MEMD_ONNX_MODEL's export when it is that model, else the installed known model of that name. */
+function onnxModelNamed(name: string, onnx: ChooseEmbedderOptions["onnx"]): OnnxModelSpec | null {
+  if (!onnx) return null;
+  const configured = onnx.model !== undefined && !knownModel(onnx.model) ? readOnnxModelDir(onnx.model) : null;
+  if (configured?.name === name) return configured;
+  const known = knownModel(name);
+  return known && isInstalled(onnx.modelsDir, known) ? readOnnxModelDir(modelDir(onnx.modelsDir, known), known) : null;
 }
 
 function openAiEmbedder(options: ChooseEmbedderOptions): Embedder {

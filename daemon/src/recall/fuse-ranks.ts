@@ -41,8 +41,7 @@ export function fuseRanks(sources: readonly RankedSource[], k = RRF_K): FusedCan
 
 /**
  * Adds the sources' contributions to `fused`, by id, and returns it: fusing some sources and
- * then the others scores every candidate as fusing them all at once does, so a search can fuse
- * what it has while it waits for the rest.
+ * then the others scores every candidate as fusing them all at once does.
  */
 export function fuseInto(fused: Map<string, FusedCandidate>, sources: readonly RankedSource[], k = RRF_K): Map<string, FusedCandidate> {
   for (const source of sources) {

@@ -10,6 +10,7 @@ import { type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../r
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { promptQuery, renderPointers, selectPointers } from "../recall/prompt-pointers.js";
 import { fitBudget, itemTokens, summarize } from "../recall/recall-budget.js";
+import { embeddingText } from "../embed/embedding-text.js";
 import { kindToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { rulesDueForReview } from "./review.js";
@@ -109,7 +110,7 @@ export async function suggestPointers(
     id: m.memory.id,
     kind: m.memory.kind,
     summary: summarize(m.memory.content),
-    text: [m.memory.content, m.memory.problem, m.memory.solution, ...m.memory.concepts, ...m.memory.files].join("\n"),
+    text: embeddingText(m.memory),
     score: m.score,
     keywordRank: m.explanation.keywordRank,
     graphPath: m.explanation.graphPath,
