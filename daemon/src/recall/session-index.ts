@@ -11,9 +11,12 @@ export class SessionIndex {
 
   /** Places a row in its session (moving it when its session or time changed); an empty session id places it nowhere. */
   set(seq: number, project: string, sessionId: string, createdAt: number): void {
+    const key = `${project}\u0000${sessionId}`;
+    // Most updates (an access count, a promotion) leave the row where it is: nothing to move.
+    const place = this.placed.get(seq);
+    if (place !== undefined && place.key === key && place.createdAt === createdAt) return;
     this.delete(seq);
     if (sessionId === "") return;
-    const key = `${project}\u0000${sessionId}`;
     let rows = this.sessions.get(key);
     if (!rows) {
       rows = [];
