@@ -13,6 +13,8 @@ export interface FakeOllamaOptions {
   failWhen?: (texts: string[]) => boolean;
   /** /api/embed never answers while this returns true for the texts asked for. */
   hangWhen?: (texts: string[]) => boolean;
+  /** /api/embed answers texts for which this returns a promise only once that promise settles. */
+  holdWhen?: (texts: string[]) => Promise<void> | undefined;
 }
 
 /** A local server that speaks the parts of the Ollama API memd uses: /api/tags, /api/show, /api/embed. */
@@ -37,7 +39,10 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): Promise<LocalS
       const input = body.input ?? [];
       if (options.failWhen?.(input)) return sendJson(response, 503, { error: "simulated outage" });
       if (options.hangWhen?.(input)) return;
-      return sendJson(response, 200, { model: body.model, embeddings: input.map((text) => fakeVector(text, dimensions)), prompt_eval_count: 10 });
+      const answer = () => sendJson(response, 200, { model: body.model, embeddings: input.map((text) => fakeVector(text, dimensions)), prompt_eval_count: 10 });
+      const held = options.holdWhen?.(input);
+      if (held) return void held.then(answer);
+      return answer();
     }
     sendJson(response, 404, { error: "not found" });
   });

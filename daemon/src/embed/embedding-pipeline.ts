@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.js";
+import { isDatabaseLocked } from "../store/database-locked.js";
 import type { EmbeddingJob, SpaceRecord, StoredVector, VectorStore } from "../store/vector-store.js";
 import { type Embedder, EmbeddingError } from "./embedder.js";
 import { embeddingText, textHash } from "./embedding-text.js";
@@ -33,6 +34,8 @@ export interface PipelineOptions {
 export type PipelineState = "idle" | "ready" | "failing";
 
 const IDLE_POLL_MS = 5000;
+/** How long the pipeline waits before writing again when another process holds the write lock. */
+const LOCKED_RETRY_MS = 1000;
 
 /**
  * Drains the durable embedding queue of one space: forms batches by size and by a short
@@ -94,24 +97,36 @@ export class EmbeddingPipeline {
   }
 
   private async run(): Promise<void> {
-    const { store, space, batchSize, batchDelayMs, now } = this.options;
     while (!this.stopped) {
-      let jobs = store.dueJobs(space.id, now(), batchSize);
-      if (jobs.length > 0 && jobs.length < batchSize) {
-        // A lone Save is usually followed by others: give them a moment to share the call.
-        await this.sleep(batchDelayMs);
-        if (this.stopped) break;
-        jobs = store.dueJobs(space.id, now(), batchSize);
+      try {
+        await this.step();
+      } catch (error) {
+        if (!isDatabaseLocked(error)) throw error;
+        // Another process holds the write lock: the jobs stay queued, and are tried again once it may be gone.
+        this.options.logger.warn({ retryInMs: LOCKED_RETRY_MS }, "embedding paused: the database is locked by another process");
+        await this.sleep(LOCKED_RETRY_MS);
       }
-      if (jobs.length === 0) {
-        this.checkComplete();
-        const due = store.nextDueAt(space.id);
-        // Writers notify; the idle poll only catches jobs queued by paths that cannot (a repair, another tool).
-        await this.sleep(due === null ? IDLE_POLL_MS : Math.max(10, Math.min(IDLE_POLL_MS, due - now())));
-        continue;
-      }
-      await this.embedBatch(jobs);
     }
+  }
+
+  /** Embeds and stores one batch, or waits for one. */
+  private async step(): Promise<void> {
+    const { store, space, batchSize, batchDelayMs, now } = this.options;
+    let jobs = store.dueJobs(space.id, now(), batchSize);
+    if (jobs.length > 0 && jobs.length < batchSize) {
+      // A lone Save is usually followed by others: give them a moment to share the call.
+      await this.sleep(batchDelayMs);
+      if (this.stopped) return;
+      jobs = store.dueJobs(space.id, now(), batchSize);
+    }
+    if (jobs.length === 0) {
+      this.checkComplete();
+      const due = store.nextDueAt(space.id);
+      // Writers notify; the idle poll only catches jobs queued by paths that cannot (a repair, another tool).
+      await this.sleep(due === null ? IDLE_POLL_MS : Math.max(10, Math.min(IDLE_POLL_MS, due - now())));
+      return;
+    }
+    await this.embedBatch(jobs);
   }
 
   /** A failing follow-up must not turn a stored batch into a failed one. */
@@ -147,6 +162,8 @@ export class EmbeddingPipeline {
       this.options.onBatchStored?.();
       logger.debug({ count: jobs.length, space: space.id }, "embedded batch");
     } catch (error) {
+      // Not the embedder's failure: nothing was stored, and the jobs stay as they were.
+      if (isDatabaseLocked(error)) throw error;
       const retryable = error instanceof EmbeddingError ? error.retryable : true;
       const retryAfter = error instanceof EmbeddingError ? error.retryAfterMs : undefined;
       const attempts = Math.max(...jobs.map((j) => j.attempts));

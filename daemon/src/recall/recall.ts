@@ -1,6 +1,7 @@
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
+import { unlessLocked } from "../store/database-locked.js";
 import type { MemoryStore } from "../store/store.js";
 import { extractEntities } from "./entities.js";
 import { type Explanation, hybridSearch } from "./hybrid-search.js";
@@ -102,7 +103,8 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
     tokens += room.tokens;
     truncated ||= room.truncated && room.kept.length < ASSOCIATE_MAX;
   }
-  if (full) store.recordAccess(kept.map((item) => item.memory.id), input.now);
+  // Access counts only tune decay: while another process holds the write lock they are skipped.
+  if (full) unlessLocked(() => store.recordAccess(kept.map((item) => item.memory.id), input.now));
   return { items: kept, depth, tokens, truncated, vectorsSkipped };
 }
 

@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import {
   ConflictError, FailedPreconditionError, InvalidInputError, NotFoundError, SchemaTooNewError, TooLargeError, UnavailableError,
 } from "../errors.js";
+import { isDatabaseLocked } from "../store/database-locked.js";
 
 /** The one place where domain errors become Connect codes. */
 const CODES: [new (...args: never[]) => Error, Code][] = [
@@ -28,6 +29,9 @@ export function toConnectError(error: unknown, requestId: string): ConnectError 
   const sqliteCode = (error as { code?: unknown } | null)?.code;
   if (sqliteCode === "SQLITE_FULL") {
     return new ConnectError("the disk that holds MEMD_HOME is full, so nothing of this call was stored: free some space and try again (reads still work)", Code.ResourceExhausted, undefined, undefined, error);
+  }
+  if (isDatabaseLocked(error)) {
+    return new ConnectError("the database is locked by another process (a sqlite3 shell or a backup holding a write transaction), so nothing of this call was stored: end that transaction and try again (reads still work)", Code.Unavailable, undefined, undefined, error);
   }
   return new ConnectError(
     `memd hit an internal error (request ${requestId}); the details are in MEMD_HOME/logs/memd.log`,

@@ -11,6 +11,7 @@ import { hybridSearch } from "../recall/hybrid-search.js";
 import { promptQuery, renderPointers, selectPointers } from "../recall/prompt-pointers.js";
 import { fitBudget, itemTokens, summarize } from "../recall/recall-budget.js";
 import { embeddingText } from "../embed/embedding-text.js";
+import { unlessLocked } from "../store/database-locked.js";
 import { kindToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { rulesDueForReview } from "./review.js";
@@ -131,8 +132,11 @@ export async function suggestPointers(
 /** Records what a session was given; the records of idle sessions are pruned on the way, so the table only grows with use. */
 function remember(deps: ServiceDeps, sessionId: string, memoryIds: readonly string[], now: number): void {
   if (sessionId === "" || memoryIds.length === 0) return;
-  deps.store.pruneSessionInjections(now - SESSION_MEMORY_MS);
-  deps.store.recordSessionInjections(sessionId, memoryIds, now);
+  // A prompt's hook must not wait for another process's write lock: at worst a pointer is shown again.
+  unlessLocked(() => {
+    deps.store.pruneSessionInjections(now - SESSION_MEMORY_MS);
+    deps.store.recordSessionInjections(sessionId, memoryIds, now);
+  });
 }
 
 function validSessionId(sessionId: string): string {

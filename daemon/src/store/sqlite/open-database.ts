@@ -51,6 +51,11 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
         db.pragma(`user_version = ${migration.version}`);
       })();
     }
+    // From here on a write never waits inside SQLite: busy_timeout would block the event loop,
+    // Health and every read included, for as long as another process holds the write lock.
+    // Writes that find the lock taken fail at once and are retried between turns of the event
+    // loop (server/lock-retry.ts); reads in WAL mode need no lock.
+    db.pragma("busy_timeout = 0");
     return { db, schemaVersion: Math.max(existing, latest), backupFile };
   } catch (error) {
     db.close();
@@ -74,6 +79,7 @@ function configure(db: Database.Database): void {
   // kill -9 of the daemon (NORMAL would too) but also power loss and OS crashes, at about
   // one fsync per Save. The benchmark reports what that costs.
   db.pragma("synchronous = FULL");
+  // Opening and migrating may wait for another process's write lock: nothing else runs yet.
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
 }

@@ -410,11 +410,14 @@ export class SqliteStore implements MemoryStore {
   }
 
   projectForRoot(root: string, preferredName: string): string {
+    // A known root is a plain read, which needs no write lock: a search from a known
+    // repository must not wait for another process's write transaction.
+    const known = (root: string) => (this.sql("SELECT name FROM projects WHERE root = ?").get(root) as { name: string } | undefined)?.name;
+    const existing = known(root);
+    if (existing !== undefined) return existing;
     return this.db.transaction(() => {
-      const known = this.sql("SELECT name FROM projects WHERE root = ?").get(root) as
-        | { name: string }
-        | undefined;
-      if (known) return known.name;
+      const registered = known(root);
+      if (registered !== undefined) return registered;
       const taken = this.sql("SELECT 1 FROM projects WHERE name = ?").get(preferredName) !== undefined;
       // Two repositories with the same folder name stay apart: the second gets a suffix.
       const name = taken
