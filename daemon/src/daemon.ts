@@ -74,7 +74,11 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
   };
 
   try {
-    const store = new SqliteStore({ file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities, contentHashOf: normalizedContentHash });
+    const store = new SqliteStore({
+      file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities, contentHashOf: normalizedContentHash,
+      onUnreadableRow: (memoryId, problems) =>
+        logger.warn({ memoryId, problems }, "a stored memory holds values memd cannot use: it is read with them repaired, and stays as stored until it is updated"),
+    });
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
 

@@ -16,6 +16,15 @@ export const MEMORY_STATUSES = ["active", "staged", "archived", "superseded"] as
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
 /** The project that holds user-wide memories. */
+/**
+ * The times a memory may hold, in ms since the epoch: what protobuf's JSON mapping can write
+ * (0001-01-01 to 9999-12-31, to the millisecond). A time outside would fail every read of its
+ * memory as JSON, so requests are refused outside it (services/convert.ts) and a stored time
+ * outside it (an older memd, a hand edit) is read as the nearest end (store/sqlite/memory-row.ts).
+ */
+export const EARLIEST_TIME_MS = -62_135_596_800_000;
+export const LATEST_TIME_MS = 253_402_300_799_999;
+
 export const GLOBAL_PROJECT = "global";
 
 /** Times are milliseconds since the Unix epoch; optional times are null when unset. */

@@ -9,7 +9,7 @@ import {
   Tier as PbTier,
 } from "../../../gen/memd/v1/memory_pb.js";
 import { InvalidInputError } from "../errors.js";
-import type { MemoryKind, MemoryRecord, MemoryStatus, Provenance, Tier } from "../memory/memory.js";
+import { EARLIEST_TIME_MS, LATEST_TIME_MS, type MemoryKind, type MemoryRecord, type MemoryStatus, type Provenance, type Tier } from "../memory/memory.js";
 
 /** Translation between the wire messages and the daemon's plain records. */
 
@@ -84,13 +84,6 @@ export function statusesFromPb(values: readonly PbStatus[]): MemoryStatus[] {
   return values.map((v) => fromEnum(STATUSES, "statuses", v)).filter((v): v is MemoryStatus => v !== undefined);
 }
 
-/**
- * The times memd accepts, in ms since the epoch: what protobuf's JSON mapping can write
- * (0001-01-01 to 9999-12-31, to the millisecond). A time outside would be stored, and then fail
- * every read of its memory as JSON, so it is refused on the way in.
- */
-export const EARLIEST_TIME_MS = -62_135_596_800_000;
-export const LATEST_TIME_MS = 253_402_300_799_999;
 
 /** A request's time as ms since the epoch (null when unset), or InvalidInputError naming `field`. */
 export function timeFromPb(field: string, value: Timestamp | undefined): number | null {

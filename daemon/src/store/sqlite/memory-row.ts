@@ -1,5 +1,7 @@
 import type Database from "better-sqlite3";
-import type { MemoryKind, MemoryRecord, MemoryStatus, Provenance, Tier } from "../../memory/memory.js";
+import {
+  EARLIEST_TIME_MS, LATEST_TIME_MS, MEMORY_KINDS, MEMORY_STATUSES, type MemoryRecord, PROVENANCES, TIERS,
+} from "../../memory/memory.js";
 
 /** A row of the memories table as SQLite returns it. */
 export interface MemoryRow {
@@ -42,38 +44,113 @@ export const MEMORY_COLUMNS = [
   "review_at", "access_count", "supersedes", "superseded_by", "archive_reason", "invalid_at",
 ] as const;
 
-export function rowToMemory(row: MemoryRow): MemoryRecord {
-  return {
-    id: row.id,
-    content: row.content,
-    kind: row.kind as MemoryKind,
-    project: row.project,
-    problem: row.problem,
-    solution: row.solution,
-    concepts: JSON.parse(row.concepts) as string[],
-    files: JSON.parse(row.files) as string[],
-    tags: JSON.parse(row.tags) as string[],
-    confidence: row.confidence,
-    provenance: row.provenance as Provenance,
-    tier: row.tier as Tier,
-    status: row.status as MemoryStatus,
+/** What an unusable stored value is read as (see rowToMemory): the defaults of a new memory. */
+export const READ_AS = {
+  kind: "fact", provenance: "save", tier: "regular", status: "active", confidence: 0.5, importance: 3, valence: 0, intensity: 0, accessCount: 0, requiredTime: 0,
+} as const;
+
+/** Told of a stored memory that could only be read by repairing some of its values. */
+export type UnreadableRowReport = (id: string, problems: readonly string[]) => void;
+
+/**
+ * A stored row as a memory. Reading never fails on a row: a value memd cannot use (a list that
+ * is not JSON, an unknown kind, a time outside the wire's range, text in a number column, as an
+ * older memd or a hand edit in the sqlite3 shell can leave) is read as the nearest sensible
+ * value and reported, so one bad row cannot fail every Get, List, Search and Export of its
+ * project. The row itself is left as it is.
+ */
+export function rowToMemory(row: MemoryRow, report?: UnreadableRowReport): MemoryRecord {
+  const problems: string[] = [];
+  const read = new ColumnReader(row as unknown as Record<string, unknown>, problems);
+  const memory: MemoryRecord = {
+    id: read.text("id"),
+    content: read.text("content"),
+    kind: read.oneOf("kind", MEMORY_KINDS, READ_AS.kind),
+    project: read.text("project"),
+    problem: read.text("problem"),
+    solution: read.text("solution"),
+    concepts: read.list("concepts"),
+    files: read.list("files"),
+    tags: read.list("tags"),
+    confidence: read.number("confidence", READ_AS.confidence),
+    provenance: read.oneOf("provenance", PROVENANCES, READ_AS.provenance),
+    tier: read.oneOf("tier", TIERS, READ_AS.tier),
+    status: read.oneOf("status", MEMORY_STATUSES, READ_AS.status),
     pinned: row.pinned === 1,
-    importance: row.importance,
-    valence: row.valence,
-    intensity: row.intensity,
-    sessionId: row.session_id,
-    sourceAgent: row.source_agent,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    lastAccessedAt: row.last_accessed_at,
-    expiresAt: row.expires_at,
-    reviewAt: row.review_at,
-    accessCount: row.access_count,
-    supersedes: row.supersedes,
-    supersededBy: row.superseded_by,
-    archiveReason: row.archive_reason,
-    invalidAt: row.invalid_at,
+    importance: read.number("importance", READ_AS.importance),
+    valence: read.number("valence", READ_AS.valence),
+    intensity: read.number("intensity", READ_AS.intensity),
+    sessionId: read.text("session_id"),
+    sourceAgent: read.text("source_agent"),
+    createdAt: read.time("created_at") ?? READ_AS.requiredTime,
+    updatedAt: read.time("updated_at") ?? READ_AS.requiredTime,
+    lastAccessedAt: read.time("last_accessed_at"),
+    expiresAt: read.time("expires_at"),
+    reviewAt: read.time("review_at"),
+    accessCount: read.number("access_count", READ_AS.accessCount),
+    supersedes: read.text("supersedes"),
+    supersededBy: read.text("superseded_by"),
+    archiveReason: read.text("archive_reason"),
+    invalidAt: read.time("invalid_at"),
   };
+  if (problems.length > 0) report?.(memory.id, problems);
+  return memory;
+}
+
+/** Reads a row's columns by the type memd wrote them as, noting each value it had to repair. */
+export class ColumnReader {
+  constructor(
+    private readonly row: Record<string, unknown>,
+    private readonly problems: string[],
+  ) {}
+
+  text(column: string): string {
+    const value = this.row[column];
+    if (typeof value === "string") return value;
+    this.problems.push(`${column} is not text`);
+    return value === null || value === undefined ? "" : Buffer.isBuffer(value) ? value.toString("utf8") : String(value);
+  }
+
+  number(column: string, fallback: number): number {
+    const value = this.row[column];
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+    this.problems.push(`${column} is not a number, read as ${fallback}`);
+    return fallback;
+  }
+
+  /** A time in ms, within what the wire can carry; null when unset or unreadable. */
+  time(column: string): number | null {
+    const value = this.row[column];
+    if (value === null) return null;
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      this.problems.push(`${column} is not a time, read as unset`);
+      return null;
+    }
+    const ms = Math.min(LATEST_TIME_MS, Math.max(EARLIEST_TIME_MS, Math.floor(value)));
+    if (ms !== value) this.problems.push(`${column} ${value} is outside 0001-9999 or not whole milliseconds, read as ${ms}`);
+    return ms;
+  }
+
+  oneOf<T extends string>(column: string, allowed: readonly T[], fallback: T): T {
+    const value = this.row[column];
+    if ((allowed as readonly unknown[]).includes(value)) return value as T;
+    this.problems.push(`${column} has unknown value ${JSON.stringify(value)}, read as ${fallback}`);
+    return fallback;
+  }
+
+  /** A JSON array of strings; what is not one is read as the strings it holds, or as empty. */
+  list(column: string): string[] {
+    const value = this.row[column];
+    let parsed: unknown;
+    try {
+      parsed = typeof value === "string" ? JSON.parse(value) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (Array.isArray(parsed) && parsed.every((item) => typeof item === "string")) return parsed as string[];
+    this.problems.push(`${column} is not a JSON list of strings`);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : [];
+  }
 }
 
 export function memoryToRow(m: MemoryRecord): MemoryRow {
@@ -119,7 +196,7 @@ export function sameRow(a: MemoryRow, b: MemoryRow): boolean {
 const bySeqStatements = new WeakMap<Database.Database, Database.Statement>();
 
 /** These memories by sequence number, in the order given; unknown numbers are left out. */
-export function readMemoriesBySeq(db: Database.Database, memorySeqs: readonly number[]): { seq: number; memory: MemoryRecord }[] {
+export function readMemoriesBySeq(db: Database.Database, memorySeqs: readonly number[], report?: UnreadableRowReport): { seq: number; memory: MemoryRecord }[] {
   if (memorySeqs.length === 0) return [];
   let statement = bySeqStatements.get(db);
   if (!statement) {
@@ -130,6 +207,6 @@ export function readMemoriesBySeq(db: Database.Database, memorySeqs: readonly nu
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
   return memorySeqs.flatMap((seq) => {
     const row = bySeq.get(seq);
-    return row ? [{ seq, memory: rowToMemory(row) }] : [];
+    return row ? [{ seq, memory: rowToMemory(row, report) }] : [];
   });
 }

@@ -4,6 +4,7 @@ import { admits } from "../../keywords/pruned-search.js";
 import { tokenize } from "../../keywords/tokenize.js";
 import { MEMORY_KINDS, MEMORY_STATUSES, type MemoryKind, type MemoryStatus } from "../../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../../memory/memory-filter.js";
+import { ColumnReader, READ_AS } from "./memory-row.js";
 import { type EntityHit, EntityIndex } from "../../recall/entity-index.js";
 import { SessionIndex } from "../../recall/session-index.js";
 import type { GraphSearch, KeywordScope, RankedRow, RankingFacets } from "../store.js";
@@ -316,20 +317,22 @@ function byRow(links: readonly Link[]): Map<number, string[]> {
   return keys;
 }
 
+/** A row's ranking facets, its values repaired as rowToMemory repairs them (and reports them, on the memory's first read). */
 function facetsOf(row: IndexedRow): RankingFacets {
+  const read = new ColumnReader(row as unknown as Record<string, unknown>, []);
   return {
-    id: row.id,
-    project: row.project,
-    kind: row.kind as MemoryKind,
-    status: row.status as MemoryStatus,
-    sessionId: row.session_id,
+    id: read.text("id"),
+    project: read.text("project"),
+    kind: read.oneOf("kind", MEMORY_KINDS, READ_AS.kind),
+    status: read.oneOf("status", MEMORY_STATUSES, READ_AS.status),
+    sessionId: read.text("session_id"),
     pinned: row.pinned === 1,
-    createdAt: row.created_at,
-    reviewAt: row.review_at,
-    importance: row.importance,
-    intensity: row.intensity,
-    confidence: row.confidence,
-    accessCount: row.access_count,
+    createdAt: read.time("created_at") ?? READ_AS.requiredTime,
+    reviewAt: read.time("review_at"),
+    importance: read.number("importance", READ_AS.importance),
+    intensity: read.number("intensity", READ_AS.intensity),
+    confidence: read.number("confidence", READ_AS.confidence),
+    accessCount: read.number("access_count", READ_AS.accessCount),
   };
 }
 

@@ -9,7 +9,7 @@ import type {
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
 import { EntityGraph } from "./entity-graph.js";
-import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMemory, sameRow } from "./memory-row.js";
+import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMemory, sameRow, type UnreadableRowReport } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { SearchMirror } from "./search-mirror.js";
@@ -25,12 +25,16 @@ export interface SqliteStoreOptions {
   entitiesOf?: (memory: MemoryRecord) => readonly LinkedEntity[];
   /** The normalised content hash that finds exact duplicates. */
   contentHashOf?: (content: string) => string;
+  /** Told, once per memory, of a stored row that could only be read by repairing some of its values. */
+  onUnreadableRow?: UnreadableRowReport;
 }
 
 const EXPORT_PAGE = 500;
 /** Memories read at a time while every memory is linked at open. */
 const RELINK_STEP = 1000;
 const MAX_CACHED_STATEMENTS = 256;
+/** Distinct unreadable memories reported per process: enough to find them, never a flood. */
+const MAX_REPORTED_ROWS = 1000;
 
 interface Where {
   sql: string;
@@ -57,6 +61,9 @@ export class SqliteStore implements MemoryStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
   private readonly contentHashOf: ((content: string) => string) | undefined;
+  /** Reports each repaired memory once: a row is read on every search that finds it. */
+  private readonly reportUnreadable: UnreadableRowReport;
+  private readonly readRow = (row: MemoryRow): MemoryRecord => rowToMemory(row, this.reportUnreadable);
 
   constructor(options: SqliteStoreOptions) {
     const opened = openDatabase({
@@ -70,7 +77,13 @@ export class SqliteStore implements MemoryStore {
     this.backupFile = opened.backupFile;
     this.file = options.file;
     this.now = options.now;
-    this.vectors = new SqliteVectorStore(this.db);
+    const reported = new Set<string>();
+    this.reportUnreadable = (id, problems) => {
+      if (reported.has(id) || reported.size >= MAX_REPORTED_ROWS) return;
+      reported.add(id);
+      options.onUnreadableRow?.(id, problems);
+    };
+    this.vectors = new SqliteVectorStore(this.db, this.reportUnreadable);
     const columns = MEMORY_COLUMNS.join(", ");
     const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
     this.insertStmt = this.sql(`INSERT INTO memories (${columns}) VALUES (${values})`);
@@ -145,7 +158,7 @@ export class SqliteStore implements MemoryStore {
       const last = rows.at(-1);
       if (!last) return;
       this.db.transaction(() => {
-        for (const row of rows) this.afterWrite(row.seq, rowToMemory(row));
+        for (const row of rows) this.afterWrite(row.seq, this.readRow(row));
       }).immediate();
       after = last.seq;
       yield rows.length;
@@ -171,7 +184,7 @@ export class SqliteStore implements MemoryStore {
 
   get(id: string): MemoryRecord | undefined {
     const row = this.getStmt.get(id) as MemoryRow | undefined;
-    return row ? rowToMemory(row) : undefined;
+    return row ? this.readRow(row) : undefined;
   }
 
   seqOf(id: string): number | undefined {
@@ -237,7 +250,7 @@ export class SqliteStore implements MemoryStore {
     const rows = this
       .sql(`SELECT * FROM memories${index} WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
       .all(...where.params, page.limit) as MemoryRow[];
-    return rows.map(rowToMemory);
+    return rows.map(this.readRow);
   }
 
   /** BM25 over the in-memory copy of the FTS5 index (see SearchMirror), which ranks exactly as FTS5 does. */
@@ -276,7 +289,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   memoriesBySeq(memorySeqs: readonly number[]): Map<number, MemoryRecord> {
-    return new Map(readMemoriesBySeq(this.db, memorySeqs).map(({ seq, memory }) => [seq, memory]));
+    return new Map(readMemoriesBySeq(this.db, memorySeqs, this.reportUnreadable).map(({ seq, memory }) => [seq, memory]));
   }
 
   takeDedupPending(memorySeqs: readonly number[]): number[] {
@@ -329,7 +342,7 @@ export class SqliteStore implements MemoryStore {
     );
     for (;;) {
       const rows = (byProject ? stmt.all(after, project) : stmt.all(after)) as MemoryRow[];
-      for (const row of rows) yield rowToMemory(row);
+      for (const row of rows) yield this.readRow(row);
       const last = rows.at(-1);
       if (!last || rows.length < EXPORT_PAGE) return;
       after = last.id;
@@ -462,7 +475,7 @@ export class SqliteStore implements MemoryStore {
       // "content_hash != ''" lets SQLite use the partial index (it cannot infer it from a parameter).
       .sql("SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' ORDER BY id")
       .all(this.contentHashOf(content)) as MemoryRow[];
-    return rows.map(rowToMemory);
+    return rows.map(this.readRow);
   }
 
   projectRoot(name: string): string | undefined {

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { EmbeddingSpace } from "../../embed/embedder.js";
 import type { EmbeddingJob, SpaceRecord, StoredCode, StoredVector, VectorStore } from "../vector-store.js";
-import { type MemoryRow, readMemoriesBySeq, rowToMemory } from "./memory-row.js";
+import { type MemoryRow, readMemoriesBySeq, rowToMemory, type UnreadableRowReport } from "./memory-row.js";
 
 const CODE_PAGE = 5000;
 const VECTOR_PAGE = "SELECT memory_seq, vector FROM memory_vectors WHERE space_id = ? AND memory_seq > ?";
@@ -44,7 +44,11 @@ export function blobToVector(blob: Buffer): Float32Array {
 
 /** The SQLite side of embeddings: spaces, the durable job queue, vectors and codes. */
 export class SqliteVectorStore implements VectorStore {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    /** Told of a memory whose row could only be read by repairing it (see rowToMemory). */
+    private readonly reportUnreadable?: UnreadableRowReport,
+  ) {}
 
   spaces(): SpaceRecord[] {
     return (this.db.prepare("SELECT * FROM embedding_spaces ORDER BY id").all() as SpaceRow[]).map(toSpace);
@@ -104,7 +108,7 @@ export class SqliteVectorStore implements VectorStore {
       memorySeq: row.memory_seq,
       token: row.token,
       attempts: row.attempts,
-      memory: rowToMemory(row),
+      memory: rowToMemory(row, this.reportUnreadable),
     }));
   }
 
@@ -218,7 +222,7 @@ export class SqliteVectorStore implements VectorStore {
 
 
   memoriesBySeq(memorySeqs: readonly number[]) {
-    return readMemoriesBySeq(this.db, memorySeqs);
+    return readMemoriesBySeq(this.db, memorySeqs, this.reportUnreadable);
   }
 
   /** A vector row that cannot be read is dropped and its memory embedded again. */
