@@ -34,6 +34,7 @@ import { createSkillService } from "./services/skill-service.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor, tcpAuthInterceptor, tcpRequestKey } from "./server/interceptors.js";
+import { fieldBoundsInterceptor } from "./server/field-bounds.js";
 import { lockRetryInterceptor } from "./server/lock-retry.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
 import { loadOrCreateToken } from "./server/token.js";
@@ -150,7 +151,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       );
 
     const servers: SniffingServer[] = [];
-    const socketServer = createSniffingServer(adapter([loggingInterceptor(logger), lockRetryInterceptor()]));
+    const socketServer = createSniffingServer(adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()]));
     servers.push(socketServer);
     fs.rmSync(config.socketPath, { force: true }); // we hold the lock, so any socket file is stale
     await listenPrivately(socketServer.server, config.socketPath);
@@ -160,7 +161,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (config.listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const tcpServer = createSniffingServer(
-        adapter([loggingInterceptor(logger), tcpAuthInterceptor(token), lockRetryInterceptor()], (req) => {
+        adapter([loggingInterceptor(logger), tcpAuthInterceptor(token), fieldBoundsInterceptor(), lockRetryInterceptor()], (req) => {
           const values = createContextValues();
           const host = req.headers.host ?? (req.headers[":authority"] as string | undefined) ?? "";
           values.set(tcpRequestKey, { host, authorization: String(req.headers.authorization ?? "") });

@@ -1,8 +1,8 @@
 import fs from "node:fs";
-import path from "node:path";
 import readline from "node:readline";
 import { FailedPreconditionError, InvalidInputError, NotFoundError } from "../errors.js";
 import { parseTranscriptLine, type TranscriptEvent } from "./transcript-line.js";
+import { validateAbsolutePath } from "../memory/validate.js";
 
 /**
  * Past this size only the tail is read: a long session's transcript is mostly tool output,
@@ -26,12 +26,7 @@ export interface TranscriptRead {
  * what to pass instead. Cheap enough to run before answering a hook.
  */
 export function checkTranscriptPath(file: string): void {
-  if (file.trim() === "") {
-    throw new InvalidInputError("transcript_path is empty: pass the absolute path of the session's .jsonl transcript");
-  }
-  if (!path.isAbsolute(file)) {
-    throw new InvalidInputError(`transcript_path must be an absolute path, got "${file.slice(0, 200)}"`);
-  }
+  validateAbsolutePath("transcript_path", file, "the absolute path of the session's .jsonl transcript");
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -81,7 +76,7 @@ export async function readTranscript(file: string, maxBytes = MAX_TRANSCRIPT_BYT
 
 function fileError(file: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" || code === "ENOTDIR") {
+  if (code === "ENOENT" || code === "ENOTDIR" || code === "ENAMETOOLONG") {
     return new NotFoundError(`no transcript at ${file}: check the path (Claude Code keeps them in ~/.claude/projects/<project>/<session>.jsonl)`, { cause: error });
   }
   if (code === "EACCES" || code === "EPERM") {

@@ -5,6 +5,7 @@ import type { MemoryRecord } from "../memory/memory.js";
 import { isIndexFile, isMarkdownFile } from "./claude-paths.js";
 import { compressVerdict, type NoteVerdict } from "./compress-verdict.js";
 import { backupCopy, newBackupRun, readTextIfExists, writeFileAtomic } from "./markdown-files.js";
+import { validateAbsolutePath } from "../memory/validate.js";
 
 /** Notes are small (memd-hook saves at most 64 KiB); anything far larger is not a note. */
 const MAX_NOTE_BYTES = 1024 * 1024;
@@ -59,8 +60,7 @@ export function compressNotes(options: CompressOptions): CompressedNote[] {
 export function expandPaths(paths: readonly string[]): string[] {
   const files = new Set<string>();
   for (const given of paths) {
-    if (!path.isAbsolute(given)) throw new InvalidInputError(`"${given}" is a relative path: give an absolute path to a .md note or a directory of notes`);
-    const resolved = path.resolve(given);
+    const resolved = validateAbsolutePath("paths", given, "an absolute path to a .md note or a directory of notes");
     const stat = statOrNull(resolved);
     if (!stat) throw new NotFoundError(`${resolved} does not exist: give a .md note or a directory of notes`);
     if (stat.isDirectory()) {
@@ -99,7 +99,7 @@ function lstatOrNull(file: string): fs.Stats | null {
   try {
     return fs.lstatSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (isMissing(error)) return null;
     throw error;
   }
 }
@@ -108,7 +108,13 @@ function statOrNull(file: string): fs.Stats | null {
   try {
     return fs.statSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (isMissing(error)) return null;
     throw error;
   }
+}
+
+/** A path that names nothing: no such entry, a file where a directory should be, or a name too long for any entry. */
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR" || code === "ENAMETOOLONG";
 }

@@ -18,6 +18,15 @@ type ImportedFields = Omit<MemoryRecord, "createdAt" | "updatedAt"> & {
 export function validateImported(m: ImportedFields, limits: MemoryLimits): MemoryRecord {
   validateUlid(m.id);
   if (m.createdAt === null) throw new InvalidInputError(`memory ${m.id} has no create_time`);
+  // The links of a chain of corrections, which Supersede and History follow: each names another memory.
+  for (const [field, linked] of [["supersedes", m.supersedes], ["superseded_by", m.supersededBy]] as const) {
+    if (linked === "") continue;
+    validateUlid(linked, field);
+    if (linked === m.id) throw new InvalidInputError(`memory ${m.id} names itself in ${field}: a memory cannot correct itself`);
+  }
+  if (m.status === "superseded" && m.supersededBy === "") {
+    throw new InvalidInputError(`memory ${m.id} is superseded but names no superseded_by: give the id of the memory that replaced it, or another status`);
+  }
   validateContent("content", m.content, limits);
   validateOptionalText("problem", m.problem, limits);
   validateOptionalText("solution", m.solution, limits);

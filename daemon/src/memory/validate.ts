@@ -1,3 +1,4 @@
+import path from "node:path";
 import { InvalidInputError, TooLargeError } from "../errors.js";
 
 /** Limits that keep one memory small enough to recall cheaply. */
@@ -65,21 +66,21 @@ export function validateImportance(value: number): number {
 
 /** Trims, drops empties and duplicates, and bounds the size of a list field such as concepts. */
 export function normalizeList(field: string, values: readonly string[]): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const raw of values) {
     const value = raw.trim();
-    if (value === "" || out.includes(value)) continue;
+    if (value === "" || out.has(value)) continue;
     if (value.length > MAX_LIST_ITEM_CHARS || CONTROL_CHARS.test(value)) {
       throw new InvalidInputError(
         `${field} entry "${value.slice(0, 40)}..." is too long (over ${MAX_LIST_ITEM_CHARS} characters) or holds control characters`,
       );
     }
-    out.push(value);
+    out.add(value);
+    if (out.size > MAX_LIST_ITEMS) {
+      throw new InvalidInputError(`${field} has more than ${MAX_LIST_ITEMS} distinct entries; at most ${MAX_LIST_ITEMS} are allowed`);
+    }
   }
-  if (out.length > MAX_LIST_ITEMS) {
-    throw new InvalidInputError(`${field} has ${out.length} entries; at most ${MAX_LIST_ITEMS} are allowed`);
-  }
-  return out;
+  return [...out];
 }
 
 export function validateProjectName(value: string): string {
@@ -101,12 +102,26 @@ export function validateId(value: string): string {
   return id;
 }
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+// 26 Crockford base32 characters whose first is at most 7: the largest ULID is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ,
+// since its 48-bit time and 80 random bits fill 128 bits; "8..." would overflow both.
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 /** Imported memories keep their ids, which must be ULIDs so that ids keep sorting by time. */
-export function validateUlid(value: string): string {
+export function validateUlid(value: string, field = "id"): string {
   if (!ULID.test(value)) {
-    throw new InvalidInputError(`id "${value.slice(0, 40)}" is not a ULID (26 Crockford base32 characters)`);
+    throw new InvalidInputError(`${field} "${value.slice(0, 40)}" is not a ULID (26 Crockford base32 characters, the first from 0 to 7)`);
   }
   return value;
+}
+
+/**
+ * A path a request names (a cwd, a transcript, a note): absolute, and free of NUL and other
+ * control characters, which the filesystem calls refuse with an error of their own. Returns
+ * it resolved; `what` says what to give instead.
+ */
+export function validateAbsolutePath(field: string, value: string, what: string): string {
+  if (value.trim() === "") throw new InvalidInputError(`${field} is empty: give ${what}`);
+  if (CONTROL_CHARS.test(value)) throw new InvalidInputError(`${field} holds a NUL or another control character: give ${what}`);
+  if (!path.isAbsolute(value)) throw new InvalidInputError(`${field} must be an absolute path, got "${value.slice(0, 200)}": give ${what}`);
+  return path.resolve(value);
 }

@@ -40,7 +40,6 @@ export interface RecallResult {
 
 const MAX_LIMIT = 50;
 const DEFAULT_LIMIT = 5;
-const MAX_QUERY_BYTES = 16 * 1024;
 /** Matches are fetched beyond the limit so that the token budget can pick smaller ones. */
 const PREFETCH = 50;
 /** How many of the best matches association spreads from, and how many it may add. */
@@ -60,9 +59,6 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new InvalidInputError(`limit must be between 1 and ${MAX_LIMIT}, got ${input.limit}`);
   if (!Number.isInteger(input.maxTokens) || input.maxTokens < 0) {
     throw new InvalidInputError(`max_tokens must be 0 (no budget) or a positive number of tokens, got ${input.maxTokens}`);
-  }
-  if (Buffer.byteLength(input.query) > MAX_QUERY_BYTES) {
-    throw new InvalidInputError(`query is ${Buffer.byteLength(input.query)} bytes; at most ${MAX_QUERY_BYTES} are searched: shorten it to its key terms`);
   }
 
   let items: RecalledItem[];

@@ -11,7 +11,6 @@ import { embedderStatus, healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
 import { instructionsText } from "./instructions.js";
 
-const MAX_IMPORT_BATCH = 1000;
 const PURGE_CONFIRMATION = "delete archived memories";
 /** Memories whose entity links and hash a keyword reindex derives again per turn of the event loop: about 10 ms of work. */
 const RELINK_STEP = 100;
@@ -54,11 +53,6 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     import(req) {
-      if (req.memories.length > MAX_IMPORT_BATCH) {
-        throw new InvalidInputError(
-          `import carries ${req.memories.length} memories; send at most ${MAX_IMPORT_BATCH} per request`,
-        );
-      }
       // Validate the whole batch before writing any of it, so a bad line changes nothing.
       const records = req.memories.map((m, index) => {
         try {

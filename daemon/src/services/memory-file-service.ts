@@ -10,6 +10,7 @@ import { type CompressedNote, compressNotes } from "../memory-files/compress-not
 import type { MemoryFileSyncer, MemoryFileSyncState } from "../memory-files/memory-file-syncer.js";
 import type { ServiceDeps } from "./deps.js";
 import type { ProjectHint } from "./project-resolver.js";
+import { validateAbsolutePath } from "../memory/validate.js";
 
 const OUTCOMES: Record<CompressedNote["outcome"], CompressOutcome> = {
   compressed: CompressOutcome.COMPRESSED,
@@ -95,8 +96,7 @@ export function createMemoryFileService(deps: ServiceDeps, syncer: MemoryFileSyn
 
 /** An explicit MEMORY.md path: absolute, Markdown, in a directory that exists, not itself a directory. */
 function checkedSyncPath(given: string): string {
-  if (!path.isAbsolute(given)) throw new InvalidInputError(`path "${given}" is relative: give the absolute path of a .md file`);
-  const file = path.resolve(given);
+  const file = validateAbsolutePath("path", given, "the absolute path of a .md file");
   if (!isMarkdownFile(file)) throw new InvalidInputError(`path ${file} is not a Markdown file: give a path ending in .md`);
   if (!fs.existsSync(path.dirname(file))) throw new NotFoundError(`the directory ${path.dirname(file)} does not exist: create it first or choose another path`);
   if (fs.existsSync(file) && !fs.statSync(file).isFile()) throw new InvalidInputError(`path ${file} is not a regular file`);

@@ -32,7 +32,6 @@ const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_SEARCH_LIMIT = 100;
-const MAX_QUERY_BYTES = 16 * 1024;
 const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
 /** How long a Save with wait_for_vector waits before answering with vector_ready = false. */
 const SAVED_VECTOR_WAIT_MS = 60_000;
@@ -67,11 +66,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     };
     if (req.query.trim() === "") {
       throw new InvalidInputError("query is empty: say what to look for");
-    }
-    if (Buffer.byteLength(req.query) > MAX_QUERY_BYTES) {
-      throw new InvalidInputError(
-        `query is ${Buffer.byteLength(req.query)} bytes; at most ${MAX_QUERY_BYTES} are searched: shorten it to its key terms`,
-      );
     }
     const limit = boundedCount("limit", req.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
     const project = req.allProjects ? undefined : deps.resolveProject(req);

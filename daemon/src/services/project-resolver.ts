@@ -1,6 +1,4 @@
-import path from "node:path";
-import { InvalidInputError } from "../errors.js";
-import { validateProjectName } from "../memory/validate.js";
+import { validateAbsolutePath, validateProjectName } from "../memory/validate.js";
 import { resolveProjectRoot } from "../project/project-root.js";
 import type { MemoryStore } from "../store/store.js";
 
@@ -18,10 +16,7 @@ export function createProjectResolver(store: MemoryStore): ProjectResolver {
   return ({ project, cwd }) => {
     if (project.trim() !== "") return validateProjectName(project);
     if (cwd === "") return undefined;
-    if (!path.isAbsolute(cwd)) {
-      throw new InvalidInputError(`cwd must be an absolute path, got "${cwd.slice(0, 80)}"`);
-    }
-    const { root, name } = resolveProjectRoot(cwd);
+    const { root, name } = resolveProjectRoot(validateAbsolutePath("cwd", cwd, "the absolute path of the working directory"));
     return store.projectForRoot(root, name);
   };
 }
