@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp"] as const;
+export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -34,6 +34,8 @@ export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")
 Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
   save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
            daemon's RSS (embeddings off, so that only the store and the RPC are measured)
+  lock     Health, Get and keyword Search p50/p99 in a daemon holding 10k memories, with the database
+           free and while another process holds its write lock (BEGIN IMMEDIATE) and Saves wait
   embed    the offline model's throughput in this process (one text per call, and 32 per call),
            and its single-query embedding time
   onnx     the onnx embedder in this process on random-weight encoders of all-MiniLM-L6-v2's and

@@ -5,6 +5,7 @@ import { formatHookLatency, type HookLatencyResult } from "./hook-latency.js";
 import { formatHybridLatency, type HybridLatencyResult } from "./hybrid-latency.js";
 import { formatMcpStartup, type McpStartupResult } from "./mcp-startup.js";
 import { formatOnnx, type OnnxResult } from "./onnx-throughput.js";
+import { formatOutsideLock, type OutsideLockResult } from "./outside-lock.js";
 import { formatQueueDrain, type QueueDrainResult } from "./queue-drain.js";
 import { formatSocketLatency, type SocketLatencyResult } from "./socket-latency.js";
 import type { VectorKnnRow } from "./vector-knn.js";
@@ -23,6 +24,7 @@ export interface BenchReport {
   /** The parts that ran; the others are null. */
   sections: Section[];
   save: SocketLatencyResult | null;
+  lock: OutsideLockResult | null;
   embed: EmbedThroughputResult | null;
   onnx: OnnxResult | null;
   drain: QueueDrainResult | null;
@@ -37,6 +39,7 @@ export interface BenchReport {
 
 const TITLES: Record<Section, string> = {
   save: "Save, Get and keyword Search latency",
+  lock: "Reads while another process holds the write lock (real daemon)",
   embed: "Local embedding throughput",
   onnx: "ONNX embedder throughput and memory (same-shape random-weight models)",
   drain: "Embedding queue drain (real daemon, local model)",
@@ -69,6 +72,8 @@ function formatSection(report: BenchReport, section: Section): string | null {
   switch (section) {
     case "save":
       return report.save && formatSocketLatency(report.save);
+    case "lock":
+      return report.lock && formatOutsideLock(report.lock);
     case "embed":
       return report.embed && formatEmbedThroughput(report.embed);
     case "onnx":

@@ -6,6 +6,7 @@ import { measureHookLatency } from "./hook-latency.js";
 import { measureHybridLatency } from "./hybrid-latency.js";
 import { measureMcpStartup } from "./mcp-startup.js";
 import { measureOnnx } from "./onnx-throughput.js";
+import { measureOutsideLock } from "./outside-lock.js";
 import { measureQueueDrain, planDrain } from "./queue-drain.js";
 import { type BenchReport, formatReport } from "./report.js";
 import { measureSocketLatency } from "./socket-latency.js";
@@ -33,10 +34,12 @@ const DRAIN_OVERHEAD_S = 30;
 const EMBED_SAMPLES = { single: 100, batched: 320, queries: 100 };
 // From the issue: the hook is measured against a warm daemon holding 10k memories.
 const HOOK_MEMORIES = 10_000;
+// Memories in the daemon whose reads are timed while another process holds the write lock.
+const LOCK_MEMORIES = 10_000;
 // The local model's size; searches per row of the KNN table.
 const VECTORS = { dimensions: 512, queries: 300 };
 // Run order: the drain last, so that its default size can be fitted to the time left.
-const RUN_ORDER: readonly Section[] = ["save", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "drain"];
+const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "drain"];
 
 async function main(): Promise<number> {
   let options;
@@ -68,6 +71,7 @@ async function main(): Promise<number> {
     vocabularySize: corpus.vocabularySize,
     sections: RUN_ORDER.filter((s) => options.sections.has(s)),
     save: null,
+    lock: null,
     embed: null,
     onnx: null,
     drain: null,
@@ -94,6 +98,13 @@ async function main(): Promise<number> {
       switch (section) {
         case "save":
           report.save = await measureSocketLatency(corpus, { sizes: options.sizes, seeds: SEEDS, progress });
+          break;
+        case "lock":
+          report.lock = await measureOutsideLock(corpus, {
+            memories: LOCK_MEMORIES,
+            seeds: { imported: SEEDS.imported, ids: SEEDS.ids, gets: SEEDS.gets, queries: SEEDS.queries, saved: SEEDS.saved },
+            progress,
+          });
           break;
         case "embed":
           report.embed = await measureEmbedThroughput(corpus, {
