@@ -28,15 +28,21 @@ const event = eventName(process.argv[2] ?? "");
 const env = readHookEnv(event);
 const abort = new AbortController();
 
+// Set once the run gives up; from then on only the log line is written, then the process exits.
+let failedOpen = false;
+
 function finish(output: string): void {
+  if (failedOpen) return;
   if (output === "") process.exit(0);
   process.stdout.write(output, () => process.exit(0));
 }
 
 function failOpen(reason: string): void {
+  // Aborting the call makes it fail as well: the first reason is the one logged.
+  if (failedOpen) return;
+  failedOpen = true;
   abort.abort();
-  appendHookLog(env.endpoint.logDir, event, reason);
-  process.exit(0);
+  void appendHookLog(env.endpoint.logDir, event, reason).finally(() => process.exit(0));
 }
 
 process.on("uncaughtException", (error) => failOpen(`crashed: ${error instanceof Error ? error.message : String(error)}`));

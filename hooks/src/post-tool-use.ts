@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { DaemonCaller } from "./daemon-call.js";
 import { commandProgram, failureTrace } from "./failure-trace.js";
 import type { HookInput } from "./hook-input.js";
+import { loadRedactor } from "./load-redactor.js";
 import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
 import type { SaveResponseJson } from "./proto-json.js";
 
@@ -17,8 +18,12 @@ export async function saveFromTool(input: HookInput, daemon: DaemonCaller): Prom
   const common = { cwd: input.cwd, sessionId: input.sessionId, sourceAgent: "claude-code" };
   if (input.eventName === "PostToolUseFailure") {
     if (input.toolName !== "Bash") return "";
-    const command = typeof input.toolInput.command === "string" ? input.toolInput.command : "";
-    const trace = failureTrace(command, input.error, input.isInterrupt);
+    // A failing command is where credentials appear (`curl -u admin:...`). The daemon redacts
+    // what it stores, but the trace is cut to length first, and a cut secret may no longer be
+    // recognisable: redact before cutting, so the request carries none either.
+    const redact = await loadRedactor();
+    const command = redact(typeof input.toolInput.command === "string" ? input.toolInput.command : "");
+    const trace = failureTrace(command, redact(input.error), input.isInterrupt);
     if (trace === null) return "";
     const program = commandProgram(command);
     await daemon.call<SaveResponseJson>("Save", {

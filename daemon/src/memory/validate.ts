@@ -1,5 +1,6 @@
 import path from "node:path";
 import { InvalidInputError, TooLargeError } from "../errors.js";
+import { redact } from "../redact/redact-secrets.js";
 
 /** Limits that keep one memory small enough to recall cheaply. */
 export interface MemoryLimits {
@@ -72,7 +73,7 @@ export function normalizeList(field: string, values: readonly string[]): string[
     if (value === "" || out.has(value)) continue;
     if (value.length > MAX_LIST_ITEM_CHARS || CONTROL_CHARS.test(value)) {
       throw new InvalidInputError(
-        `${field} entry "${value.slice(0, 40)}..." is too long (over ${MAX_LIST_ITEM_CHARS} characters) or holds control characters`,
+        `${field} entry ${shown(value)} is too long (over ${MAX_LIST_ITEM_CHARS} characters) or holds control characters`,
       );
     }
     out.add(value);
@@ -87,7 +88,7 @@ export function validateProjectName(value: string): string {
   const name = value.trim();
   if (name === "" || name.length > MAX_PROJECT_CHARS || CONTROL_CHARS.test(name)) {
     throw new InvalidInputError(
-      `project "${value.slice(0, 40)}" is not a valid name: use 1 to ${MAX_PROJECT_CHARS} printable characters`,
+      `project ${shown(value)} is not a valid name: use 1 to ${MAX_PROJECT_CHARS} printable characters`,
     );
   }
   return name;
@@ -97,7 +98,7 @@ export function validateId(value: string): string {
   const id = value.trim();
   if (id === "") throw new InvalidInputError("id is empty: pass the id of a memory (see memctl list)");
   if (id.length > MAX_ID_CHARS || CONTROL_CHARS.test(id)) {
-    throw new InvalidInputError(`id "${id.slice(0, 40)}" is not a memory id`);
+    throw new InvalidInputError(`id ${shown(id)} is not a memory id`);
   }
   return id;
 }
@@ -109,7 +110,7 @@ const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 /** Imported memories keep their ids, which must be ULIDs so that ids keep sorting by time. */
 export function validateUlid(value: string, field = "id"): string {
   if (!ULID.test(value)) {
-    throw new InvalidInputError(`${field} "${value.slice(0, 40)}" is not a ULID (26 Crockford base32 characters, the first from 0 to 7)`);
+    throw new InvalidInputError(`${field} ${shown(value)} is not a ULID (26 Crockford base32 characters, the first from 0 to 7)`);
   }
   return value;
 }
@@ -122,6 +123,16 @@ export function validateUlid(value: string, field = "id"): string {
 export function validateAbsolutePath(field: string, value: string, what: string): string {
   if (value.trim() === "") throw new InvalidInputError(`${field} is empty: give ${what}`);
   if (CONTROL_CHARS.test(value)) throw new InvalidInputError(`${field} holds a NUL or another control character: give ${what}`);
-  if (!path.isAbsolute(value)) throw new InvalidInputError(`${field} must be an absolute path, got "${value.slice(0, 200)}": give ${what}`);
+  if (!path.isAbsolute(value)) throw new InvalidInputError(`${field} must be an absolute path, got ${shown(value, 200)}: give ${what}`);
   return path.resolve(value);
+}
+
+/**
+ * The start of a refused value, quoted, for an error message: redacted whole before it is cut,
+ * since the message reaches the caller's log and memd.log, and a secret cut short is no longer
+ * recognised there.
+ */
+function shown(value: string, chars = 40): string {
+  const text = redact(value);
+  return JSON.stringify(text.length > chars ? `${text.slice(0, chars)}…` : text);
 }

@@ -60,3 +60,27 @@ describe("findPasswordAssignments", () => {
     expect(values('FATAL: password authentication failed for user "app"')).toEqual([]);
   });
 });
+
+describe("findPasswordAssignments in prose", () => {
+  it("takes a password stated in a sentence", () => {
+    expect(values("the wifi password is Wv9kT3qZm6, ask Sam for the guest one")).toEqual(["Wv9kT3qZm6"]);
+    expect(values("pw is Tz2qV7kWm4 for now")).toEqual(["Tz2qV7kWm4"]);
+    expect(values("the passcode was: 'correct horse'")).toEqual(["correct horse"]);
+  });
+
+  it("leaves sentences about passwords alone", () => {
+    expect(values("the password is required and is SHA-256 hashed")).toEqual([]);
+    expect(values("the token is valid for 24h; the secret is stored in vault; pw is in 1Password")).toEqual([]);
+    expect(values("the password is 12 characters long, the password is ~/.pgpass2")).toEqual([]);
+  });
+});
+
+describe("findPasswordAssignments on environment variables", () => {
+  it("takes the variables programs read passwords from, whatever their names end in", () => {
+    expect(values("PGPASSWORD=Gv8tN3 psql; SSHPASS=Fy7kT2 sshpass -e ssh h; REDISCLI_AUTH=Lq3wZ8 redis-cli")).toEqual(["Gv8tN3", "Fy7kT2", "Lq3wZ8"]);
+  });
+
+  it("leaves askpass helpers and password files alone", () => {
+    expect(values("SSH_ASKPASS=/usr/bin/ksshaskpass PGPASSFILE=~/.pgpass")).toEqual([]);
+  });
+});

@@ -128,6 +128,14 @@ describe("linear time", () => {
     ["padding", fill("=")],
     ["hex", fill("0123456789abcdef")],
     ["markers", fill("[REDACTED:x]")],
+    ["programs with options that take a password", fill("mysql -p sshpass -p curl -u ")],
+    ["glued options without a command", fill("-pX")],
+    ["open quotes after an option", fill("sshpass -p '")],
+    ["triggers of a last argument", fill("htpasswd -b ")],
+    ["commands without separators", fill("mysql;")],
+    ["JSON line breaks after options", fill("redis-cli -a\\n")],
+    ["user:password pairs without a colon", fill("curl -u admin ")],
+    ["a sentence that names a password", fill("the password is ")],
   ];
 
   it.each(adversarial)("redacts 1 MB of %s", (_, input) => {

@@ -9,6 +9,7 @@
  * accepted spans that are never replaced, which makes redaction idempotent.
  */
 import { findBearerTokens } from "./bearer-token.js";
+import { findCommandLineCredentials } from "./command-line-credentials.js";
 import { findHighEntropyTokens } from "./high-entropy.js";
 import { KNOWN_FORMAT_DETECTORS } from "./known-formats.js";
 import { findPasswordAssignments } from "./password-assignment.js";
@@ -19,13 +20,17 @@ import { findUrlPasswords } from "./url-password.js";
 export type { SecretFinding, SecretType } from "./secret-types.js";
 export { SECRET_TYPES } from "./secret-types.js";
 
-/** Every detector but the high-entropy catch-all, most specific first. */
+/**
+ * Every detector but the high-entropy catch-all, most specific first. Command-line forms come
+ * after assignments so that `--password X` stays a password-assignment on every program.
+ */
 const DETECTORS: readonly SecretDetector[] = [
   findPrivateKeys,
   ...KNOWN_FORMAT_DETECTORS,
   findUrlPasswords,
   findBearerTokens,
   findPasswordAssignments,
+  findCommandLineCredentials,
 ];
 
 export interface RedactionResult {

@@ -5,6 +5,7 @@
  * the exports. All values are invented; none is a live credential. The AWS pair from the
  * Claude Code fixture ends in EXAMPLE on purpose: a redactor must not allowlist that word.
  */
+import { COMMAND_LINE_NON_SECRET_SAMPLES, COMMAND_LINE_SECRET_SAMPLES } from "./command-line-corpus.js";
 import type { SecretType } from "./secret-types.js";
 
 export interface SecretSample {
@@ -335,6 +336,7 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
       },
     ],
   },
+  ...COMMAND_LINE_SECRET_SAMPLES,
 ];
 
 export const NON_SECRET_SAMPLES: readonly NonSecretSample[] = [
@@ -370,4 +372,5 @@ export const NON_SECRET_SAMPLES: readonly NonSecretSample[] = [
   { name: "a pagination cursor", text: "ListMemories next_page_token=eyJvZmZzZXQiOjUwfQ page_size=50" },
   { name: "prose about bearer tokens", text: "The API expects a bearer token in the Authorization header; see RFC 6750." },
   { name: "Kubernetes names", text: "pod api-7d9f8b6c5d-x2kqj in namespace acme-prod restarted (OOMKilled, exit code 137)." },
+  ...COMMAND_LINE_NON_SECRET_SAMPLES,
 ];

@@ -6,7 +6,11 @@
  * memd stores on purpose.
  */
 
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "pass", "secret", "token", "apikey"]);
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pwd", "pw", "pass", "secret", "token", "apikey"]);
+
+// Environment variables that programs read a password from, though their names do not end in a
+// secret word: libpq, sshpass, redis-cli, Consul (user:password).
+const SECRET_ENV_NAMES = new Set(["pgpassword", "sshpass", "rediscli_auth", "consul_http_auth"]);
 
 // "key" alone is too common (`sort key`, `key: value`); these qualifiers make it a credential.
 const KEY_QUALIFIERS = new Set(["api", "secret", "private", "access", "auth", "encryption", "signing", "master", "client"]);
@@ -28,6 +32,7 @@ export function keyWords(key: string): string[] {
  * where even the short words are unambiguous.
  */
 export function isSecretKeyName(key: string, isFlag = false): boolean {
+  if (SECRET_ENV_NAMES.has(key.toLowerCase())) return true;
   const words = keyWords(key);
   const last = words[words.length - 1];
   const before = words[words.length - 2];

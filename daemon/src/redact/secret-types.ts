@@ -19,6 +19,7 @@ export const SECRET_TYPES = [
   "stripe-key",
   "google-api-key",
   "npm-token",
+  "command-line-credential",
   "high-entropy",
 ] as const;
 

@@ -19,6 +19,11 @@ describe("findUrlPasswords", () => {
     expect(passwords("redis://:Zr8kQp3vW1@cache:6379")).toEqual(["Zr8kQp3vW1"]);
   });
 
+  it("takes the password of a URL cut right after its @", () => {
+    expect(passwords('concepts entry "git clone https://maya:Qe7vK4tNw9@..." is too long')).toEqual(["Qe7vK4tNw9"]);
+    expect(passwords("https://maya:Qe7vK4tNw9@")).toEqual(["Qe7vK4tNw9"]);
+  });
+
   it("leaves URLs without a password alone", () => {
     expect(passwords("https://maya@bitbucket.org/acme/api.git git@github.com:acme/api.git")).toEqual([]);
     expect(passwords("http://localhost:8080/@vite/client https://host:443/users/@maya")).toEqual([]);

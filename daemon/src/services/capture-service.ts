@@ -13,6 +13,7 @@ import { mergeDistilled } from "../llm/distilled-candidates.js";
 import type { TranscriptDistiller } from "../llm/transcript-distiller.js";
 import type { Logger } from "../logger.js";
 import { GLOBAL_PROJECT } from "../memory/memory.js";
+import { refuseSecretIdentifiers } from "../memory/identifier-secrets.js";
 import { within } from "../within.js";
 import { requestLoggerKey } from "./context.js";
 import { memoryToPb } from "./convert.js";
@@ -129,6 +130,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       // Everything that can be wrong with the request is checked before answering, so that a
       // hook's caller learns it; the sweep itself may still meet a file that changed since.
       checkTranscriptPath(req.transcriptPath);
+      refuseSecretIdentifiers({ sessionId: req.sessionId, sourceAgent: req.sourceAgent, project: req.project });
       if (req.project !== "" || req.cwd !== "") deps.resolveProject({ project: req.project, cwd: req.cwd });
       if (req.wait) return enqueue(() => sweep(req, log));
       enqueue(() => sweep(req, log)).catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { refuseSecretIn } from "../memory/identifier-secrets.js";
 import { validateAbsolutePath, validateProjectName } from "../memory/validate.js";
 import { resolveProjectRoot } from "../project/project-root.js";
 import type { MemoryStore } from "../store/store.js";
@@ -14,7 +15,7 @@ export type ProjectResolver = (hint: ProjectHint) => string | undefined;
 
 export function createProjectResolver(store: MemoryStore): ProjectResolver {
   return ({ project, cwd }) => {
-    if (project.trim() !== "") return validateProjectName(project);
+    if (project.trim() !== "") return refuseSecretIn("project", validateProjectName(project));
     if (cwd === "") return undefined;
     const { root, name } = resolveProjectRoot(validateAbsolutePath("cwd", cwd, "the absolute path of the working directory"));
     return store.projectForRoot(root, name);

@@ -4,6 +4,7 @@ import {
   BriefZone, type BriefRequest, type BriefResponseSchema, type SuggestRequest, type SuggestResponseSchema,
 } from "../../../gen/memd/v1/memory_service_pb.js";
 import { InvalidInputError } from "../errors.js";
+import { refuseSecretIn } from "../memory/identifier-secrets.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
 import { type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
@@ -24,7 +25,6 @@ const DEFAULT_POINTERS = 3;
 const MAX_POINTERS = 10;
 const DEFAULT_POINTER_TOKENS = 300;
 /** A session id is an opaque key; anything longer than this is not one. */
-const MAX_SESSION_ID_BYTES = 256;
 /** What a session was given is forgotten once it has been idle this long: sessions are rarely resumed after days. */
 const SESSION_MEMORY_MS = 7 * DAY_MS;
 /** Newest memories read per zone; the briefing takes a few of them. */
@@ -139,12 +139,9 @@ function remember(deps: ServiceDeps, sessionId: string, memoryIds: readonly stri
   });
 }
 
+/** Its size is bounded with every field's (server/field-bounds.ts); a secret in it is refused. */
 function validSessionId(sessionId: string): string {
-  const bytes = Buffer.byteLength(sessionId);
-  if (bytes > MAX_SESSION_ID_BYTES) {
-    throw new InvalidInputError(`session_id is ${bytes} bytes; at most ${MAX_SESSION_ID_BYTES} are accepted: pass the agent's own session id`);
-  }
-  return sessionId.trim();
+  return refuseSecretIn("session_id", sessionId.trim());
 }
 
 function boundedInt(field: string, value: number, fallback: number, min: number, max: number): number {
