@@ -1,5 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
 import { removeDaemon, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let daemon: TestDaemon;
@@ -78,5 +79,15 @@ describe("Recall", () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toContain(ids.retry);
     expect(out.stdout).toContain("exponential backoff");
+  });
+});
+
+describe("Recall filtered by kind", () => {
+  it("answers when the graph finds a memory of another kind beside one of the kind asked for in its session", async () => {
+    const { memory } = daemon.clients;
+    await memory.save({ content: "We keep the connection pool settings in db/pool.yaml.", project: "kinds", kind: MemoryKind.DECISION, sessionId: "kinds-session" });
+    const fact = await memory.save({ content: "The pool size in db/pool.yaml is 20 on staging.", project: "kinds", kind: MemoryKind.FACT, sessionId: "kinds-session" });
+    const res = await memory.recall({ query: "db/pool.yaml", project: "kinds", kinds: [MemoryKind.FACT] });
+    expect(res.memories.map((m) => m.id)).toEqual([fact.memory?.id]);
   });
 });

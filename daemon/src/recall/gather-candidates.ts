@@ -170,7 +170,9 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
   const isLocal = (c: Candidate) => local === undefined || local.includes(c.facets.project);
   const vectorWide = current(nearest, facetsOf, base);
   const vector = vectorWide.filter(isLocal);
-  const heads = [keyword, expanded, vector, found.graph].flatMap((list) => list.slice(0, NEIGHBOURS_OF).map((c) => c.seq));
+  const graph = found.graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
+  // Only candidates are heads: a memory the kinds leave out must lift nothing, nor be lifted.
+  const heads = [keyword, expanded, vector, graph].flatMap((list) => list.slice(0, NEIGHBOURS_OF).map((c) => c.seq));
   return {
     lists: {
       keyword,
@@ -179,7 +181,7 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
       expandedForeign: local ? expandedWide.filter((c) => !isLocal(c)) : [],
       vector,
       vectorForeign: local ? vectorWide.filter((c) => !isLocal(c)) : [],
-      graph: found.graph.filter((hit) => matchesKinds(hit.facets, base.kinds)),
+      graph,
       inWindow: found.inWindow,
       // The turn just before and just after: further out, a conversation has moved on.
       neighbours: store.sessionNeighbours([...new Set(heads)], localFilter, 1),
