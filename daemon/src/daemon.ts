@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type net from "node:net";
-import { Code, ConnectError, type ConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
@@ -33,10 +33,11 @@ import { createProjectResolver } from "./services/project-resolver.js";
 import { createSkillService } from "./services/skill-service.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
-import { loggingInterceptor, tcpAuthInterceptor, tcpRequestKey } from "./server/interceptors.js";
+import { loggingInterceptor } from "./server/interceptors.js";
 import { fieldBoundsInterceptor } from "./server/field-bounds.js";
 import { lockRetryInterceptor } from "./server/lock-retry.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
+import { tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { readVersion } from "./version.js";
@@ -136,12 +137,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     // Aborts the signal of every call still running once the drain below is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
     const shutdown = new AbortController();
-    const adapter = (interceptors: Interceptor[], contextValues?: ConnectHandlerOptions["contextValues"]) =>
+    const adapter = (interceptors: Interceptor[], refuse?: ConnectHandlerOptions["refuse"]) =>
       inFlight.wrap(
         createConnectHandler({
           routes,
           interceptors,
-          contextValues,
+          refuse,
           logger,
           readMaxBytes: READ_MAX_BYTES,
           shutdownSignal: shutdown.signal,
@@ -161,12 +162,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (config.listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const tcpServer = createSniffingServer(
-        adapter([loggingInterceptor(logger), tcpAuthInterceptor(token), fieldBoundsInterceptor(), lockRetryInterceptor()], (req) => {
-          const values = createContextValues();
-          const host = req.headers.host ?? (req.headers[":authority"] as string | undefined) ?? "";
-          values.set(tcpRequestKey, { host, authorization: String(req.headers.authorization ?? "") });
-          return values;
-        }),
+        adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], tcpRequestRefusal(token)),
       );
       servers.push(tcpServer);
       await new Promise<void>((resolve, reject) => {

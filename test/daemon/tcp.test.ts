@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import http2 from "node:http2";
+import net from "node:net";
 import path from "node:path";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
@@ -67,6 +69,51 @@ describe("loopback TCP", () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: "permission_denied" });
     const found = await daemon.clients.memory.search({ query: "rebound", allProjects: true });
     expect(found.results).toEqual([]);
+  });
+
+  // Each request declares a 30 MB body and sends only its first 64 KiB: an answer can only come
+  // back if memd decided from the headers alone, without waiting to read (and parse) the body.
+  const DECLARED_BYTES = 30 * 1024 * 1024;
+
+  it.each([
+    ["no token", {}, "401 Unauthorized", "unauthenticated"],
+    ["a foreign Host, even with the token", { host: "attacker.example" }, "403 Forbidden", "permission_denied"],
+  ] as const)("refuses a 30 MB HTTP/1.1 body with %s before reading it", { timeout: 15_000 }, async (_what, headers, status, code) => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1");
+      let received = "";
+      const host = "host" in headers ? headers.host : `127.0.0.1:${port}`;
+      const authorization = "host" in headers ? `Authorization: Bearer ${token}\r\n` : "";
+      socket.on("connect", () => {
+        socket.write(`POST /memd.v1.MemoryService/Save HTTP/1.1\r\nHost: ${host}\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${DECLARED_BYTES}\r\n\r\n`);
+        socket.write(Buffer.alloc(64 * 1024, 0x20));
+      });
+      socket.on("data", (chunk) => {
+        received += chunk.toString();
+      });
+      socket.on("error", reject);
+      // memd closes the connection after its answer rather than drain the rest of the body.
+      socket.on("close", () => resolve(received));
+    });
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
+    expect(answer).toContain(`"code":"${code}"`);
+    expect(daemon.process.exitCode).toBeNull();
+  });
+
+  it("refuses a 30 MB HTTP/2 gRPC body without a token before reading it", { timeout: 15_000 }, async () => {
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    try {
+      const headers = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": "/memd.v1.MemoryService/Save", "content-type": "application/grpc", "content-length": String(DECLARED_BYTES) });
+        stream.on("response", resolve);
+        stream.on("error", reject);
+        stream.write(Buffer.alloc(64 * 1024));
+      });
+      expect(headers["grpc-status"]).toBe("16");
+      expect(decodeURIComponent(String(headers["grpc-message"]))).toMatch(/missing bearer token/);
+    } finally {
+      session.destroy();
+    }
   });
 
   it("answers Save and Search from Python with only its standard library", () => {

@@ -1,31 +1,39 @@
-import { fromBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ConnectRouter, type ConnectRouterOptions, type ContextValues, createConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type ConnectRouterOptions, createConnectRouter, createContextValues } from "@connectrpc/connect";
 import {
   compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse,
 } from "@connectrpc/connect-node";
-import { readAllBytes, type UniversalHandler, type UniversalServerRequest, type UniversalServerResponse } from "@connectrpc/connect/protocol";
-import { codeToHttpStatus, contentTypeUnaryProto, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
-import type { IncomingMessage } from "node:http";
-import type { Http2ServerRequest } from "node:http2";
+import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from "@connectrpc/connect/protocol";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Logger } from "../logger.js";
 import type { NodeHandler } from "./protocol-sniff.js";
+import { refusalResponse } from "./refusal-response.js";
+import { decodeGuardInterceptor, serveWithDecodeErrorsAsInvalid, strictDecompression, trackDecoding } from "./undecodable-request.js";
+
+type NodeRequest = Parameters<NodeHandler>[0];
+type NodeResponse = Parameters<NodeHandler>[1];
 
 export interface ConnectHandlerOptions extends ConnectRouterOptions {
   routes: (router: ConnectRouter) => void;
-  contextValues?: (req: IncomingMessage | Http2ServerRequest) => ContextValues;
+  /** Refuses a request from its headers alone, before its body is read (the TCP listener's token and Host checks). */
+  refuse?: (headers: IncomingHttpHeaders) => ConnectError | null;
   logger: Logger;
-  readMaxBytes: number;
 }
 
 /**
- * connect-node's adapter, with three differences: handler failures go to our logger instead of
- * the console, a request without a usable Host is refused instead of throwing, and a Connect
- * unary request whose binary body is not a valid message is answered with invalid_argument. (Connect reports that as internal, following gRPC; for memd
- * a malformed request is the caller's mistake and must say so.)
+ * connect-node's adapter, with four differences: handler failures go to our logger instead of
+ * the console; a request without a usable Host is refused instead of throwing; `refuse` answers
+ * before a byte of the body is read; and a request connect cannot decode is answered with
+ * invalid_argument. (Connect reports that as internal, following gRPC; for memd a malformed
+ * request is the caller's mistake and must say so: see undecodable-request.ts.)
  */
 export function createConnectHandler(options: ConnectHandlerOptions): NodeHandler {
-  const router = createConnectRouter({ acceptCompression: [compressionGzip, compressionBrotli], ...options });
-  options.routes(router);
+  const { routes, refuse, logger, ...routerOptions } = options;
+  const router = createConnectRouter({
+    ...routerOptions,
+    acceptCompression: (routerOptions.acceptCompression ?? [compressionGzip, compressionBrotli]).map(strictDecompression),
+    interceptors: [decodeGuardInterceptor(), ...(routerOptions.interceptors ?? [])],
+  });
+  routes(router);
   const paths = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
   return (req, res) => {
     const handler = paths.get(req.url?.split("?", 2)[0] ?? "");
@@ -34,54 +42,55 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
       res.end();
       return;
     }
+    const contentType = req.headers["content-type"] ?? null;
+    const contextValues = createContextValues();
+    const decoding = trackDecoding(contextValues);
     let uReq: UniversalServerRequest;
     try {
-      uReq = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
+      uReq = universalRequestFromNodeRequest(req, res, undefined, contextValues);
     } catch (error) {
       // connect-node builds the request's URL from its Host (or :authority), and throws outside
       // any handler when there is none it can parse: an HTTP/1.0 request without Host, an empty
       // Host, "::1". That must be the caller's error, not the end of the daemon.
-      options.logger.warn({ err: error, host: req.headers.host ?? null }, "request refused: no usable Host");
+      logger.warn({ err: error, host: req.headers.host ?? null }, "request refused: no usable Host");
       const refusal = new ConnectError(`the request has no usable Host header (got ${JSON.stringify(req.headers.host ?? null)}): send Host: localhost`, Code.InvalidArgument);
-      res.writeHead(codeToHttpStatus(refusal.code), { "content-type": "application/json" });
-      res.end(errorToJsonBytes(refusal, {}));
+      answerUnread(req, res, refusalResponse(contentType, refusal), logger);
       return;
     }
-    serve(handler, uReq, options.readMaxBytes)
+    const refusal = refuse?.(req.headers);
+    if (refusal) {
+      logger.info({ code: Code[refusal.code], reason: refusal.rawMessage, rpc: rpcName(handler) }, "request refused before reading its body");
+      answerUnread(req, res, refusalResponse(contentType, refusal), logger);
+      return;
+    }
+    serveWithDecodeErrorsAsInvalid(handler, uReq, decoding, contentType)
       .then((uRes) => universalResponseToNodeResponse(uRes, res))
       .catch((reason: unknown) => {
         if (ConnectError.from(reason).code === Code.Aborted) return;
-        options.logger.error({ err: reason, rpc: `${handler.service.typeName}/${handler.method.name}` }, "handler failed");
+        logger.error({ err: reason, rpc: rpcName(handler) }, "handler failed");
+        // Nothing may leave a caller waiting on an answer that will never come.
+        if (!res.headersSent) answer(res, refusalResponse(contentType, new ConnectError("memd failed to answer; the details are in MEMD_HOME/logs/memd.log", Code.Internal)), logger);
+        else res.destroy();
       });
   };
 }
 
-async function serve(handler: UniversalHandler, uReq: UniversalServerRequest, readMaxBytes: number): Promise<UniversalServerResponse> {
-  const contentType = (uReq.header.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  const encoding = uReq.header.get("content-encoding") ?? "identity";
-  if (handler.method.methodKind !== "unary" || contentType !== contentTypeUnaryProto || encoding !== "identity") {
-    return handler(uReq);
-  }
-  const body = await readAllBytes(uReq.body as AsyncIterable<Uint8Array>, readMaxBytes);
-  try {
-    fromBinary(handler.method.input, body);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return errorResponse(
-      new ConnectError(`the request body is not a valid ${handler.method.input.typeName} in binary protobuf: ${reason}`, Code.InvalidArgument),
-    );
-  }
-  return handler({ ...uReq, body: oneChunk(body) });
+/**
+ * Answers a request whose body memd will not read, and closes its connection (HTTP/1.1) or
+ * resets its stream (HTTP/2) so that the client stops sending it instead of memd draining it.
+ */
+function answerUnread(req: NodeRequest, res: NodeResponse, uRes: UniversalServerResponse, logger: Logger): void {
+  if ("stream" in req) res.once("finish", () => req.stream.close());
+  else res.setHeader("connection", "close");
+  answer(res, uRes, logger);
 }
 
-function errorResponse(error: ConnectError): UniversalServerResponse {
-  return {
-    status: codeToHttpStatus(error.code),
-    header: new Headers({ "content-type": "application/json" }),
-    body: oneChunk(errorToJsonBytes(error, {})),
-  };
+function answer(res: NodeResponse, uRes: UniversalServerResponse, logger: Logger): void {
+  universalResponseToNodeResponse(uRes, res).catch((reason: unknown) => {
+    if (ConnectError.from(reason).code !== Code.Aborted) logger.warn({ err: reason }, "could not send a refusal");
+  });
 }
 
-async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
-  yield bytes;
+function rpcName(handler: UniversalHandler): string {
+  return `${handler.service.typeName}/${handler.method.name}`;
 }

@@ -1,9 +1,9 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
-import { isLoopbackHost } from "../config/config.js";
+import { randomBytes } from "node:crypto";
+import { Code, type ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "../logger.js";
 import { toConnectError } from "../services/connect-errors.js";
 import { requestLoggerKey } from "../services/context.js";
+import { encodableError } from "./refusal-response.js";
 
 const ID_BYTES = 8;
 let idPool = Buffer.alloc(0);
@@ -34,7 +34,7 @@ export function loggingInterceptor(logger: Logger): Interceptor {
     req.contextValues.set(requestLoggerKey, log);
     const started = performance.now();
     const fail = (error: unknown): ConnectError => {
-      const connectError = toConnectError(error, requestId);
+      const connectError = encodableError(toConnectError(error, requestId));
       connectError.metadata.set("x-request-id", requestId);
       const ms = round(performance.now() - started);
       if (connectError.code === Code.Internal) log.error({ err: error, ms }, "rpc failed");
@@ -66,43 +66,6 @@ export function loggingInterceptor(logger: Logger): Interceptor {
     } catch (error) {
       throw fail(error);
     }
-  };
-}
-
-/** What the TCP listener learns of each request before the RPC runs. */
-export interface TcpRequestFacts {
-  host: string;
-  authorization: string;
-}
-
-export const tcpRequestKey = createContextKey<TcpRequestFacts | null>(null, { description: "tcp request facts" });
-
-/**
- * Guards the loopback TCP listener: a Host header that is not a loopback name is refused
- * (DNS rebinding from a browser), then the bearer token must match.
- */
-export function tcpAuthInterceptor(token: string): Interceptor {
-  const expected = Buffer.from(`Bearer ${token}`);
-  return (next) => async (req) => {
-    const facts = req.contextValues.get(tcpRequestKey);
-    if (facts === null) throw new ConnectError("request facts missing", Code.Internal);
-    const hostname = facts.host.replace(/:\d+$/, "");
-    if (!isLoopbackHost(hostname)) {
-      throw new ConnectError(
-        `Host "${facts.host.slice(0, 80)}" is not a loopback name; memd only answers requests addressed to localhost, 127.0.0.1 or [::1]`,
-        Code.PermissionDenied,
-      );
-    }
-    const given = Buffer.from(facts.authorization);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new ConnectError(
-        facts.authorization === ""
-          ? "missing bearer token: send 'Authorization: Bearer <token>' with the token from MEMD_HOME/token"
-          : "wrong bearer token: use the token in MEMD_HOME/token",
-        Code.Unauthenticated,
-      );
-    }
-    return next(req);
   };
 }
 

@@ -1,0 +1,33 @@
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { isLoopbackHost } from "../config/config.js";
+
+/**
+ * Guards the loopback TCP listener from a request's headers alone, so that nothing of a refused
+ * request's body is read: a Host that is not a loopback name is refused (DNS rebinding from a
+ * browser), then the bearer token must match. Returns the refusal, or null to let it through.
+ */
+export function tcpRequestRefusal(token: string): (headers: IncomingHttpHeaders) => ConnectError | null {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (headers) => {
+    const host = headers.host ?? (headers[":authority"] as string | undefined) ?? "";
+    if (!isLoopbackHost(host.replace(/:\d+$/, ""))) {
+      return new ConnectError(
+        `Host "${host.slice(0, 80)}" is not a loopback name; memd only answers requests addressed to localhost, 127.0.0.1 or [::1]`,
+        Code.PermissionDenied,
+      );
+    }
+    const authorization = headers.authorization ?? "";
+    const given = Buffer.from(authorization);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return new ConnectError(
+        authorization === ""
+          ? "missing bearer token: send 'Authorization: Bearer <token>' with the token from MEMD_HOME/token"
+          : "wrong bearer token: use the token in MEMD_HOME/token",
+        Code.Unauthenticated,
+      );
+    }
+    return null;
+  };
+}
