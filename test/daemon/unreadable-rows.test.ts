@@ -24,6 +24,7 @@ describe("stored rows memd cannot convert", () => {
     const db = new Database(path.join(home, "memd.db"));
     // What a memd before time validation stored for "9999-12-31T23:59:59.9995Z", and a kind from nowhere.
     db.prepare("UPDATE memories SET expires_at = 253402300800000, kind = 'gizmo' WHERE id = ?").run(ids.future);
+    db.prepare("UPDATE memory_events SET at = 1e20 WHERE memory_id = ?").run(ids.future);
     db.prepare("UPDATE memories SET concepts = 'release, notes', created_at = 'yesterday', confidence = 'high' WHERE id = ?").run(ids.garbled);
     db.close();
     daemon = await spawnDaemon({ home });
@@ -43,6 +44,12 @@ describe("stored rows memd cannot convert", () => {
     const json = await rawRequest({ socketPath: daemon.socketPath, path: "/memd.v1.MemoryService/List", body: JSON.stringify({ project: "rows" }) });
     expect(json.status).toBe(200);
     expect(json.body).toContain('"expireTime":"9999-12-31T23:59:59.999Z"');
+  });
+
+  it("answers History, as JSON too, when an event's stored time is past 9999", async () => {
+    const history = await rawRequest({ socketPath: daemon.socketPath, path: "/memd.v1.MemoryService/History", body: JSON.stringify({ id: ids.future }) });
+    expect(history.status).toBe(200);
+    expect(history.body).toContain('"time":"9999-12-31T23:59:59.999Z"');
   });
 
   it("exports every memory, the repaired ones included, and exits 0", async () => {

@@ -25,6 +25,11 @@ export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 export const EARLIEST_TIME_MS = -62_135_596_800_000;
 export const LATEST_TIME_MS = 253_402_300_799_999;
 
+/** A finite time in ms as the nearest whole millisecond within the range above. */
+export function withinTimeRange(ms: number): number {
+  return Math.min(LATEST_TIME_MS, Math.max(EARLIEST_TIME_MS, Math.floor(ms)));
+}
+
 export const GLOBAL_PROJECT = "global";
 
 /** Times are milliseconds since the Unix epoch; optional times are null when unset. */

@@ -9,7 +9,7 @@ import {
   Tier as PbTier,
 } from "../../../gen/memd/v1/memory_pb.js";
 import { InvalidInputError } from "../errors.js";
-import { EARLIEST_TIME_MS, LATEST_TIME_MS, type MemoryKind, type MemoryRecord, type MemoryStatus, type Provenance, type Tier } from "../memory/memory.js";
+import { EARLIEST_TIME_MS, LATEST_TIME_MS, type MemoryKind, type MemoryRecord, type MemoryStatus, type Provenance, type Tier, withinTimeRange } from "../memory/memory.js";
 
 /** Translation between the wire messages and the daemon's plain records. */
 
@@ -95,8 +95,14 @@ export function timeFromPb(field: string, value: Timestamp | undefined): number 
   return ms;
 }
 
-function timeToPb(ms: number | null): Timestamp | undefined {
-  return ms === null ? undefined : timestampFromMs(ms);
+/**
+ * A stored time on the wire; unset when null. Every answer's times go through here: a stored time
+ * outside what JSON can write (an older memd, a hand edit) is sent as the nearest end of the range
+ * rather than fail the answer, and one that is no number at all as unset.
+ */
+export function timeToPb(ms: number | null): Timestamp | undefined {
+  if (ms === null || !Number.isFinite(ms)) return undefined;
+  return timestampFromMs(withinTimeRange(ms));
 }
 
 export function memoryToPb(m: MemoryRecord): Memory {

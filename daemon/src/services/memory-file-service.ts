@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { CompressOutcome, MemoryFileService, type MemoryFileSync } from "../../../gen/memd/v1/memory_file_service_pb.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { GLOBAL_PROJECT } from "../memory/memory.js";
 import { claudeMemoryDir, claudeMemoryIndex, isMarkdownFile } from "../memory-files/claude-paths.js";
 import { type CompressedNote, compressNotes } from "../memory-files/compress-notes.js";
 import type { MemoryFileSyncer, MemoryFileSyncState } from "../memory-files/memory-file-syncer.js";
+import { timeToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import type { ProjectHint } from "./project-resolver.js";
 import { validateAbsolutePath } from "../memory/validate.js";
@@ -107,8 +107,8 @@ function syncToPb(sync: MemoryFileSyncState): Omit<MemoryFileSync, "$typeName"> 
   return {
     project: sync.project,
     path: sync.path,
-    enableTime: timestampFromMs(sync.enabledAt),
-    lastWriteTime: sync.lastWriteAt === null ? undefined : timestampFromMs(sync.lastWriteAt),
+    enableTime: timeToPb(sync.enabledAt),
+    lastWriteTime: timeToPb(sync.lastWriteAt),
     lastError: sync.lastError,
   };
 }

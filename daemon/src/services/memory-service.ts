@@ -1,6 +1,5 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import {
   MemoryService, SearchMode, type SearchRequest, type SearchResponseSchema, type UpdateRequest,
 } from "../../../gen/memd/v1/memory_service_pb.js";
@@ -18,7 +17,7 @@ import { validateId } from "../memory/validate.js";
 import { within } from "../within.js";
 import type { MemoryFilter } from "../store/store.js";
 import {
-  kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb,
+  kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb, timeToPb,
 } from "./convert.js";
 import { logVectorsSkipped } from "./context.js";
 import type { ServiceDeps } from "./deps.js";
@@ -319,7 +318,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const events = store.events(chain.map((m) => m.id));
       return {
         chain: chain.map(memoryToPb),
-        events: events.map((e) => ({ memoryId: e.memoryId, time: timestampFromMs(e.at), action: e.action, sessionId: e.sessionId, detail: e.detail })),
+        events: events.map((e) => ({ memoryId: e.memoryId, time: timeToPb(e.at), action: e.action, sessionId: e.sessionId, detail: e.detail })),
       };
     },
 
@@ -377,7 +376,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
           name: p.name,
           root: p.root,
           activeCount: BigInt(p.activeCount),
-          lastSaveTime: p.lastSaveAt === null ? undefined : timestampFromMs(p.lastSaveAt),
+          lastSaveTime: timeToPb(p.lastSaveAt),
         })),
         skillProposals: syncSkillProposals(deps, req, project, ctx),
       };

@@ -1,13 +1,12 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { type SkillProposal, SkillProposalSchema, SkillScope, SkillService } from "../../../gen/memd/v1/skill_service_pb.js";
 import { InvalidInputError } from "../errors.js";
 import { approveSkill, dismissSkill, graduationScope, proposeSkills } from "../skills/skill-graduation.js";
 import type { PlannedSkill } from "../skills/skill-proposals.js";
 import type { SkillScopeName } from "../skills/skill-target.js";
 import { requestLoggerKey } from "./context.js";
-import { kindToPb } from "./convert.js";
+import { kindToPb, timeToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import type { ProjectHint } from "./project-resolver.js";
 
@@ -36,7 +35,7 @@ export function createSkillService(deps: ServiceDeps): ServiceImpl<typeof SkillS
 
     dismissSkillProposal(req) {
       const decision = dismissSkill(deps, req.memoryId);
-      return { memoryId: decision.memoryId, dismissTime: timestampFromMs(decision.at) };
+      return { memoryId: decision.memoryId, dismissTime: timeToPb(decision.at) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import {
-  EARLIEST_TIME_MS, LATEST_TIME_MS, MEMORY_KINDS, MEMORY_STATUSES, type MemoryRecord, PROVENANCES, TIERS,
+  MEMORY_KINDS, MEMORY_STATUSES, type MemoryRecord, PROVENANCES, TIERS, withinTimeRange,
 } from "../../memory/memory.js";
 
 /** A row of the memories table as SQLite returns it. */
@@ -126,7 +126,7 @@ export class ColumnReader {
       this.problems.push(`${column} is not a time, read as unset`);
       return null;
     }
-    const ms = Math.min(LATEST_TIME_MS, Math.max(EARLIEST_TIME_MS, Math.floor(value)));
+    const ms = withinTimeRange(value);
     if (ms !== value) this.problems.push(`${column} ${value} is outside 0001-9999 or not whole milliseconds, read as ${ms}`);
     return ms;
   }
