@@ -3,11 +3,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDaemonCaller } from "../hooks/src/daemon-call.js";
+import { forwardHookEvent } from "../hooks/src/forward-event.js";
 import { PROMPT_BUDGET_MS } from "../hooks/src/hook-env.js";
-import { parseHookInput } from "../hooks/src/hook-input.js";
 import { promptQuery } from "../daemon/src/recall/prompt-pointers.js";
-import { promptPointers } from "../hooks/src/user-prompt-submit.js";
 import { type BenchDaemon, type DaemonSettings, startBenchDaemon } from "./daemon-process.js";
 import { startFakeOllama } from "./fake-ollama-server.js";
 import { createPromptStream, type HookPrompt, userPromptPayload } from "./hook-prompts.js";
@@ -52,7 +50,8 @@ export interface WarmHookRow {
    * The hook's work for the same prompts called in this process (Suggest over the socket, which
    * picks the pointers and records them for the session): the end-to-end time less Node's and the hook's start-up.
    */
-  inProcess: LatencySummary;
+  /** The hook route alone: POST /hooks/claude-code/UserPromptSubmit on a fresh socket connection. */
+  route: LatencySummary;
   /** Runs whose output carried pointers to memories (the rest printed nothing). */
   withPointers: number;
   /** Runs that gave up (budget, error) and logged it to hooks.log instead of answering. */
@@ -161,20 +160,21 @@ async function measureWarm(
     const failedOpen = hookLogLines(daemon) - loggedBefore;
     const withoutVectors = searchesWithoutVectors(daemon) - skippedBefore;
 
-    // The deadline the hook would send, as if Node's start-up had taken none of the budget.
-    const caller = createDaemonCaller(path.join(daemon.home, "memd.sock"), new AbortController().signal, () => PROMPT_BUDGET_MS);
-    const inProcess = await measureSequential(RUNS, WARMUP, (i) => {
+    // The daemon's hook route as an http hook calls it: the payload posted on a fresh connection,
+    // the answer read; with the hook's whole budget as the deadline, since no process starts.
+    const socketPath = path.join(daemon.home, "memd.sock");
+    const signal = new AbortController().signal;
+    const route = await measureSequential(RUNS, WARMUP, (i) => {
       const prompt = context.prompts[i] as HookPrompt;
-      const sessionId = `bench-${kase}-in-process-${i}`;
-      const input = parseHookInput(userPromptPayload(prompt.prompt, path.join(context.workspaces, prompt.project), sessionId));
-      return promptPointers(input, caller);
+      const payload = userPromptPayload(prompt.prompt, path.join(context.workspaces, prompt.project), `bench-${kase}-route-${i}`);
+      return forwardHookEvent({ socketPath, route: "/hooks/claude-code/UserPromptSubmit", payload, signal, remainingMs: () => PROMPT_BUDGET_MS });
     });
     return {
       case: kase,
       memories,
       embedder,
       latency: summarize(runs.map((r) => r.ms)),
-      inProcess,
+      route,
       withPointers: runs.filter((r) => r.code === 0 && r.stdout !== "").length,
       failedOpen,
       withoutVectors,
@@ -275,7 +275,7 @@ export function formatHookLatency(r: HookLatencyResult): string {
       { title: "p50 ms", right: true },
       { title: "p99 ms", right: true },
       { title: "max ms", right: true },
-      { title: "in-process p50/p99", right: true },
+      { title: "hook route p50/p99", right: true },
       { title: "with pointers", right: true },
       { title: "failed open", right: true },
       { title: "without vectors", right: true },
@@ -289,7 +289,7 @@ export function formatHookLatency(r: HookLatencyResult): string {
         ms(row.latency.p50Ms),
         ms(row.latency.p99Ms),
         ms(row.latency.maxMs),
-        `${ms(row.inProcess.p50Ms)} / ${ms(row.inProcess.p99Ms)}`,
+        `${ms(row.route.p50Ms)} / ${ms(row.route.p99Ms)}`,
         `${row.withPointers}/${row.latency.samples}`,
         `${row.failedOpen}/${row.latency.samples}`,
         `${row.withoutVectors}/${row.latency.samples}`,
@@ -325,8 +325,8 @@ export function formatHookLatency(r: HookLatencyResult): string {
     `node dist/hooks/src/main.js UserPromptSubmit, timed from spawn to exit with stdout read, one run at a time; ` +
       `${r.runs} runs per row after ${WARMUP} warm-up runs; varied coding prompts (${r.meanPromptChars} chars on average) ` +
       `in the synthetic projects' directories, a fresh session id per run; the hook's own 300 ms budget. ` +
-      `"in-process" is the hook's work for the same prompts called from the bench (Suggest over the socket: ` +
-      `search, pointers, the session's record): the rest of each run is Node's start-up and loading the hook`,
+      `"hook route" is the same prompts posted by the bench to the daemon's /hooks/claude-code/UserPromptSubmit on a ` +
+      `fresh socket connection each, as an http hook does (no process start): search, pointers, the session's record`,
     `The hook calls Suggest (hybrid search: keyword + vector + graph), so with an embedder the daemon embeds every prompt: ` +
       `the stand-in answers in microseconds; the local model embeds only a few memories a second, so its store holds ` +
       `${LOCAL_MEMORIES} (all embedded), and the query's embedding does not depend on the store's size`,

@@ -37,7 +37,7 @@ import { loggingInterceptor } from "./server/interceptors.js";
 import { fieldBoundsInterceptor } from "./server/field-bounds.js";
 import { lockRetryInterceptor } from "./server/lock-retry.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
-import { tcpRequestRefusal } from "./server/tcp-auth.js";
+import { hookRequestRefusal, tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { readVersion } from "./version.js";
@@ -137,12 +137,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     // Aborts the signal of every call still running once the drain below is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
     const shutdown = new AbortController();
-    const adapter = (interceptors: Interceptor[], refuse?: ConnectHandlerOptions["refuse"]) =>
+    const adapter = (interceptors: Interceptor[], refuse?: Pick<ConnectHandlerOptions, "refuse" | "refuseHook">) =>
       inFlight.wrap(
         createConnectHandler({
           routes,
           interceptors,
-          refuse,
+          ...refuse,
           logger,
           readMaxBytes: READ_MAX_BYTES,
           shutdownSignal: shutdown.signal,
@@ -161,8 +161,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     let tcp: RunningDaemon["tcp"] = null;
     if (config.listen) {
       const token = loadOrCreateToken(config.tokenFile);
+      const hookToken = loadOrCreateToken(config.hookTokenFile);
       const tcpServer = createSniffingServer(
-        adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], tcpRequestRefusal(token)),
+        adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], {
+          refuse: tcpRequestRefusal([token]),
+          refuseHook: hookRequestRefusal(token, hookToken),
+        }),
       );
       servers.push(tcpServer);
       await new Promise<void>((resolve, reject) => {

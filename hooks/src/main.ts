@@ -1,19 +1,13 @@
 #!/usr/bin/env node
-// memd-hook <event>: the Claude Code hook shim. It reads the hook payload on stdin, talks to
-// the daemon over its Unix socket within a time budget, and prints at most one JSON object.
-// It fails open: whatever goes wrong, it exits 0 with nothing on stdout or stderr and leaves
-// one line in MEMD_HOME/logs/hooks.log.
-import { createDaemonCaller, DaemonCallError } from "./daemon-call.js";
+// memd-hook <event>: the Claude Code command-hook shim where curl is missing. It forwards the
+// hook payload on stdin to the daemon's hook route over its Unix socket, within a time budget,
+// and prints the daemon's answer: every decision about the event is the daemon's
+// (daemon/src/agent-hooks/). It fails open: whatever goes wrong, it exits 0 with nothing on
+// stdout or stderr and leaves one line in MEMD_HOME/logs/hooks.log.
+import { forwardHookEvent, HookForwardError } from "./forward-event.js";
 import { readHookEnv } from "./hook-env.js";
-import { parseHookInput } from "./hook-input.js";
 import { appendHookLog } from "./hook-log.js";
-import { saveFromTool } from "./post-tool-use.js";
-import { sweepTranscript } from "./session-end.js";
-import { sessionBriefing } from "./session-start.js";
-import { promptPointers } from "./user-prompt-submit.js";
 
-/** Claude Code caps each output string at 10,000 characters; stay well under it. */
-const MAX_CONTEXT_CHARS = 8000;
 /** What exiting costs after giving up, measured at about 10 ms on a loaded machine. */
 const EXIT_MARGIN_MS = 25;
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
@@ -66,31 +60,12 @@ function readStdin(): Promise<string> {
 }
 
 async function run(): Promise<string> {
-  const input = parseHookInput(await readStdin());
-  const daemon = createDaemonCaller(env.endpoint.socketPath, abort.signal, remainingMs);
-  switch (event) {
-    case "SessionStart":
-      return sessionBriefing(input, daemon);
-    case "UserPromptSubmit":
-      return promptPointers(input, daemon);
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      return saveFromTool({ ...input, eventName: event }, daemon);
-    case "SessionEnd":
-    case "PreCompact":
-      return sweepTranscript({ ...input, eventName: event }, daemon);
-    default:
-      return "";
-  }
+  const payload = await readStdin();
+  if (!EVENTS.includes(event)) return "";
+  return forwardHookEvent({ socketPath: env.endpoint.socketPath, route: `/hooks/claude-code/${event}`, payload, signal: abort.signal, remainingMs });
 }
 
-run().then(
-  (context) => {
-    const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
-    finish(text === "" ? "" : JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }));
-  },
-  (error: unknown) => {
-    if (error instanceof DaemonCallError) failOpen(`daemon call failed: ${error.message}`);
-    else failOpen(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  },
-);
+run().then(finish, (error: unknown) => {
+  if (error instanceof HookForwardError) failOpen(`daemon call failed: ${error.message}`);
+  else failOpen(`failed: ${error instanceof Error ? error.message : String(error)}`);
+});

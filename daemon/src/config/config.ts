@@ -14,6 +14,8 @@ export interface Config {
   backupDir: string;
   pidFile: string;
   tokenFile: string;
+  /** The token that may call the agents' hook routes on TCP and nothing else, for agents' settings files. */
+  hookTokenFile: string;
   /** Loopback TCP address to serve besides the socket, if any. */
   listen: ListenAddress | null;
   logLevel: LogLevel;
@@ -150,6 +152,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     backupDir: path.join(home, "backups"),
     pidFile: path.join(home, "memd.pid"),
     tokenFile: path.join(home, "token"),
+    hookTokenFile: path.join(home, "hook-token"),
     listen: parsed.data.listen ? parseListenAddress(parsed.data.listen) : null,
     logLevel: parsed.data.logLevel,
     maxContentBytes: parsed.data.maxContentBytes,

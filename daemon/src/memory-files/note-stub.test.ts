@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseMemoryNote } from "../../../hooks/src/memory-note.js";
+import { parseMemoryNote } from "../agent-hooks/claude-code/memory-note.js";
 import { parseNote, renderStub, stubId } from "./note-stub.js";
 
 const ID = "01JAAAAAAAAAAAAAAAAAAAAAAA";

@@ -6,6 +6,7 @@ import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse 
 import type { IncomingHttpHeaders } from "node:http";
 import type { Logger } from "../logger.js";
 import type { NodeHandler } from "./protocol-sniff.js";
+import { createAgentHookRoutes } from "./agent-hook-routes.js";
 import { refusalResponse } from "./refusal-response.js";
 import { decodeGuardInterceptor, serveWithDecodeErrorsAsInvalid, strictDecompression, trackDecoding } from "./undecodable-request.js";
 
@@ -16,18 +17,20 @@ export interface ConnectHandlerOptions extends ConnectRouterOptions {
   routes: (router: ConnectRouter) => void;
   /** Refuses a request from its headers alone, before its body is read (the TCP listener's token and Host checks). */
   refuse?: (headers: IncomingHttpHeaders) => ConnectError | null;
+  /** The same for the agents' hook routes (server/agent-hook-routes.ts), which take the hook token too. */
+  refuseHook?: (headers: IncomingHttpHeaders) => ConnectError | null;
   logger: Logger;
 }
 
 /**
- * connect-node's adapter, with four differences: handler failures go to our logger instead of
+ * connect-node's adapter, beside the agents' hook routes, with four differences: handler failures go to our logger instead of
  * the console; a request without a usable Host is refused instead of throwing; `refuse` answers
  * before a byte of the body is read; and a request connect cannot decode is answered with
  * invalid_argument. (Connect reports that as internal, following gRPC; for memd a malformed
  * request is the caller's mistake and must say so: see undecodable-request.ts.)
  */
 export function createConnectHandler(options: ConnectHandlerOptions): NodeHandler {
-  const { routes, refuse, logger, ...routerOptions } = options;
+  const { routes, refuse, refuseHook, logger, ...routerOptions } = options;
   const router = createConnectRouter({
     ...routerOptions,
     acceptCompression: (routerOptions.acceptCompression ?? [compressionGzip, compressionBrotli]).map(strictDecompression),
@@ -35,7 +38,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
   });
   routes(router);
   const paths = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const hookRoutes = createAgentHookRoutes({ handlers: paths, logger, refuse: refuseHook });
   return (req, res) => {
+    if (hookRoutes(req, res)) return;
     const handler = paths.get(req.url?.split("?", 2)[0] ?? "");
     if (!handler) {
       res.writeHead(404);

@@ -6,10 +6,11 @@ import { isLoopbackHost } from "../config/config.js";
 /**
  * Guards the loopback TCP listener from a request's headers alone, so that nothing of a refused
  * request's body is read: a Host that is not a loopback name is refused (DNS rebinding from a
- * browser), then the bearer token must match. Returns the refusal, or null to let it through.
+ * browser), then the bearer token must be one of `tokens`. Returns the refusal, or null to let
+ * it through.
  */
-export function tcpRequestRefusal(token: string): (headers: IncomingHttpHeaders) => ConnectError | null {
-  const expected = Buffer.from(`Bearer ${token}`);
+export function tcpRequestRefusal(tokens: readonly string[]): (headers: IncomingHttpHeaders) => ConnectError | null {
+  const accepted = tokens.map((token) => Buffer.from(`Bearer ${token}`));
   return (headers) => {
     const host = headers.host ?? (headers[":authority"] as string | undefined) ?? "";
     if (!isLoopbackHost(host.replace(/:\d+$/, ""))) {
@@ -20,7 +21,7 @@ export function tcpRequestRefusal(token: string): (headers: IncomingHttpHeaders)
     }
     const authorization = headers.authorization ?? "";
     const given = Buffer.from(authorization);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!accepted.some((expected) => given.length === expected.length && timingSafeEqual(given, expected))) {
       return new ConnectError(
         authorization === ""
           ? "missing bearer token: send 'Authorization: Bearer <token>' with the token from MEMD_HOME/token"
@@ -29,5 +30,21 @@ export function tcpRequestRefusal(token: string): (headers: IncomingHttpHeaders)
       );
     }
     return null;
+  };
+}
+
+/**
+ * The hook routes' guard on the TCP listener: the hook token (MEMD_HOME/hook-token, which can
+ * call nothing but the hook routes, so that one written into an agent's settings file cannot
+ * read or change memories through the RPCs) or the full token, and no browser: an agent's hook
+ * sends no Origin, a web page always does.
+ */
+export function hookRequestRefusal(token: string, hookToken: string): (headers: IncomingHttpHeaders) => ConnectError | null {
+  const refusal = tcpRequestRefusal([hookToken, token]);
+  return (headers) => {
+    if (headers.origin !== undefined) {
+      return new ConnectError(`hook routes answer agents, not web pages (Origin ${JSON.stringify(headers.origin.slice(0, 80))})`, Code.PermissionDenied);
+    }
+    return refusal(headers);
   };
 }

@@ -1,8 +1,8 @@
 import fs from "node:fs";
-import type { DaemonCaller } from "./daemon-call.js";
+import { redact } from "../../redact/redact-secrets.js";
+import type { RpcCaller } from "../rpc-caller.js";
 import { commandProgram, failureTrace } from "./failure-trace.js";
-import type { HookInput } from "./hook-input.js";
-import { loadRedactor } from "./load-redactor.js";
+import type { HookInput } from "./hook-payload.js";
 import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
 import type { SaveResponseJson } from "./proto-json.js";
 
@@ -14,19 +14,18 @@ const MAX_NOTE_BYTES = 64 * 1024;
  * PostToolUseFailure (Bash) saves the failure as a trace. Nothing else is saved. Returns no
  * context: these hooks run asynchronously and their output would only arrive a turn late.
  */
-export async function saveFromTool(input: HookInput, daemon: DaemonCaller): Promise<string> {
+export async function saveFromTool(input: HookInput, rpc: RpcCaller): Promise<string> {
   const common = { cwd: input.cwd, sessionId: input.sessionId, sourceAgent: "claude-code" };
   if (input.eventName === "PostToolUseFailure") {
     if (input.toolName !== "Bash") return "";
-    // A failing command is where credentials appear (`curl -u admin:...`). The daemon redacts
-    // what it stores, but the trace is cut to length first, and a cut secret may no longer be
-    // recognisable: redact before cutting, so the request carries none either.
-    const redact = await loadRedactor();
+    // A failing command is where credentials appear (`curl -u admin:...`). Save redacts what it
+    // stores, but the trace is cut to length first, and a cut secret may no longer be
+    // recognisable: redact before cutting.
     const command = redact(typeof input.toolInput.command === "string" ? input.toolInput.command : "");
     const trace = failureTrace(command, redact(input.error), input.isInterrupt);
     if (trace === null) return "";
     const program = commandProgram(command);
-    await daemon.call<SaveResponseJson>("Save", {
+    await rpc.call<SaveResponseJson>("Save", {
       ...common,
       content: trace,
       kind: "MEMORY_KIND_TRACE",
@@ -42,7 +41,7 @@ export async function saveFromTool(input: HookInput, daemon: DaemonCaller): Prom
   if (text === null) return "";
   const note = parseMemoryNote(text);
   if (note === null) return "";
-  await daemon.call<SaveResponseJson>("Save", {
+  await rpc.call<SaveResponseJson>("Save", {
     ...common,
     ...(note.global ? { project: "global" } : {}),
     content: note.content,

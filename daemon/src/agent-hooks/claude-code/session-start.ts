@@ -1,5 +1,5 @@
-import type { DaemonCaller } from "./daemon-call.js";
-import type { HookInput } from "./hook-input.js";
+import type { RpcCaller } from "../rpc-caller.js";
+import type { HookInput } from "./hook-payload.js";
 import type { TextResponseJson } from "./proto-json.js";
 
 /**
@@ -7,8 +7,8 @@ import type { TextResponseJson } from "./proto-json.js";
  * the session as Sync does. After /clear or compaction the earlier context is gone, so the
  * daemon may brief again what it gave before. Returns the context text, or "" for none.
  */
-export async function sessionBriefing(input: HookInput, daemon: DaemonCaller): Promise<string> {
+export async function sessionBriefing(input: HookInput, rpc: RpcCaller): Promise<string> {
   const contextCleared = input.source === "clear" || input.source === "compact";
-  const response = await daemon.call<TextResponseJson>("Brief", { sessionId: input.sessionId, cwd: input.cwd, contextCleared });
+  const response = await rpc.call<TextResponseJson>("Brief", { sessionId: input.sessionId, cwd: input.cwd, contextCleared });
   return response.text ?? "";
 }

@@ -1,5 +1,5 @@
-import type { DaemonCaller } from "./daemon-call.js";
-import type { HookInput } from "./hook-input.js";
+import type { RpcCaller } from "../rpc-caller.js";
+import type { HookInput } from "./hook-payload.js";
 
 /** The proto-JSON answer of CaptureService.CaptureTranscript; only acceptance matters here. */
 interface CaptureTranscriptResponseJson {
@@ -11,9 +11,9 @@ interface CaptureTranscriptResponseJson {
  * what was not saved after it has answered. Claude Code gives all SessionEnd hooks together
  * about 1.5 s, so the hook never waits for the sweep. Prints nothing.
  */
-export async function sweepTranscript(input: HookInput, daemon: DaemonCaller): Promise<string> {
+export async function sweepTranscript(input: HookInput, rpc: RpcCaller): Promise<string> {
   if (input.transcriptPath === "") return "";
-  await daemon.call<CaptureTranscriptResponseJson>(
+  await rpc.call<CaptureTranscriptResponseJson>(
     "CaptureTranscript",
     {
       transcriptPath: input.transcriptPath,

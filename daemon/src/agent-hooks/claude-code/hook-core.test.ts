@@ -1,8 +1,7 @@
-// Unit tests for the hook's pure parts. They live under test/ rather than beside the sources
-// because vitest.config.ts does not include hooks/**.
+// The pure parts of the Claude Code hook routes: memory notes and failure traces.
 import { describe, expect, it } from "vitest";
-import { failureTrace } from "../../hooks/src/failure-trace.js";
-import { isMemoryNotePath, parseMemoryNote } from "../../hooks/src/memory-note.js";
+import { failureTrace } from "./failure-trace.js";
+import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
 
 describe("memory notes", () => {
   it("recognises Claude Code's memory folders and skips the MEMORY.md index", () => {

@@ -1,0 +1,111 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
+import { freePort, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "../hooks/fixtures");
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One POST as Claude Code's http hook sends it: the payload as the body, a fresh connection. */
+function post(target: { socketPath: string } | { port: number }, route: string, body: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { ...("port" in target ? { host: "127.0.0.1", port: target.port } : target), method: "POST", path: route, agent: false, headers: { "content-type": "application/json", ...headers } },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+function payload(name: string, extra: Record<string, unknown>): string {
+  return JSON.stringify({ ...(JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")) as object), ...extra });
+}
+
+function contextOf(answer: Answer, event: string): string {
+  expect(answer.status).toBe(200);
+  const output = JSON.parse(answer.body) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  expect(output.hookSpecificOutput.hookEventName).toBe(event);
+  return output.hookSpecificOutput.additionalContext;
+}
+
+describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", () => {
+  let daemon: TestDaemon;
+  let port: number;
+  let token: string;
+  let hookToken: string;
+  let workspace: string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`] });
+    token = fs.readFileSync(path.join(daemon.home, "token"), "utf8").trim();
+    hookToken = fs.readFileSync(path.join(daemon.home, "hook-token"), "utf8").trim();
+    workspace = fs.mkdtempSync(path.join(daemon.home, "acme-api-"));
+    await daemon.clients.memory.save({ content: "Refresh tokens are stored hashed in Postgres (table refresh_tokens), not in Redis.", kind: MemoryKind.DECISION, project: path.basename(workspace) });
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+    fs.rmSync(daemon.home, { recursive: true, force: true });
+  });
+
+  it("answers UserPromptSubmit on the socket with the pointers, once per session", async () => {
+    const prompt = payload("user-prompt-submit", { cwd: workspace, session_id: "route-1", prompt: "Where do we keep the refresh tokens, Postgres or Redis?" });
+    const first = contextOf(await post({ socketPath: daemon.socketPath }, "/hooks/claude-code/UserPromptSubmit", prompt), "UserPromptSubmit");
+    expect(first).toContain("Refresh tokens are stored hashed in Postgres");
+    expect(await post({ socketPath: daemon.socketPath }, "/hooks/claude-code/UserPromptSubmit", prompt)).toEqual({ status: 200, body: "" });
+  });
+
+  it("saves a failed command from PostToolUseFailure as a trace, its credentials redacted, and answers with nothing", async () => {
+    const failure = payload("post-tool-use-bash-error", {
+      cwd: workspace,
+      session_id: "route-2",
+      tool_input: { command: "curl -u admin:Hunter2-Secret42 https://ci.internal/api/jobs" },
+      error: "Exit code 22\ncurl: (22) The requested URL returned error: 503",
+    });
+    expect(await post({ socketPath: daemon.socketPath }, "/hooks/claude-code/PostToolUseFailure", failure)).toEqual({ status: 200, body: "" });
+    const traces = (await daemon.clients.memory.list({ project: path.basename(workspace), kinds: [MemoryKind.TRACE] })).memories;
+    expect(traces.map((m) => m.content)).toEqual([expect.stringContaining("Command failed: curl -u admin:[REDACTED:")]);
+    expect(traces.map((m) => m.content).join("\n")).not.toContain("Hunter2-Secret42");
+  });
+
+  it("takes the hook token on TCP for hook routes only, and refuses browsers, other hosts and no token", async () => {
+    const prompt = payload("user-prompt-submit", { cwd: workspace, session_id: "route-3", prompt: "Where do we keep the refresh tokens, Postgres or Redis?" });
+    const route = "/hooks/claude-code/UserPromptSubmit";
+    const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+    expect(contextOf(await post({ port }, route, prompt, bearer(hookToken)), "UserPromptSubmit")).toContain("refresh_tokens");
+    expect((await post({ port }, route, prompt, bearer(token))).status).toBe(200);
+    const rpc = await post({ port }, "/memd.v1.MemoryService/List", "{}", bearer(hookToken));
+    expect(rpc.status).toBe(401);
+    expect(JSON.parse(rpc.body)).toMatchObject({ code: "unauthenticated" });
+    expect((await post({ port }, route, prompt)).status).toBe(401);
+    expect((await post({ port }, route, prompt, { ...bearer(hookToken), origin: "https://evil.example" })).status).toBe(403);
+    expect((await post({ port }, route, prompt, { ...bearer(hookToken), host: "evil.example" })).status).toBe(403);
+    expect(fs.statSync(path.join(daemon.home, "hook-token")).mode & 0o777).toBe(0o600);
+  });
+
+  it("answers an unknown route and a payload that is not JSON with a Connect error", async () => {
+    const socket = { socketPath: daemon.socketPath };
+    const unknown = await post(socket, "/hooks/claude-code/NoSuchEvent", "{}");
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ code: "not_found" });
+    const garbled = await post(socket, "/hooks/claude-code/UserPromptSubmit", "{not json");
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body)).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^the UserPromptSubmit payload is not Claude Code's hook JSON/) });
+    expect((await daemon.clients.admin.health({})).health).toBeDefined();
+  });
+});
