@@ -7,6 +7,9 @@ import { CLI_BIN, MCP_BIN, REPO_ROOT, runProcess, spawnDaemon } from "../helpers
 
 const FIXTURES = path.join(REPO_ROOT, "test/cli/fixtures");
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
+const CURL_SHIM = path.join(REPO_ROOT, "hooks/memd-hook.sh");
+/** The command setup writes for a hook: the curl shim, with node and memd-hook for where curl is missing. */
+const hookCommandFor = (arg: string) => `/bin/sh ${CURL_SHIM} ${arg} ${process.execPath} ${HOOK_BIN}`;
 const DAEMON_BIN = path.join(REPO_ROOT, "dist/daemon/src/main.js");
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd"];
 
@@ -85,7 +88,7 @@ describe("memctl setup", () => {
     expect(snapshot()).toEqual(before);
     expect(res.stdout).toContain("~/.claude/settings.json: would update");
     expect(res.stdout).toContain(`add hooks: ${EVENTS.join(", ")}`);
-    expect(res.stdout).toContain(`+             "command": "${process.execPath} ${HOOK_BIN} session-start",`);
+    expect(res.stdout).toContain(`+             "command": "${hookCommandFor("session-start")}",`);
     expect(res.stdout).toContain("~/.claude.json: would update");
     expect(res.stdout).toContain(`add mcpServers.memd (stdio: ${process.execPath} ${MCP_BIN})`);
     expect(res.stdout).toContain("~/codex-home/config.toml: would update");
@@ -124,12 +127,12 @@ describe("memctl setup", () => {
     }
     expect(settings.hooks.Stop).toEqual(original.hooks.Stop);
     const ours = (event: string) => settings.hooks[event]?.at(-1);
-    expect(ours("SessionStart")).toEqual({ hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} session-start`, timeout: 10 }] });
-    expect(ours("UserPromptSubmit")).toEqual({ hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} user-prompt-submit`, timeout: 5 }] });
-    expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} post-tool-use`, timeout: 30, async: true }] });
-    expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: `${process.execPath} ${HOOK_BIN} post-tool-use-failure`, timeout: 30, async: true }] });
-    expect(ours("PreCompact")?.hooks[0]?.command).toBe(`${process.execPath} ${HOOK_BIN} pre-compact`);
-    expect(ours("SessionEnd")?.hooks[0]).toMatchObject({ command: `${process.execPath} ${HOOK_BIN} session-end`, timeout: 2 });
+    expect(ours("SessionStart")).toEqual({ hooks: [{ type: "command", command: hookCommandFor("session-start"), timeout: 10 }] });
+    expect(ours("UserPromptSubmit")).toEqual({ hooks: [{ type: "command", command: hookCommandFor("user-prompt-submit"), timeout: 5 }] });
+    expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [{ type: "command", command: hookCommandFor("post-tool-use"), timeout: 30, async: true }] });
+    expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: hookCommandFor("post-tool-use-failure"), timeout: 30, async: true }] });
+    expect(ours("PreCompact")?.hooks[0]?.command).toBe(hookCommandFor("pre-compact"));
+    expect(ours("SessionEnd")?.hooks[0]).toMatchObject({ command: hookCommandFor("session-end"), timeout: 2 });
 
     const state = readJson(".claude.json");
     const originalState = fixtureJson("claude.json");

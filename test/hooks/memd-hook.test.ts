@@ -1,19 +1,28 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { type CliResult, makeHome, REPO_ROOT, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { type CliResult, makeHome, REPO_ROOT, runCommand, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
+const CURL_SHIM = path.join(REPO_ROOT, "hooks/memd-hook.sh");
+
+/** The two command-hook shims setup can write: curl under sh, and Node's memd-hook where curl is missing. */
+const SHIMS: [string, (event: string) => [string, string[]]][] = [
+  ["memd-hook.sh (curl)", (event) => ["/bin/sh", [CURL_SHIM, event, process.execPath, HOOK_BIN]]],
+  ["memd-hook (node)", (event) => [process.execPath, [HOOK_BIN, event]]],
+];
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 /** Happy-path runs get a generous budget: the tests share two cores with other test files. */
 const RELAXED_BUDGET = { MEMD_HOOK_TIMEOUT_MS: "10000" };
 
-function runHook(home: string, event: string, payload: unknown, env: Record<string, string> = RELAXED_BUDGET): Promise<CliResult> {
-  return runProcess(HOOK_BIN, [event], { env: { MEMD_HOME: home, MEMD_HOOK_TIMEOUT_MS: "", ...env }, input: JSON.stringify(payload) });
+let shim: (event: string) => [string, string[]];
+
+function runHook(home: string, event: string, payload: unknown, env: Record<string, string> = RELAXED_BUDGET, input = JSON.stringify(payload)): Promise<CliResult> {
+  const [command, args] = shim(event);
+  return runCommand(command, args, { env: { ...process.env, MEMD_HOME: home, MEMD_HOOK_TIMEOUT_MS: "", ...env }, input });
 }
 
 /** A fixture from Claude Code's hook payloads, moved into a temp workspace and a fresh session. */
@@ -41,7 +50,12 @@ function hookLogLines(home: string): string[] {
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n") : [];
 }
 
-describe("memd-hook against a running daemon", () => {
+describe.each(SHIMS)("%s", (_name, command) => {
+beforeAll(() => {
+  shim = command;
+});
+
+describe("against a running daemon", () => {
   let daemon: TestDaemon;
   let workspace: string;
   let project: string;
@@ -122,7 +136,7 @@ describe("memd-hook against a running daemon", () => {
   });
 });
 
-describe("memd-hook fails open", () => {
+describe("fails open", () => {
   const payloads = (workspace: string): [string, Record<string, unknown>][] => [
     ["SessionStart", fixture("session-start", workspace, "down-1")],
     ["UserPromptSubmit", fixture("user-prompt-submit", workspace, "down-1")],
@@ -172,16 +186,31 @@ describe("memd-hook fails open", () => {
   it("exits 0 with no output on a payload that is not JSON", async () => {
     const home = makeHome();
     try {
-      const child = spawn(process.execPath, [HOOK_BIN, "UserPromptSubmit"], { env: { ...process.env, MEMD_HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
-      let out = "";
-      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stdin.end("not json {");
-      const code = await new Promise((resolve) => child.once("close", resolve));
-      expect({ code, out }).toEqual({ code: 0, out: "" });
+      expect(await runHook(home, "UserPromptSubmit", null, {}, "not json {")).toEqual({ code: 0, stdout: "", stderr: "" });
       expect(hookLogLines(home)).toHaveLength(1);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+});
+
+describe("memd-hook.sh where curl is missing", () => {
+  it("runs memd-hook instead, with the same answer", async () => {
+    const daemon = await spawnDaemon();
+    try {
+      const workspace = fs.mkdtempSync(path.join(daemon.home, "acme-api-"));
+      await daemon.clients.memory.save({ content: "Refresh tokens are stored hashed in Postgres (table refresh_tokens), not in Redis.", kind: MemoryKind.DECISION, project: path.basename(workspace) });
+      // A PATH with no curl on it (nor anything else: the shim names node by its absolute path).
+      const emptyBin = fs.mkdtempSync(path.join(daemon.home, "bin-"));
+      const run = await runCommand("/bin/sh", [CURL_SHIM, "user-prompt-submit", process.execPath, HOOK_BIN], {
+        env: { ...process.env, PATH: emptyBin, MEMD_HOME: daemon.home, ...RELAXED_BUDGET },
+        input: JSON.stringify(fixture("user-prompt-submit", workspace, "no-curl-1")),
+      });
+      expect(contextOf(run, "UserPromptSubmit")).toContain("Refresh tokens are stored hashed in Postgres");
+    } finally {
+      await daemon.stop();
+      fs.rmSync(daemon.home, { recursive: true, force: true });
     }
   });
 });

@@ -81,7 +81,7 @@ describe("the npm pack tarball installed with npm install --global", () => {
   });
 
   it("packs the compiled daemon, clients, hooks and protos, without tests or benchmarks", () => {
-    const outside = packed.files.filter((file) => !/^(dist\/(daemon|clients|hooks|gen)\/|proto\/|package\.json$|README\.md$)/.test(file));
+    const outside = packed.files.filter((file) => !/^(dist\/(daemon|clients|hooks|gen)\/|hooks\/memd-hook\.sh$|proto\/|package\.json$|README\.md$)/.test(file));
     expect(outside).toEqual([]);
     expect(packed.files.filter((file) => /\.test\./.test(file))).toEqual([]);
     expect(packed.files).toEqual(expect.arrayContaining(Object.values(PACKAGE.bin)));
@@ -133,6 +133,19 @@ describe("the npm pack tarball installed with npm install --global", () => {
     const output = JSON.parse(hook.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(output.hookSpecificOutput.hookEventName).toBe("SessionStart");
     expect(output.hookSpecificOutput.additionalContext).toContain("Auth is Clerk, not custom JWT");
+  });
+
+  it("briefs a Claude Code session through the installed curl shim as setup wires it", async () => {
+    await ok("memctl", ["add", "Deploys go through Argo CD, never kubectl apply", "--kind", "decision"]);
+    const pkg = path.join(prefix, "lib/node_modules/memd");
+    const payload = { ...(JSON.parse(fs.readFileSync(FIXTURE, "utf8")) as object), cwd: workspace, session_id: "packaged-curl-1" };
+    const hook = await runCommand("/bin/sh", [path.join(pkg, "hooks/memd-hook.sh"), "session-start", process.execPath, path.join(pkg, "dist/hooks/src/main.js")], {
+      env: { ...env, PATH: "/usr/bin:/bin", MEMD_HOOK_TIMEOUT_MS: "10000" },
+      cwd: workspace,
+      input: JSON.stringify(payload),
+    });
+    expect(hook.stderr).toBe("");
+    expect((JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toContain("Deploys go through Argo CD");
   });
 
   it("answers initialize and tools/list over stdio with memd-mcp, and searches the daemon", async () => {

@@ -3,7 +3,7 @@ import { hookCommand, isMemdHook, MEMD_HOOKS, planClaudeHooks, planClaudeHooksRe
 import type { InstallPaths } from "./locations.js";
 import { changeKind, SetupError } from "./plan.js";
 
-const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js" };
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh" };
 const FILE = "/home/maya/.claude/settings.json";
 
 const userSettings = {
@@ -31,7 +31,7 @@ describe("Claude Code hooks", () => {
     const hooks = hooksOf(change.after);
     expect(hooks.Stop).toEqual(userSettings.hooks.Stop);
     expect(hooks.SessionStart?.[0]).toEqual(userSettings.hooks.SessionStart[0]);
-    expect(hooks.SessionStart?.[1]).toEqual({ hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js session-start", timeout: 10 }] });
+    expect(hooks.SessionStart?.[1]).toEqual({ hooks: [{ type: "command", command: "/bin/sh /opt/memd/hooks/memd-hook.sh session-start /usr/bin/node /opt/memd/dist/hooks/src/main.js", timeout: 10 }] });
     expect(hooks.PostToolUse?.[0]).toMatchObject({ matcher: "Write|Edit", hooks: [{ async: true }] });
     expect(hooks.PostToolUseFailure?.[0]).toMatchObject({ matcher: "Bash", hooks: [{ async: true }] });
     expect(hooks.UserPromptSubmit?.[0]?.hooks[0]?.async).toBeUndefined();
@@ -50,13 +50,13 @@ describe("Claude Code hooks", () => {
   it("updates memd's hooks in place when the install moved, leaving hooks the user added after them where they are", () => {
     const first = JSON.parse(planClaudeHooks(FILE, userText, paths, undefined).after ?? "") as { hooks: Record<string, Groups> };
     first.hooks.SessionStart?.push({ hooks: [{ command: "later-user-hook", timeout: 3 }] });
-    const moved = { ...paths, node: "/opt/node 22/bin/node", hook: "/usr/lib/node_modules/memd/dist/hooks/src/main.js" };
+    const moved = { ...paths, node: "/opt/node 22/bin/node", hook: "/usr/lib/node_modules/memd/dist/hooks/src/main.js", shim: "/usr/lib/node_modules/memd/hooks/memd-hook.sh" };
     const change = planClaudeHooks(FILE, JSON.stringify(first, null, 2), moved, undefined);
     expect(change.summary).toEqual([`update hooks: ${MEMD_HOOKS.map((h) => h.event).join(", ")}`]);
     const session = hooksOf(change.after).SessionStart ?? [];
     expect(session.map((g) => g.hooks[0]?.command)).toEqual([
       "ltm hook session-start",
-      "'/opt/node 22/bin/node' /usr/lib/node_modules/memd/dist/hooks/src/main.js session-start",
+      "/bin/sh /usr/lib/node_modules/memd/hooks/memd-hook.sh session-start '/opt/node 22/bin/node' /usr/lib/node_modules/memd/dist/hooks/src/main.js",
       "later-user-hook",
     ]);
   });
@@ -66,12 +66,12 @@ describe("Claude Code hooks", () => {
     const hooks = hooksOf(planClaudeHooks(FILE, JSON.stringify(shared), paths, undefined).after);
     expect(hooks.PreCompact).toEqual([
       { hooks: [{ type: "command", command: "mine" }] },
-      { hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js pre-compact", timeout: 10 }] },
+      { hooks: [{ type: "command", command: "/bin/sh /opt/memd/hooks/memd-hook.sh pre-compact /usr/bin/node /opt/memd/dist/hooks/src/main.js", timeout: 10 }] },
     ]);
   });
 
   it("puts MEMD_HOME in front of the command when the user chose one", () => {
-    expect(hookCommand(paths, "session-end", "/data/it's memd")).toBe("MEMD_HOME='/data/it'\\''s memd' /usr/bin/node /opt/memd/dist/hooks/src/main.js session-end");
+    expect(hookCommand(paths, "session-end", "/data/it's memd")).toBe("MEMD_HOME='/data/it'\\''s memd' /bin/sh /opt/memd/hooks/memd-hook.sh session-end /usr/bin/node /opt/memd/dist/hooks/src/main.js");
   });
 
   it("recognises memd-hook by name and the memd package's hook script, in shell and exec form, and nothing else", () => {
@@ -80,6 +80,8 @@ describe("Claude Code hooks", () => {
     expect(isMemdHook({ type: "command", command: "'/a b/node' '/x y/memd/dist/hooks/src/main.js' user-prompt-submit" })).toBe(true);
     expect(isMemdHook({ type: "command", command: "MEMD_HOME=/m /n /usr/lib/node_modules/memd/dist/hooks/src/main.js SessionEnd" })).toBe(true);
     expect(isMemdHook({ type: "command", command: "node", args: ["/old/memd/dist/hooks/src/main.js", "pre-compact"] })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "/bin/sh '/x y/memd/hooks/memd-hook.sh' session-start /n /a/dist/hooks/src/main.js" })).toBe(true);
+    expect(isMemdHook({ type: "command", command: "/bin/sh /opt/tool/hooks/memd-hook.sh.bak session-start" })).toBe(false);
     expect(isMemdHook({ type: "command", command: "ltm hook session-start" })).toBe(false);
     expect(isMemdHook({ type: "command", command: "node /other/dist/hooks/src/main.js lint" })).toBe(false);
     expect(isMemdHook({ type: "prompt", prompt: "memd-hook" })).toBe(false);
@@ -110,7 +112,7 @@ describe("Claude Code hooks", () => {
   });
 
   it("updates and removes hooks that run this installation from a directory not named memd", () => {
-    const checkout = { ...paths, hook: "/home/maya/src/checkout/dist/hooks/src/main.js" };
+    const checkout = { ...paths, hook: "/home/maya/src/checkout/dist/hooks/src/main.js", shim: "/home/maya/src/checkout/hooks/memd-hook.sh" };
     const installed = planClaudeHooks(FILE, null, checkout, undefined).after;
     expect(changeKind(planClaudeHooks(FILE, installed, checkout, undefined))).toBe("unchanged");
     expect(JSON.parse(planClaudeHooksRemoval(FILE, installed, checkout.hook).after ?? "")).toEqual({});
@@ -123,7 +125,7 @@ describe("Claude Code hooks", () => {
     const old = { hooks: { SessionStart: [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: "/usr/bin/node /opt/memd/dist/hooks/src/main.js session-start", timeout: 10 }] }] } };
     const change = planClaudeHooks(FILE, JSON.stringify(old), paths, undefined);
     expect(change.summary).toContain("update hooks: SessionStart");
-    expect(hooksOf(change.after).SessionStart).toEqual([{ hooks: old.hooks.SessionStart[0]?.hooks }]);
+    expect(hooksOf(change.after).SessionStart).toEqual([{ hooks: [{ type: "command", command: hookCommand(paths, "session-start", undefined), timeout: 10 }] }]);
   });
 
   it("uninstall removes only memd's hooks and restores the user's settings", () => {

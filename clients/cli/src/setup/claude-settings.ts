@@ -34,15 +34,20 @@ export const MEMD_HOOKS: readonly HookSpec[] = [
 const HOOK_EVENT_ARGS = ["session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure", "pre-compact", "session-end", "stop"];
 const EVENT_ARG = `(?:${HOOK_EVENT_ARGS.join("|")}|SessionStart|UserPromptSubmit|PostToolUse|PostToolUseFailure|PreCompact|SessionEnd|Stop)`;
 /**
- * memd-hook run by name, or the memd package's hook script run by path from any install
- * location (npm's node_modules/memd, a clone named memd). The "memd" directory is required:
+ * memd-hook run by name, or the memd package's hook script or curl shim run by path from any
+ * install location (npm's node_modules/memd, a clone named memd). The "memd" directory is required:
  * dist/hooks/src/main.js alone is a common layout, and another tool's hook must never be taken.
  */
-const MEMD_HOOK_PATTERN = new RegExp(`(?:^|[\\s'"/])memd-hook['"]?\\s|(?:^|[\\s'"/])memd/dist/hooks/src/main\\.js['"]?\\s+['"]?${EVENT_ARG}\\b`);
+const MEMD_HOOK_PATTERN = new RegExp(
+  `(?:^|[\\s'"/])memd-hook['"]?\\s|(?:^|[\\s'"/])memd/dist/hooks/src/main\\.js['"]?\\s+['"]?${EVENT_ARG}\\b|(?:^|[\\s'"/])memd/hooks/memd-hook\\.sh['"]?\\s+['"]?${EVENT_ARG}\\b`,
+);
 
-/** The shell command a hook runs: absolute node and script, MEMD_HOME only when chosen. */
+/**
+ * The shell command a hook runs: the curl shim under /bin/sh (a few milliseconds where Node takes
+ * fifty), given absolute node and memd-hook for where curl is missing; MEMD_HOME only when chosen.
+ */
 export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined): string {
-  const words = [shellQuote(paths.node), shellQuote(paths.hook), arg];
+  const words = ["/bin/sh", shellQuote(paths.shim), arg, shellQuote(paths.node), shellQuote(paths.hook)];
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type InstallPaths, missingEntryPoints } from "./locations.js";
 
-const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/memd-mcp.mjs", hook: "/opt/memd/dist/hooks/src/main.js" };
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/memd-mcp.mjs", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh" };
 
 describe("installed entry points", () => {
-  it("names each of the MCP bundle, the hook script and the daemon that does not exist", () => {
-    expect(missingEntryPoints(paths, (file) => file === paths.daemon)).toEqual([paths.mcp, paths.hook]);
+  it("names each of the MCP bundle, the hook script, the curl shim and the daemon that does not exist", () => {
+    expect(missingEntryPoints(paths, (file) => file === paths.daemon)).toEqual([paths.mcp, paths.hook, paths.shim]);
     expect(missingEntryPoints(paths, () => true)).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ export interface InstallPaths {
   daemon: string;
   mcp: string;
   hook: string;
+  /** The curl shim (hooks/memd-hook.sh, beside dist/), which becomes `node hook` where curl is missing. */
+  shim: string;
 }
 
 /**
@@ -22,12 +24,13 @@ export function installedPaths(execPath: string = process.execPath): InstallPath
     daemon: path.join(dist, "daemon/src/main.js"),
     mcp: path.join(dist, "clients/mcp/src/memd-mcp.mjs"),
     hook: path.join(dist, "hooks/src/main.js"),
+    shim: path.join(dist, "../hooks/memd-hook.sh"),
   };
 }
 
 /** The entry points that do not exist (a checkout that was never built): setup would wire in nothing. */
 export function missingEntryPoints(paths: InstallPaths, exists: (file: string) => boolean = fs.existsSync): string[] {
-  return [paths.mcp, paths.hook, paths.daemon].filter((file) => !exists(file));
+  return [paths.mcp, paths.hook, paths.shim, paths.daemon].filter((file) => !exists(file));
 }
 
 /** Names that may hold a secret: they go in the environment file, never into a service file. */

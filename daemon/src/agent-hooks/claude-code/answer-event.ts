@@ -28,7 +28,9 @@ export async function answerClaudeCodeEvent(event: ClaudeCodeEvent, payload: str
   try {
     input = parseHookInput(payload);
   } catch (error) {
-    throw new InvalidInputError(`the ${event} payload is not Claude Code's hook JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // JSON.parse's message quotes the start of the text, which may hold a secret: name only what is wrong.
+    const why = error instanceof SyntaxError ? "it is not JSON" : error instanceof Error ? error.message : String(error);
+    throw new InvalidInputError(`the ${event} payload is not Claude Code's hook JSON: ${why}`, { cause: error });
   }
   const context = await contextFor(event, input, rpc);
   const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;

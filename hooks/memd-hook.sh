@@ -1,0 +1,51 @@
+#!/bin/sh
+# memd-hook.sh EVENT NODE HOOK_JS: the Claude Code command-hook shim. It posts the hook payload
+# on stdin to the daemon's hook route over its Unix socket with curl, which starts in a few
+# milliseconds where Node takes fifty, and prints the daemon's answer. Where curl is missing it
+# becomes NODE HOOK_JS EVENT (memd-hook), which does the same. Like memd-hook it fails open:
+# whatever goes wrong, it exits 0 with nothing on stdout or stderr and leaves one line in
+# MEMD_HOME/logs/hooks.log.
+event=$1
+case $event in
+  session-start | SessionStart) route=SessionStart ;;
+  user-prompt-submit | UserPromptSubmit) route=UserPromptSubmit ;;
+  post-tool-use | PostToolUse) route=PostToolUse ;;
+  post-tool-use-failure | PostToolUseFailure) route=PostToolUseFailure ;;
+  pre-compact | PreCompact) route=PreCompact ;;
+  session-end | SessionEnd) route=SessionEnd ;;
+  *) cat >/dev/null; exit 0 ;;
+esac
+if ! command -v curl >/dev/null 2>&1; then
+  exec "$2" "$3" "$event"
+fi
+home=${MEMD_HOME:-${HOME}/.memd}
+# The same budgets as memd-hook: a prompt waits for its hook, so it gets the least.
+if [ "$route" = UserPromptSubmit ]; then budget=300; else budget=1000; fi
+case ${MEMD_HOOK_TIMEOUT_MS:-} in '' | *[!0-9]*) ;; *) budget=$MEMD_HOOK_TIMEOUT_MS ;; esac
+# curl gives up a little early: starting sh and curl and exiting are part of the budget too.
+limit=$((budget > 60 ? budget - 30 : budget / 2))
+seconds=$((limit / 1000)).$(printf '%03d' $((limit % 1000)))
+# The daemon gets most of the budget as its deadline; the rest is for the answer's way back.
+answer=$(curl --silent --show-error --max-time "$seconds" --unix-socket "$home/memd.sock" \
+  --header 'content-type: application/json' --header "connect-timeout-ms: $((budget * 8 / 10))" \
+  --data-binary @- --write-out '\n%{http_code}' "http://localhost/hooks/claude-code/$route" 2>&1)
+status=$?
+code=${answer##*
+}
+body=${answer%"$code"}
+body=${body%?}
+if [ "$status" -eq 0 ] && [ "$code" = 200 ]; then
+  printf '%s' "$body"
+  exit 0
+fi
+case $status in
+  0) reason="daemon call failed: HTTP $code $body" ;;
+  28) reason="gave up after the $budget ms budget" ;;
+  *) reason="daemon call failed: curl exit $status $body" ;;
+esac
+log=$home/logs/hooks.log
+mkdir -p "$home/logs" 2>/dev/null && chmod 700 "$home/logs" 2>/dev/null
+# Past 1 MiB the log is rotated once, as memd-hook does, so that a broken setup cannot fill the disk.
+if [ -f "$log" ] && [ "$(wc -c <"$log")" -gt 1048576 ]; then mv -f "$log" "$log.1" 2>/dev/null; fi
+(umask 077 && printf '%s %s %.500s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$route" "$(printf '%s' "$reason" | tr '\n' ' ')" >>"$log") 2>/dev/null
+exit 0
