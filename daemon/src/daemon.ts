@@ -39,6 +39,7 @@ import { lockRetryInterceptor } from "./server/lock-retry.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
 import { hookRequestRefusal, tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
+import { readListenFile } from "./config/listen-file.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { readVersion } from "./version.js";
 
@@ -159,7 +160,8 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(() => fs.rmSync(config.socketPath, { force: true }));
 
     let tcp: RunningDaemon["tcp"] = null;
-    if (config.listen) {
+    const listen = config.listen ?? readListenFile(config.listenFile);
+    if (listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const hookToken = loadOrCreateToken(config.hookTokenFile);
       const tcpServer = createSniffingServer(
@@ -171,7 +173,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       servers.push(tcpServer);
       await new Promise<void>((resolve, reject) => {
         tcpServer.server.once("error", reject);
-        tcpServer.server.listen(config.listen?.port, config.listen?.host, () => resolve());
+        tcpServer.server.listen(listen.port, listen.host, () => resolve());
       });
       const address = tcpServer.server.address() as net.AddressInfo;
       tcp = { host: address.address, port: address.port };

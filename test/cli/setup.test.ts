@@ -96,28 +96,38 @@ describe("memctl setup", () => {
     expect(res.stdout).toContain("~/.cursor/mcp.json: would update");
     expect(res.stdout).toContain(`~/${UNIT}: would create`);
     expect(res.stdout).toContain("+ Restart=on-failure");
-    expect(res.stdout).toContain("5 files would change; run without --dry-run to apply");
+    expect(res.stdout).toContain("~/.memd/listen: would create");
+    expect(res.stdout).toMatch(/claude {5}http hooks on 127\.0\.0\.1:\d+, since the login service keeps memd running/);
+    expect(res.stdout).toContain("7 files would change; run without --dry-run to apply");
   });
 
   it("--dry-run --json gives each file's action, summary and diff", async () => {
     const res = await memctl("--json", ...SETUP, "--dry-run");
     const out = JSON.parse(res.stdout) as { dryRun: boolean; changed: number; files: { target: string; path: string; action: string; diff: string[] }[] };
     expect(out.dryRun).toBe(true);
-    expect(out.changed).toBe(5);
+    expect(out.changed).toBe(7);
     expect(out.files.map((f) => [f.target, path.relative(home, f.path), f.action])).toEqual([
       ["claude", ".claude/settings.json", "update"],
+      ["claude", ".memd/listen", "create"],
+      ["claude", ".memd/hook-token", "create"],
       ["claude", ".claude.json", "update"],
       ["codex", "codex-home/config.toml", "update"],
       ["cursor", ".cursor/mcp.json", "update"],
       ["service", UNIT, "create"],
     ]);
-    expect(out.files[2]?.diff).toContain("+ [mcp_servers.memd]");
+    expect(out.files[4]?.diff).toContain("+ [mcp_servers.memd]");
   });
 
   it("merges memd into every config, keeps the user's hooks and keys, and backs up each file first", async () => {
     const res = await memctl(...SETUP);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain("5 files changed");
+    expect(res.stdout).toContain("7 files changed");
+    const port = /^127\.0\.0\.1:(\d+)\n$/.exec(read(".memd/listen"))?.[1];
+    const token = read(".memd/hook-token").trim();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(fs.statSync(file(".memd/hook-token")).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(file(".memd")).mode & 0o777).toBe(0o700);
+    const http = (event: string, timeout: number) => ({ type: "http", url: `http://127.0.0.1:${port}/hooks/claude-code/${event}`, headers: { Authorization: `Bearer ${token}` }, timeout });
 
     const settings = readJson(".claude/settings.json") as { $schema: string; hooks: Record<string, Group[]> };
     const original = fixtureJson("claude-settings.json") as { $schema: string; hooks: Record<string, Group[]> };
@@ -128,11 +138,12 @@ describe("memctl setup", () => {
     expect(settings.hooks.Stop).toEqual(original.hooks.Stop);
     const ours = (event: string) => settings.hooks[event]?.at(-1);
     expect(ours("SessionStart")).toEqual({ hooks: [{ type: "command", command: hookCommandFor("session-start"), timeout: 10 }] });
-    expect(ours("UserPromptSubmit")).toEqual({ hooks: [{ type: "command", command: hookCommandFor("user-prompt-submit"), timeout: 5 }] });
-    expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [{ type: "command", command: hookCommandFor("post-tool-use"), timeout: 30, async: true }] });
-    expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: hookCommandFor("post-tool-use-failure"), timeout: 30, async: true }] });
-    expect(ours("PreCompact")?.hooks[0]?.command).toBe(hookCommandFor("pre-compact"));
-    expect(ours("SessionEnd")?.hooks[0]).toMatchObject({ command: hookCommandFor("session-end"), timeout: 2 });
+    // Claude Code takes http hooks on every event but SessionStart: no process starts for them.
+    expect(ours("UserPromptSubmit")).toEqual({ hooks: [http("UserPromptSubmit", 5)] });
+    expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [http("PostToolUse", 30)] });
+    expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [http("PostToolUseFailure", 30)] });
+    expect(ours("PreCompact")).toEqual({ hooks: [http("PreCompact", 10)] });
+    expect(ours("SessionEnd")).toEqual({ hooks: [http("SessionEnd", 2)] });
 
     const state = readJson(".claude.json");
     const originalState = fixtureJson("claude.json");
@@ -299,6 +310,15 @@ describe("memctl setup on a machine of its own", () => {
     expect((await memctl(...UNINSTALL, "--only", "claude,codex")).code).toBe(0);
     expect(read("codex-home/config.toml")).toBe(fs.readFileSync(path.join(FIXTURES, "codex-config.toml"), "utf8"));
     expect(readJson(".claude.json")).toEqual(fixtureJson("claude.json"));
+  });
+
+  it("writes command hooks through the curl shim where no login service keeps memd running, and says why", async () => {
+    const res = await memctl("setup", "--no-start", "--platform", "linux", "--systemd", "no");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/claude {5}command hooks through the curl shim, since no login service keeps memd listening \(no systemd runs on this machine/);
+    const settings = readJson(".claude/settings.json") as { hooks: Record<string, Group[]> };
+    expect(settings.hooks.UserPromptSubmit?.at(-1)).toEqual({ hooks: [{ type: "command", command: hookCommandFor("user-prompt-submit"), timeout: 5 }] });
+    expect(fs.existsSync(file(".memd/listen"))).toBe(false);
   });
 
   it("keeps another tool's hook that looks like memd's through setup and uninstall", async () => {

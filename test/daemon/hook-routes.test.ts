@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
-import { freePort, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { freePort, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "../hooks/fixtures");
 
@@ -107,5 +107,22 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect(garbled.status).toBe(400);
     expect(JSON.parse(garbled.body)).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^the UserPromptSubmit payload is not Claude Code's hook JSON/) });
     expect((await daemon.clients.admin.health({})).health).toBeDefined();
+  });
+});
+
+describe("the address recorded in MEMD_HOME/listen", () => {
+  it("is served when nothing else names one, so that http hooks keep their URL across restarts", async () => {
+    const home = makeHome();
+    const port = await freePort();
+    fs.writeFileSync(path.join(home, "listen"), `127.0.0.1:${port}\n`, { mode: 0o600 });
+    const daemon = await spawnDaemon({ home });
+    try {
+      const hookToken = fs.readFileSync(path.join(home, "hook-token"), "utf8").trim();
+      const answer = await post({ port }, "/hooks/claude-code/Stop", payload("session-end", { hook_event_name: "Stop" }), { authorization: `Bearer ${hookToken}` });
+      expect(answer).toEqual({ status: 200, body: "" });
+    } finally {
+      await daemon.stop();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });

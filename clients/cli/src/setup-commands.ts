@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
@@ -9,6 +11,7 @@ import { action, type CliContext, CliFailure } from "./context.js";
 import { splitList } from "./enums.js";
 import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";
 import { applyChanges, readContents } from "./setup/apply.js";
+import { hookEndpoint } from "./setup/hook-endpoint.js";
 import { installedPaths, missingEntryPoints, type SetupLocations, setupLocations } from "./setup/locations.js";
 import { changeKind, SETUP_TARGETS, type SetupTarget } from "./setup/plan.js";
 import { formatOutcome, outcomeJson, type SetupOutcome, type SkippedTarget } from "./setup/report.js";
@@ -129,15 +132,29 @@ async function runSetup(ctx: CliContext, opts: SetupOptions, command: Command): 
   const { targets, skipped } = chooseTargets(loc, opts.only, true, noServiceReason(loc, systemd));
   const agentsMdPath = agentsMdFile(opts.agentsMd);
   const body = agentsMdPath === undefined ? undefined : await fetchSectionBody(ctx);
-  const changes = setupPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath }, paths, body);
-  const outcome: SetupOutcome = { command: "setup", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null };
+  const contents = readContents(planFiles(loc, targets, agentsMdPath));
+  const http = targets.includes("claude") && targets.includes("service");
+  const endpoint = http
+    ? hookEndpoint(contents.get(loc.hookEndpoint.listenFile) ?? null, contents.get(loc.hookEndpoint.tokenFile) ?? null, await freeLoopbackPort(), randomBytes(32).toString("hex"))
+    : undefined;
+  const changes = setupPlan({ locations: loc, targets, contents, agentsMdPath, hookEndpoint: endpoint }, paths, body);
+  const outcome: SetupOutcome = { command: "setup", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null, claudeHooks: null };
+  if (targets.includes("claude")) {
+    outcome.claudeHooks = endpoint
+      ? `http hooks on 127.0.0.1:${endpoint.port}, since the login service keeps memd running (SessionStart takes no http hook: it runs the curl shim)`
+      : `command hooks through the curl shim, since no login service keeps memd listening (${skipped.find((s) => s.target === "service")?.reason ?? "the service is not set up in this run"})`;
+  }
   if (!outcome.dryRun) {
+    // MEMD_HOME is private; the daemon would create it so, and setup may come first.
+    if (endpoint) fs.mkdirSync(path.dirname(loc.hookEndpoint.listenFile), { recursive: true, mode: 0o700 });
     outcome.backups = backupsOf(applyChanges(changes, new Date()));
     const service = changes.find((c) => c.target === "service");
+    // A daemon started before the port was recorded listens only once it restarts.
+    const listenChanged = changes.some((c) => c.path === loc.hookEndpoint.listenFile && changeKind(c) !== "unchanged");
     if (service && loc.platform !== null) {
       outcome.service = opts.start
         ? activateService(
-            { platform: loc.platform, file: service.path, rewritten: changeKind(service) === "update", runningPid: await healthPid(ctx.clients), uid: process.getuid?.() ?? 0, logDir: loc.logDir },
+            { platform: loc.platform, file: service.path, rewritten: changeKind(service) === "update" || listenChanged, runningPid: await healthPid(ctx.clients), uid: process.getuid?.() ?? 0, logDir: loc.logDir },
             runCommand,
           )
         : "not enabled or started (--no-start)";
@@ -152,7 +169,7 @@ async function runUninstall(ctx: CliContext, opts: SetupOptions, command: Comman
   const { targets, skipped } = chooseTargets(loc, opts.only, false, noServiceReason(loc, true));
   const agentsMdPath = agentsMdFile(opts.agentsMd);
   const changes = uninstallPlan({ locations: loc, targets, contents: readContents(planFiles(loc, targets, agentsMdPath)), agentsMdPath }, installedPaths().hook);
-  const outcome: SetupOutcome = { command: "uninstall", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null };
+  const outcome: SetupOutcome = { command: "uninstall", dryRun: opts.dryRun === true, changes, backups: new Map(), skipped, service: null, claudeHooks: null };
   if (!outcome.dryRun) {
     const service = changes.find((c) => c.target === "service" && changeKind(c) === "delete");
     const platform = loc.platform;
@@ -167,6 +184,18 @@ async function runUninstall(ctx: CliContext, opts: SetupOptions, command: Comman
     }
   }
   finish(ctx, outcome, loc.home);
+}
+
+/** A port on 127.0.0.1 that nothing listens on now, for the daemon's hook listener. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 function backupsOf(applied: ReturnType<typeof applyChanges>): Map<string, string | null> {

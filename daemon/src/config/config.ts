@@ -16,8 +16,10 @@ export interface Config {
   tokenFile: string;
   /** The token that may call the agents' hook routes on TCP and nothing else, for agents' settings files. */
   hookTokenFile: string;
-  /** Loopback TCP address to serve besides the socket, if any. */
+  /** Loopback TCP address to serve besides the socket, if any (--listen or MEMD_LISTEN). */
   listen: ListenAddress | null;
+  /** Where memctl setup records the address to serve when neither names one (see listen-file.ts). */
+  listenFile: string;
   logLevel: LogLevel;
   maxContentBytes: number;
   embeddings: EmbeddingConfig;
@@ -154,6 +156,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     tokenFile: path.join(home, "token"),
     hookTokenFile: path.join(home, "hook-token"),
     listen: parsed.data.listen ? parseListenAddress(parsed.data.listen) : null,
+    listenFile: path.join(home, "listen"),
     logLevel: parsed.data.logLevel,
     maxContentBytes: parsed.data.maxContentBytes,
     halfLives: parseHalfLives(env.halfLives),

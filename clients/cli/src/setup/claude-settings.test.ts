@@ -160,4 +160,20 @@ describe("Claude Code hooks", () => {
     expect(() => planClaudeHooks(FILE, '{"hooks": []}', paths, undefined)).toThrow(/"hooks" is not an object/);
     expect(() => planClaudeHooks(FILE, '{"hooks": {"Stop": {}}}', paths, undefined)).toThrow(/hooks.Stop is not a list/);
   });
+
+  it("writes http hooks on the daemon's route where Claude Code takes them, the curl shim for SessionStart, and takes them out again", () => {
+    const http = { port: 41234, token: "t".repeat(64) };
+    const installed = planClaudeHooks(FILE, userText, paths, undefined, http).after;
+    const hooks = hooksOf(installed) as unknown as Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
+    expect(hooks.UserPromptSubmit?.[0]).toEqual({
+      hooks: [{ type: "http", url: "http://127.0.0.1:41234/hooks/claude-code/UserPromptSubmit", headers: { Authorization: `Bearer ${http.token}` }, timeout: 5 }],
+    });
+    expect(hooks.PostToolUseFailure?.[0]).toMatchObject({ matcher: "Bash", hooks: [{ type: "http", url: "http://127.0.0.1:41234/hooks/claude-code/PostToolUseFailure" }] });
+    expect(hooks.SessionStart?.[1]?.hooks[0]).toMatchObject({ type: "command", command: hookCommand(paths, "session-start", undefined) });
+    expect(changeKind(planClaudeHooks(FILE, installed, paths, undefined, http))).toBe("unchanged");
+    // Moving to command hooks (no login service any more) replaces them in place.
+    expect(hooksOf(planClaudeHooks(FILE, installed, paths, undefined).after).UserPromptSubmit?.[0]?.hooks[0]?.command).toBe(hookCommand(paths, "user-prompt-submit", undefined));
+    expect(JSON.parse(planClaudeHooksRemoval(FILE, installed).after ?? "")).toEqual(userSettings);
+    expect(isMemdHook({ type: "http", url: "http://127.0.0.1:8080/hooks/pre-tool-use" })).toBe(false);
+  });
 });

@@ -51,11 +51,30 @@ export function hookCommand(paths: InstallPaths, arg: string, memdHome: string |
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 
+/** Where Claude Code's http hooks reach the daemon: its loopback listener, with the hook token. */
+export interface HttpHookEndpoint {
+  port: number;
+  /** MEMD_HOME/hook-token: it calls the hook routes and nothing else. */
+  token: string;
+}
+
+/** The events Claude Code takes http hooks for; SessionStart takes command hooks only. */
+const HTTP_HOOK_EVENTS: ReadonlySet<string> = new Set(["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd"]);
+/** memd's hook route on a loopback address, as setup writes it. */
+const MEMD_HTTP_HOOK = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code\/[A-Za-z]+$/;
+
+/** The URL of the daemon's route for a Claude Code event. */
+export function hookUrl(port: number, event: string): string {
+  return `http://127.0.0.1:${port}/hooks/claude-code/${event}`;
+}
+
 /**
- * True for a hook handler that runs memd-hook: by name, from a memd package directory, or from
- * `installedHook`, this installation's hook script (which may live in a directory of any name).
+ * True for a hook handler of memd's: an http hook on its route, or a command that runs memd-hook
+ * or the curl shim by name, from a memd package directory, or from `installedHook`, this
+ * installation's hook script (which may live in a directory of any name).
  */
 export function isMemdHook(handler: unknown, installedHook?: string): boolean {
+  if (isJsonObject(handler) && handler.type === "http") return typeof handler.url === "string" && MEMD_HTTP_HOOK.test(handler.url);
   if (!isJsonObject(handler) || typeof handler.command !== "string") return false;
   const args = Array.isArray(handler.args) ? handler.args.filter((a): a is string => typeof a === "string") : [];
   const words = ` ${[handler.command, ...args].join(" ")} `;
@@ -63,9 +82,15 @@ export function isMemdHook(handler: unknown, installedHook?: string): boolean {
   return MEMD_HOOK_PATTERN.test(words.slice(1));
 }
 
-function desiredGroup(spec: HookSpec, paths: InstallPaths, memdHome: string | undefined): JsonObject {
-  const handler: JsonObject = { type: "command", command: hookCommand(paths, spec.arg, memdHome), timeout: spec.timeout };
-  if (spec.async) handler.async = true;
+/**
+ * memd's group for one event: an http hook where Claude Code takes one and `http` says where the
+ * daemon listens (no process starts at all), else the command shim. Only command hooks run async.
+ */
+function desiredGroup(spec: HookSpec, paths: InstallPaths, memdHome: string | undefined, http: HttpHookEndpoint | undefined): JsonObject {
+  const handler: JsonObject =
+    http !== undefined && HTTP_HOOK_EVENTS.has(spec.event)
+      ? { type: "http", url: hookUrl(http.port, spec.event), headers: { Authorization: `Bearer ${http.token}` }, timeout: spec.timeout }
+      : { type: "command", command: hookCommand(paths, spec.arg, memdHome), timeout: spec.timeout, ...(spec.async ? { async: true } : {}) };
   return spec.matcher === undefined ? { hooks: [handler] } : { matcher: spec.matcher, hooks: [handler] };
 }
 
@@ -157,9 +182,9 @@ function planHooks(file: string, before: string | null, wanted: readonly { event
   return { target: "claude", path: file, before, after, summary, backup: true, mode: 0o644 };
 }
 
-/** Setup: memd's hooks merged into the user's settings.json. */
-export function planClaudeHooks(file: string, before: string | null, paths: InstallPaths, memdHome: string | undefined): FileChange {
-  return planHooks(file, before, MEMD_HOOKS.map((spec) => ({ event: spec.event, group: desiredGroup(spec, paths, memdHome) })), paths.hook);
+/** Setup: memd's hooks merged into the user's settings.json; http hooks where `http` is given. */
+export function planClaudeHooks(file: string, before: string | null, paths: InstallPaths, memdHome: string | undefined, http?: HttpHookEndpoint): FileChange {
+  return planHooks(file, before, MEMD_HOOKS.map((spec) => ({ event: spec.event, group: desiredGroup(spec, paths, memdHome, http) })), paths.hook);
 }
 
 /** Uninstall: memd's hooks taken out (installedHook: this installation's script), everything of the user's left. */

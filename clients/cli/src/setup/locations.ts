@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { memdEndpoint } from "../../../transport/endpoint.js";
+import type { HookEndpointFiles } from "./hook-endpoint.js";
 
 /** The absolute programs that hooks, MCP registrations and the login service run. */
 export interface InstallPaths {
@@ -78,6 +79,8 @@ export interface SetupLocations {
   serviceEnv: [string, string][];
   /** Where the daemon logs, for launchd's stdout and stderr files. */
   logDir: string;
+  /** MEMD_HOME's files behind Claude Code's http hooks (see hook-endpoint.ts). */
+  hookEndpoint: HookEndpointFiles;
   /** The platform whose login service to install, or null where there is none. */
   platform: ServicePlatform | null;
 }
@@ -110,6 +113,10 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     memdHome,
     serviceEnv: serviceEnvironment(env),
     logDir: memdEndpoint(memdHome, { HOME: home }).logDir,
+    hookEndpoint: {
+      listenFile: path.join(memdEndpoint(memdHome, { HOME: home }).home, "listen"),
+      tokenFile: path.join(memdEndpoint(memdHome, { HOME: home }).home, "hook-token"),
+    },
     platform: platform === "linux" || platform === "darwin" ? platform : null,
   };
 }

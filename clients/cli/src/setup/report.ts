@@ -18,6 +18,8 @@ export interface SetupOutcome {
   skipped: readonly SkippedTarget[];
   /** Service activation or deactivation; a string says why it did not run. */
   service: ActivationReport | string | null;
+  /** Which kind of Claude Code hooks setup chose, and why; null when Claude Code is not set up. */
+  claudeHooks: string | null;
 }
 
 const DRY_WORDS: Record<ChangeKind, string> = { create: "would create", update: "would update", delete: "would remove", unchanged: "unchanged" };
@@ -38,6 +40,7 @@ export function outcomeJson(outcome: SetupOutcome): unknown {
       ...(outcome.dryRun && changeKind(c) !== "unchanged" ? { diff: compactDiff(c.before, c.after) } : {}),
     })),
     skipped: outcome.skipped,
+    claudeHooks: outcome.claudeHooks,
     service: outcome.service === null ? null : typeof outcome.service === "string" ? { ok: true, lines: [outcome.service] } : outcome.service,
   };
 }
@@ -57,6 +60,7 @@ export function formatOutcome(outcome: SetupOutcome, home: string): string[] {
     const backup = outcome.backups.get(change.path);
     if (backup) out.push(`${indent}backup: ${shown(backup)}`);
   }
+  if (outcome.claudeHooks !== null) out.push(`${"claude".padEnd(10)} ${outcome.claudeHooks}`);
   if (typeof outcome.service === "string") out.push(`${"service".padEnd(10)} ${outcome.service}`);
   else if (outcome.service !== null) for (const line of outcome.service.lines) out.push(`${"service".padEnd(10)} ${line}`);
   for (const skip of outcome.skipped) out.push(`skipped ${skip.target}: ${skip.reason}`);

@@ -1,5 +1,6 @@
 import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
-import { planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
+import { type HttpHookEndpoint, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
+import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
 import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
@@ -12,12 +13,14 @@ export interface PlanInput {
   /** The current content of every file in planFiles (null when it does not exist). */
   contents: ReadonlyMap<string, string | null>;
   agentsMdPath?: string;
+  /** Where Claude Code's http hooks reach the daemon, when a login service keeps it running; command hooks otherwise. */
+  hookEndpoint?: HttpHookEndpoint;
 }
 
 /** The files a plan reads, so that the caller can read them all first. */
 export function planFiles(locations: SetupLocations, targets: readonly SetupTarget[], agentsMdPath?: string): string[] {
   const files: string[] = [];
-  if (targets.includes("claude")) files.push(locations.claudeSettings, locations.claudeJson);
+  if (targets.includes("claude")) files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile);
   if (targets.includes("codex")) files.push(locations.codexConfig);
   if (targets.includes("cursor")) files.push(locations.cursorMcp);
   if (targets.includes("service") && locations.platform !== null) {
@@ -41,7 +44,9 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   if (targets.includes("claude")) {
     const settings = read(loc.claudeSettings);
     const state = read(loc.claudeJson);
-    changes.push(paths ? planClaudeHooks(loc.claudeSettings, settings, paths, home) : planClaudeHooksRemoval(loc.claudeSettings, settings, installedHook));
+    changes.push(paths ? planClaudeHooks(loc.claudeSettings, settings, paths, home, input.hookEndpoint) : planClaudeHooksRemoval(loc.claudeSettings, settings, installedHook));
+    if (paths && input.hookEndpoint) changes.push(...planHookEndpoint(loc.hookEndpoint, input.contents, input.hookEndpoint));
+    else changes.push(planHookEndpointRemoval(loc.hookEndpoint, input.contents));
     // ~/.claude.json holds Claude Code's private state too: keep a new one private.
     changes.push(planMcpServer("claude", loc.claudeJson, state, paths && claudeMcpEntry(paths, home), 0o600));
   }
