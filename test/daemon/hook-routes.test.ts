@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
 import { freePort, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
@@ -124,5 +125,44 @@ describe("the address recorded in MEMD_HOME/listen", () => {
       await daemon.stop();
       fs.rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe("hostile payloads on the hook routes (fast-check, fixed seed)", () => {
+  let daemon: TestDaemon;
+  let workspace: string;
+  beforeAll(async () => {
+    daemon = await spawnDaemon();
+    workspace = fs.mkdtempSync(path.join(daemon.home, "ws-"));
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+    fs.rmSync(daemon.home, { recursive: true, force: true });
+  });
+
+  it("answers every malformed or oversized payload of every event with a documented code, never internal, and stays up", async () => {
+    const events = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "SessionEnd", "Stop"];
+    // Claude Code's fields with values of any JSON type, a path under the sandbox or not, or any text at all.
+    const field = fc.oneof(fc.jsonValue(), fc.string({ maxLength: 3000 }), fc.constantFrom(workspace, "relative/dir", "/nonexistent/x.jsonl", "\u0000", "é".repeat(5000)));
+    const payloadOf = fc.oneof(
+      fc.record(
+        { session_id: field, cwd: field, transcript_path: field, prompt: field, source: field, tool_name: fc.oneof(fc.constantFrom("Bash", "Write", "Edit"), field), tool_input: field, tool_response: field, error: field, is_interrupt: field },
+        { requiredKeys: [] },
+      ).map((record) => JSON.stringify(record)),
+      fc.string({ maxLength: 2000 }),
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+    );
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...events), payloadOf, async (event, body) => {
+        const answer = await post({ socketPath: daemon.socketPath }, `/hooks/claude-code/${event}`, body);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        expect([200, 400, 404, 409, 412, 413, 429, 503]).toContain(answer.status);
+        if (answer.status !== 200) expect(JSON.parse(answer.body)).toMatchObject({ code: expect.not.stringMatching(/^(internal|unknown)$/) });
+      }),
+      { numRuns: Number(process.env.MEMD_HOSTILE_RUNS ?? 400), seed: Number(process.env.MEMD_HOSTILE_SEED ?? 20_261_201) },
+    );
+    expect((await daemon.clients.admin.health({})).health).toBeDefined();
+    expect(statuses.get(200)).toBeGreaterThan(0);
   });
 });
