@@ -1,8 +1,9 @@
 #!/bin/sh
-# memd-hook.sh EVENT NODE HOOK_JS: the Claude Code command-hook shim. It posts the hook payload
+# memd-hook.sh EVENT NODE HOOK_JS [AGENT]: the command-hook shim of Claude Code (the default
+# AGENT, claude-code) and Codex (codex), whose hooks send the same payload. It posts the hook payload
 # on stdin to the daemon's hook route over its Unix socket with curl, which starts in a few
 # milliseconds where Node takes fifty, and prints the daemon's answer. Where curl is missing it
-# becomes NODE HOOK_JS EVENT (memd-hook), which does the same. Like memd-hook it fails open:
+# becomes NODE HOOK_JS EVENT AGENT (memd-hook), which does the same. Like memd-hook it fails open:
 # whatever goes wrong, it exits 0 with nothing on stdout or stderr and leaves one line in
 # MEMD_HOME/logs/hooks.log.
 event=$1
@@ -15,8 +16,12 @@ case $event in
   session-end | SessionEnd) route=SessionEnd ;;
   *) cat >/dev/null; exit 0 ;;
 esac
+case ${4:-claude-code} in
+  claude-code | codex) agent=${4:-claude-code} ;;
+  *) cat >/dev/null; exit 0 ;;
+esac
 if ! command -v curl >/dev/null 2>&1; then
-  exec "$2" "$3" "$event"
+  exec "$2" "$3" "$event" "$agent"
 fi
 home=${MEMD_HOME:-${HOME}/.memd}
 # The same budgets as memd-hook: a prompt waits for its hook, so it gets the least.
@@ -28,7 +33,7 @@ seconds=$((limit / 1000)).$(printf '%03d' $((limit % 1000)))
 # The daemon gets most of the budget as its deadline; the rest is for the answer's way back.
 answer=$(curl --silent --show-error --max-time "$seconds" --unix-socket "$home/memd.sock" \
   --header 'content-type: application/json' --header "connect-timeout-ms: $((budget * 8 / 10))" \
-  --data-binary @- --write-out '\n%{http_code}' "http://localhost/hooks/claude-code/$route" 2>&1)
+  --data-binary @- --write-out '\n%{http_code}' "http://localhost/hooks/$agent/$route" 2>&1)
 status=$?
 code=${answer##*
 }

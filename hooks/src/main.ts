@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// memd-hook <event>: the Claude Code command-hook shim where curl is missing. It forwards the
+// memd-hook <event> [agent]: the command-hook shim of Claude Code (the default agent,
+// claude-code) and Codex (codex) where curl is missing. It forwards the
 // hook payload on stdin to the daemon's hook route over its Unix socket, within a time budget,
 // and prints the daemon's answer: every decision about the event is the daemon's
 // (daemon/src/agent-hooks/). It fails open: whatever goes wrong, it exits 0 with nothing on
@@ -19,6 +20,7 @@ function eventName(arg: string): string {
 }
 
 const event = eventName(process.argv[2] ?? "");
+const agent = process.argv[3] === "codex" ? "codex" : "claude-code";
 const env = readHookEnv(event);
 const abort = new AbortController();
 
@@ -62,7 +64,7 @@ function readStdin(): Promise<string> {
 async function run(): Promise<string> {
   const payload = await readStdin();
   if (!EVENTS.includes(event)) return "";
-  return forwardHookEvent({ socketPath: env.endpoint.socketPath, route: `/hooks/claude-code/${event}`, payload, signal: abort.signal, remainingMs });
+  return forwardHookEvent({ socketPath: env.endpoint.socketPath, route: `/hooks/${agent}/${event}`, payload, signal: abort.signal, remainingMs });
 }
 
 run().then(finish, (error: unknown) => {

@@ -98,20 +98,22 @@ describe("memctl setup", () => {
     expect(res.stdout).toContain("+ Restart=on-failure");
     expect(res.stdout).toContain("~/.memd/listen: would create");
     expect(res.stdout).toMatch(/claude {5}http hooks on 127\.0\.0\.1:\d+, since the login service keeps memd running/);
-    expect(res.stdout).toContain("7 files would change; run without --dry-run to apply");
+    expect(res.stdout).toContain("~/codex-home/hooks.json: would create");
+    expect(res.stdout).toContain("8 files would change; run without --dry-run to apply");
   });
 
   it("--dry-run --json gives each file's action, summary and diff", async () => {
     const res = await memctl("--json", ...SETUP, "--dry-run");
     const out = JSON.parse(res.stdout) as { dryRun: boolean; changed: number; files: { target: string; path: string; action: string; diff: string[] }[] };
     expect(out.dryRun).toBe(true);
-    expect(out.changed).toBe(7);
+    expect(out.changed).toBe(8);
     expect(out.files.map((f) => [f.target, path.relative(home, f.path), f.action])).toEqual([
       ["claude", ".claude/settings.json", "update"],
       ["claude", ".memd/listen", "create"],
       ["claude", ".memd/hook-token", "create"],
       ["claude", ".claude.json", "update"],
       ["codex", "codex-home/config.toml", "update"],
+      ["codex", "codex-home/hooks.json", "create"],
       ["cursor", ".cursor/mcp.json", "update"],
       ["service", UNIT, "create"],
     ]);
@@ -121,7 +123,7 @@ describe("memctl setup", () => {
   it("merges memd into every config, keeps the user's hooks and keys, and backs up each file first", async () => {
     const res = await memctl(...SETUP);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain("7 files changed");
+    expect(res.stdout).toContain("8 files changed");
     const port = /^127\.0\.0\.1:(\d+)\n$/.exec(read(".memd/listen"))?.[1];
     const token = read(".memd/hook-token").trim();
     expect(token).toMatch(/^[0-9a-f]{64}$/);
@@ -154,6 +156,13 @@ describe("memctl setup", () => {
       memd: { type: "stdio", command: process.execPath, args: [MCP_BIN], env: {} },
     });
     expect(fs.statSync(file(".claude.json")).mode & 0o777).toBe(0o600);
+
+    expect(readJson("codex-home/hooks.json")).toEqual({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: `${hookCommandFor("session-start")} codex`, timeout: 10 }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `${hookCommandFor("user-prompt-submit")} codex`, timeout: 5 }] }],
+      },
+    });
 
     const codexFixture = fs.readFileSync(path.join(FIXTURES, "codex-config.toml"), "utf8");
     const userCodex = parseToml(codexFixture) as { mcp_servers: object };

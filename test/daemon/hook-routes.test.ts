@@ -99,6 +99,14 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect(fs.statSync(path.join(daemon.home, "hook-token")).mode & 0o777).toBe(0o600);
   });
 
+  it("answers Codex's UserPromptSubmit and SessionStart, in the same format, and no Codex event memd does not take", async () => {
+    const socket = { socketPath: daemon.socketPath };
+    const prompt = payload("codex-user-prompt-submit", { cwd: workspace });
+    expect(contextOf(await post(socket, "/hooks/codex/UserPromptSubmit", prompt), "UserPromptSubmit")).toContain("Refresh tokens are stored hashed in Postgres");
+    expect(contextOf(await post(socket, "/hooks/codex/SessionStart", payload("codex-session-start", { cwd: workspace, session_id: "codex-2" })), "SessionStart")).toContain("refresh_tokens");
+    expect((await post(socket, "/hooks/codex/PostToolUse", "{}")).status).toBe(404);
+  });
+
   it("answers an unknown route and a payload that is not JSON with a Connect error", async () => {
     const socket = { socketPath: daemon.socketPath };
     const unknown = await post(socket, "/hooks/claude-code/NoSuchEvent", "{}");

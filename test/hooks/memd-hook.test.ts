@@ -130,6 +130,15 @@ describe("against a running daemon", () => {
     expect(memories[0]?.content).toContain("AssertionError");
   });
 
+  it("answers Codex's prompt on its own route when told the agent", async () => {
+    const [command, args] = shim("user-prompt-submit");
+    const run = await runCommand(command, [...args, "codex"], {
+      env: { ...process.env, MEMD_HOME: daemon.home, ...RELAXED_BUDGET },
+      input: JSON.stringify({ ...(JSON.parse(fs.readFileSync(path.join(FIXTURES, "codex-user-prompt-submit.json"), "utf8")) as object), cwd: workspace, session_id: "codex-1" }),
+    });
+    expect(contextOf(run, "UserPromptSubmit")).toContain("Refresh tokens are stored hashed in Postgres");
+  });
+
   it("exits quietly on SessionEnd and PreCompact", async () => {
     expect(await runHook(daemon.home, "SessionEnd", fixture("session-end", workspace, "end-1"))).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(await runHook(daemon.home, "PreCompact", fixture("pre-compact", workspace, "end-1"))).toEqual({ code: 0, stdout: "", stderr: "" });

@@ -2,13 +2,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { answerClaudeCodeEvent, claudeCodeEvent, type ClaudeCodeEvent } from "../agent-hooks/claude-code/answer-event.js";
+import { answerClaudeCodeEvent, type ClaudeCodeEvent, HOOK_AGENTS, hookEvent } from "../agent-hooks/claude-code/answer-event.js";
 import { inProcessCaller } from "../agent-hooks/rpc-caller.js";
 import type { Logger } from "../logger.js";
 import { toConnectError } from "../services/connect-errors.js";
 import type { NodeHandler } from "./protocol-sniff.js";
 
-/** Where agents' hooks post their events: /hooks/<agent>/<Event>. */
+/** Where agents' hooks post their events: /hooks/<agent>/<Event> (claude-code, codex). */
 export const HOOK_ROUTE_PREFIX = "/hooks/";
 /** A prompt waits for its hook: this is what memd takes at most when the caller sets no deadline. */
 const PROMPT_BUDGET_MS = 300;
@@ -47,14 +47,15 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
   const { logger } = options;
   const started = performance.now();
   const [agent = "", eventName = "", ...rest] = route.split("/");
-  const event = agent === "claude-code" && rest.length === 0 ? claudeCodeEvent(eventName) : null;
+  const hook = rest.length === 0 ? hookEvent(agent, eventName) : null;
   const log = logger.child({ hook: `${agent}/${eventName}`.slice(0, 80) });
   try {
     const refusal = options.refuse?.(req.headers);
     if (refusal) throw refusal;
-    if (event === null) {
-      throw new ConnectError(`no hook route ${HOOK_ROUTE_PREFIX}${route.slice(0, 80)}: memd answers /hooks/claude-code/<Event> for Claude Code's events`, Code.NotFound);
+    if (hook === null) {
+      throw new ConnectError(`no hook route ${HOOK_ROUTE_PREFIX}${route.slice(0, 80)}: memd answers /hooks/<agent>/<Event> for ${HOOK_AGENTS.join(" and ")}`, Code.NotFound);
     }
+    const { event } = hook;
     if (req.method !== "POST") throw new ConnectError(`hook routes take POST with the event's JSON, not ${req.method}`, Code.InvalidArgument);
     const payload = await readPayload(req);
     const budgetMs = budgetOf(req.headers, event);

@@ -46,8 +46,8 @@ const MEMD_HOOK_PATTERN = new RegExp(
  * The shell command a hook runs: the curl shim under /bin/sh (a few milliseconds where Node takes
  * fifty), given absolute node and memd-hook for where curl is missing; MEMD_HOME only when chosen.
  */
-export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined): string {
-  const words = ["/bin/sh", shellQuote(paths.shim), arg, shellQuote(paths.node), shellQuote(paths.hook)];
+export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined, agent?: "codex"): string {
+  const words = ["/bin/sh", shellQuote(paths.shim), arg, shellQuote(paths.node), shellQuote(paths.hook), ...(agent ? [agent] : [])];
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 
@@ -144,10 +144,16 @@ function readHooks(file: string, settings: JsonObject): JsonObject {
 }
 
 /**
- * settings.json with exactly the `wanted` memd groups (all of MEMD_HOOKS for setup, none for
- * uninstall) and every other hook and key kept.
+ * A hooks file (Claude Code's settings.json, Codex's hooks.json: the same shape) with exactly the
+ * `wanted` memd groups (all of memd's for setup, none for uninstall) and every other hook and key kept.
  */
-function planHooks(file: string, before: string | null, wanted: readonly { event: string; group: JsonObject }[], installedHook: string | undefined): FileChange {
+export function planHooks(
+  file: string,
+  before: string | null,
+  wanted: readonly { event: string; group: JsonObject }[],
+  installedHook: string | undefined,
+  target: "claude" | "codex" = "claude",
+): FileChange {
   const settings = parseJsonObject(file, before);
   const hooks = readHooks(file, settings);
   const nextHooks: JsonObject = { ...hooks };
@@ -179,7 +185,7 @@ function planHooks(file: string, before: string | null, wanted: readonly { event
     ...(removed.length > 0 ? [`remove memd hooks: ${removed.join(", ")}`] : []),
   ];
   const after = before === null && summary.length === 0 ? null : formatJsonLike(before, settings, next);
-  return { target: "claude", path: file, before, after, summary, backup: true, mode: 0o644 };
+  return { target, path: file, before, after, summary, backup: true, mode: 0o644 };
 }
 
 /** Setup: memd's hooks merged into the user's settings.json; http hooks where `http` is given. */

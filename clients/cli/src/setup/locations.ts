@@ -67,6 +67,8 @@ export interface SetupLocations {
   claudeJson: string;
   codexDir: string;
   codexConfig: string;
+  /** Codex's user hooks (hooks.json beside config.toml). */
+  codexHooks: string;
   cursorDir: string;
   cursorMcp: string;
   systemdUnit: string;
@@ -105,6 +107,7 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     claudeJson: claudeConfigDir ? path.join(claudeConfigDir, ".claude.json") : path.join(home, ".claude.json"),
     codexDir,
     codexConfig: path.join(codexDir, "config.toml"),
+    codexHooks: path.join(codexDir, "hooks.json"),
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),

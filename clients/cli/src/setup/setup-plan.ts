@@ -1,6 +1,7 @@
 import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
 import { type HttpHookEndpoint, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
+import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
 import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
@@ -21,7 +22,7 @@ export interface PlanInput {
 export function planFiles(locations: SetupLocations, targets: readonly SetupTarget[], agentsMdPath?: string): string[] {
   const files: string[] = [];
   if (targets.includes("claude")) files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile);
-  if (targets.includes("codex")) files.push(locations.codexConfig);
+  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks);
   if (targets.includes("cursor")) files.push(locations.cursorMcp);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
@@ -53,6 +54,8 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   if (targets.includes("codex")) {
     const config = read(loc.codexConfig);
     changes.push(paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config));
+    const hooks = read(loc.codexHooks);
+    changes.push(paths ? planCodexHooks(loc.codexHooks, hooks, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooks, installedHook));
   }
   if (targets.includes("cursor")) {
     changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));

@@ -13,15 +13,30 @@ export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
 /** Claude Code caps each output string at 10,000 characters; stay well under it. */
 const MAX_CONTEXT_CHARS = 8000;
 
-/** The event a route or a shim's argument names ("session-start" and "SessionStart" alike), or null. */
-export function claudeCodeEvent(name: string): ClaudeCodeEvent | null {
+/**
+ * The agents whose hooks memd answers, with the events it takes from each. Codex's hooks send
+ * Claude Code's payload fields and read its output (openai/codex, codex-rs/hooks/schema), so its
+ * events get the same answers; memd takes only its briefing and its prompts, since a failed
+ * command there arrives as an ordinary PostToolUse and its transcript is in a format of its own.
+ */
+const AGENT_EVENTS = {
+  "claude-code": CLAUDE_CODE_EVENTS,
+  codex: ["SessionStart", "UserPromptSubmit", "Stop"],
+} as const satisfies Record<string, readonly ClaudeCodeEvent[]>;
+export type HookAgent = keyof typeof AGENT_EVENTS;
+export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
+
+/** The agent and event a route names (`claude-code`, `session-start` or `SessionStart` alike), or null. */
+export function hookEvent(agent: string, name: string): { agent: HookAgent; event: ClaudeCodeEvent } | null {
+  if (!(HOOK_AGENTS as string[]).includes(agent)) return null;
   const flat = name.replace(/[-_]/g, "").toLowerCase();
-  return CLAUDE_CODE_EVENTS.find((event) => event.toLowerCase() === flat) ?? null;
+  const event = (AGENT_EVENTS[agent as HookAgent] as readonly ClaudeCodeEvent[]).find((e) => e.toLowerCase() === flat);
+  return event === undefined ? null : { agent: agent as HookAgent, event };
 }
 
 /**
- * What memd answers to one Claude Code hook event: the JSON a command hook prints (and an http
- * hook returns), or "" for nothing. The payload is Claude Code's own, as the hook received it.
+ * What memd answers to one hook event: the JSON a command hook prints (and an http hook
+ * returns), or "" for nothing. The payload is the agent's own, as the hook received it.
  */
 export async function answerClaudeCodeEvent(event: ClaudeCodeEvent, payload: string, rpc: RpcCaller): Promise<string> {
   let input;
