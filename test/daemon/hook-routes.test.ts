@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -172,5 +173,27 @@ describe("hostile payloads on the hook routes (fast-check, fixed seed)", () => {
     );
     expect((await daemon.clients.admin.health({})).health).toBeDefined();
     expect(statuses.get(200)).toBeGreaterThan(0);
+  });
+});
+
+describe("a hook route while another process holds the write lock", () => {
+  it("waits for the lock within its budget, as an RPC does, and saves the trace once it is gone", async () => {
+    const daemon = await spawnDaemon();
+    const outside = new Database(path.join(daemon.home, "memd.db"));
+    try {
+      const workspace = fs.mkdtempSync(path.join(daemon.home, "acme-api-"));
+      await daemon.clients.memory.save({ content: "the workspace exists", project: path.basename(workspace) });
+      outside.exec("BEGIN IMMEDIATE");
+      setTimeout(() => outside.exec("COMMIT"), 300);
+      const failure = payload("post-tool-use-bash-error", { cwd: workspace, session_id: "locked-1" });
+      expect(await post({ socketPath: daemon.socketPath }, "/hooks/claude-code/PostToolUseFailure", failure)).toEqual({ status: 200, body: "" });
+      const traces = (await daemon.clients.memory.list({ project: path.basename(workspace), kinds: [MemoryKind.TRACE] })).memories;
+      expect(traces).toHaveLength(1);
+    } finally {
+      if (outside.inTransaction) outside.exec("ROLLBACK");
+      outside.close();
+      await daemon.stop();
+      fs.rmSync(daemon.home, { recursive: true, force: true });
+    }
   });
 });

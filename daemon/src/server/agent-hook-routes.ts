@@ -59,9 +59,11 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
     if (req.method !== "POST") throw new ConnectError(`hook routes take POST with the event's JSON, not ${req.method}`, Code.InvalidArgument);
     const payload = await readPayload(req);
     const budgetMs = budgetOf(req.headers, event);
+    // The calls stop when the caller hangs up (the agent's timeout). The request's own "close"
+    // comes as soon as its body is read, so it is the response's that tells.
     const abort = new AbortController();
-    req.once("close", () => {
-      if (!res.writableEnded) abort.abort();
+    res.once("close", () => {
+      if (!res.writableFinished) abort.abort();
     });
     const remainingMs = () => Math.max(1, budgetMs - (performance.now() - started));
     const answer = await answerClaudeCodeEvent(event, payload, inProcessCaller(options.handlers, abort.signal, remainingMs));
