@@ -51,6 +51,22 @@ export function registerAdminCommands(program: Command): void {
     );
 
   program
+    .command("brief")
+    .description("the briefing an agent gets at session start: preferences, the project's decisions and facts, recent episodes, rules due")
+    .option("-p, --project <name>", "project name (default: derived from the current directory)")
+    .option("--session <id>", "agent session id (the briefing then repeats nothing that session was given)")
+    .action(
+      action(async (ctx, opts: { project?: string; session?: string }) => {
+        const res = await ctx.clients.memory.brief({ project: opts.project, cwd: process.cwd(), sessionId: opts.session });
+        if (ctx.json) {
+          ctx.printJson({ project: res.project, text: res.text });
+          return;
+        }
+        ctx.print(res.text === "" ? `memd holds nothing to brief on for ${res.project} yet` : res.text);
+      }),
+    );
+
+  program
     .command("stats")
     .description("count memories by status, kind and project")
     .option("-p, --project <name>", "only this project")

@@ -13,6 +13,7 @@ import { registerReindexCommand } from "./reindex-command.js";
 import { registerSkillCommands } from "./skill-commands.js";
 import { registerSuggestCommand } from "./suggest-command.js";
 import { registerSetupCommands } from "./setup-commands.js";
+import { SLASH_ACTIONS, slashCommandArgs } from "./slash-command.js";
 
 const program = new Command("memctl")
   .description("memctl: the command line for memd, long-term memory for AI coding agents")
@@ -43,8 +44,27 @@ registerSkillCommands(program);
 registerSetupCommands(program);
 for (const command of program.commands) command.exitOverride();
 
+program
+  .command("slash [action]")
+  .description(`what the /memd command of Claude Code and Codex runs: ${SLASH_ACTIONS.join(", ")} (default load)`)
+  .action((given: string | undefined) => {
+    program.error(`memctl slash takes one of ${SLASH_ACTIONS.join(", ")}; got "${given ?? ""}"`, { exitCode: 2, code: "memctl.slash" });
+  });
+
+/** The global options that take a value: the word after one is not a command. */
+const VALUED_OPTIONS = new Set(["--home", "--timeout"]);
+
+/** `slash <action>` runs the command it stands for; an action it does not know reaches the command above. */
+function argvOf(argv: readonly string[]): string[] {
+  let at = 2;
+  while (at < argv.length && (argv[at] as string).startsWith("-")) at += VALUED_OPTIONS.has(argv[at] as string) ? 2 : 1;
+  if (argv[at] !== "slash") return [...argv];
+  const mapped = slashCommandArgs(argv.slice(at + 1));
+  return mapped === null ? [...argv] : [...argv.slice(0, at), ...mapped];
+}
+
 try {
-  await program.parseAsync();
+  await program.parseAsync(argvOf(process.argv));
 } catch (error) {
   if (!(error instanceof CommanderError)) throw error;
   // Help and version are successes; everything else commander rejects is a usage error.

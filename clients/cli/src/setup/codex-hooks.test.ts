@@ -4,7 +4,7 @@ import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
 import type { InstallPaths } from "./locations.js";
 import { changeKind } from "./plan.js";
 
-const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh" };
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
 const FILE = "/home/maya/.codex/hooks.json";
 const theirs = { hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done", timeout: 5 }] }], SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "direnv export json" }] }] } };
 

@@ -5,7 +5,7 @@ import type { InstallPaths } from "./locations.js";
 import { changeKind, SetupError } from "./plan.js";
 import { classifyTomlLines } from "./toml-lines.js";
 
-const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh" };
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
 const FILE = "/home/maya/.codex/config.toml";
 
 /** Parses TOML with Python's tomllib, the strict parser the tests trust. */

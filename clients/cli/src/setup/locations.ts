@@ -12,6 +12,8 @@ export interface InstallPaths {
   hook: string;
   /** The curl shim (hooks/memd-hook.sh, beside dist/), which becomes `node hook` where curl is missing. */
   shim: string;
+  /** memctl, which the /memd command runs. */
+  cli: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export function installedPaths(execPath: string = process.execPath): InstallPath
     mcp: path.join(dist, "clients/mcp/src/memd-mcp.mjs"),
     hook: path.join(dist, "hooks/src/main.js"),
     shim: path.join(dist, "../hooks/memd-hook.sh"),
+    cli: path.join(dist, "clients/cli/src/main.js"),
   };
 }
 
@@ -63,12 +66,16 @@ export interface SetupLocations {
   /** The directory whose existence says Claude Code is installed. */
   claudeDir: string;
   claudeSettings: string;
+  /** Claude Code's user command file for /memd. */
+  claudeCommand: string;
   /** Claude Code's user-scope state file, holding top-level mcpServers among much else. */
   claudeJson: string;
   codexDir: string;
   codexConfig: string;
   /** Codex's user hooks (hooks.json beside config.toml). */
   codexHooks: string;
+  /** Codex's custom prompt for memd (/prompts:memd). */
+  codexPrompt: string;
   cursorDir: string;
   cursorMcp: string;
   systemdUnit: string;
@@ -104,10 +111,12 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     home,
     claudeDir,
     claudeSettings: path.join(claudeDir, "settings.json"),
+    claudeCommand: path.join(claudeDir, "commands", "memd.md"),
     claudeJson: claudeConfigDir ? path.join(claudeConfigDir, ".claude.json") : path.join(home, ".claude.json"),
     codexDir,
     codexConfig: path.join(codexDir, "config.toml"),
     codexHooks: path.join(codexDir, "hooks.json"),
+    codexPrompt: path.join(codexDir, "prompts", "memd.md"),
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { launchdPlist, launchdProgram, planLoginService, systemdUnit, systemdWord, unitEnvironmentFile } from "./login-service.js";
 
-const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh" };
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
 
 describe("systemd user unit", () => {
   it("runs node on the daemon, restarts on failure and starts with the user's session", () => {

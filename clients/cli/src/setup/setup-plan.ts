@@ -1,6 +1,7 @@
 import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
 import { type HttpHookEndpoint, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
+import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
 import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
 import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
@@ -21,8 +22,10 @@ export interface PlanInput {
 /** The files a plan reads, so that the caller can read them all first. */
 export function planFiles(locations: SetupLocations, targets: readonly SetupTarget[], agentsMdPath?: string): string[] {
   const files: string[] = [];
-  if (targets.includes("claude")) files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile);
-  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks);
+  if (targets.includes("claude")) {
+    files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile, locations.claudeCommand);
+  }
+  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexPrompt);
   if (targets.includes("cursor")) files.push(locations.cursorMcp);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
@@ -50,12 +53,14 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
     else changes.push(planHookEndpointRemoval(loc.hookEndpoint, input.contents));
     // ~/.claude.json holds Claude Code's private state too: keep a new one private.
     changes.push(planMcpServer("claude", loc.claudeJson, state, paths && claudeMcpEntry(paths, home), 0o600));
+    changes.push(planCommandFile("claude", loc.claudeCommand, read(loc.claudeCommand), paths ? claudeCommandText(paths, home) : null, "the /memd command"));
   }
   if (targets.includes("codex")) {
     const config = read(loc.codexConfig);
     changes.push(paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config));
     const hooks = read(loc.codexHooks);
     changes.push(paths ? planCodexHooks(loc.codexHooks, hooks, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooks, installedHook));
+    changes.push(planCommandFile("codex", loc.codexPrompt, read(loc.codexPrompt), paths ? codexPromptText(paths, home) : null, "the memd prompt (/prompts:memd)"));
   }
   if (targets.includes("cursor")) {
     changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));

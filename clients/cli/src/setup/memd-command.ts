@@ -1,0 +1,64 @@
+import type { InstallPaths } from "./locations.js";
+import type { FileChange } from "./plan.js";
+import { shellQuote } from "./shell-quote.js";
+
+/** The line that makes a command file memd's: setup rewrites and uninstall removes only files that carry it. */
+const MARKER = "<!-- Written by memctl setup; memctl uninstall removes it. -->";
+const ACTIONS = "load|stats|clean|compact|health|start";
+
+/** The shell command the /memd file runs: absolute node and memctl, MEMD_HOME only when chosen. */
+function slashCommand(paths: InstallPaths, memdHome: string | undefined): string {
+  const words = [shellQuote(paths.node), shellQuote(paths.cli), "slash"];
+  return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
+}
+
+/**
+ * Claude Code's /memd: memctl runs before the model sees the command (`!` lines, allowed for
+ * this one command only), and the model shows what it printed.
+ */
+export function claudeCommandText(paths: InstallPaths, memdHome: string | undefined): string {
+  const command = slashCommand(paths, memdHome);
+  return [
+    "---",
+    "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start",
+    `argument-hint: "[${ACTIONS}]"`,
+    `allowed-tools: Bash(${command}:*)`,
+    "---",
+    MARKER,
+    `!\`${command} $ARGUMENTS\``,
+    "",
+    "Above is what memd answered to `/memd $ARGUMENTS`. Show it to the user as it is. If it says memd is not running, suggest `/memd start`.",
+    "",
+  ].join("\n");
+}
+
+/** Codex's memd prompt (/prompts:memd): Codex runs no command itself, so the prompt asks the model to. */
+export function codexPromptText(paths: InstallPaths, memdHome: string | undefined): string {
+  const command = slashCommand(paths, memdHome);
+  return [
+    "---",
+    "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start",
+    `argument-hint: "[${ACTIONS}]"`,
+    "---",
+    MARKER,
+    `Run \`${command} $ARGUMENTS\` in the shell and show the user its output as it is. If it says memd is not running, run \`${command} start\`.`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The command file as setup wants it (`text`) or uninstall (null). A file of the same name
+ * that memd did not write is the user's own command, and is left alone either way.
+ */
+export function planCommandFile(target: "claude" | "codex", file: string, before: string | null, text: string | null, what: string): FileChange {
+  const ours = before === null || before.includes(MARKER);
+  const after = ours ? text : before;
+  return { target, path: file, before, after, summary: commandSummary(ours, before, after, text, what), backup: false, mode: 0o644 };
+}
+
+function commandSummary(ours: boolean, before: string | null, after: string | null, wanted: string | null, what: string): string[] {
+  if (!ours) return wanted === null ? [] : [`left alone: ${what} is not memd's (it has no "${MARKER}" line)`];
+  if (before === after) return [];
+  if (after === null) return [`remove ${what}`];
+  return [before === null ? `add ${what}` : `update ${what}`];
+}
