@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // memd-hook <event> [agent]: the command-hook shim of Claude Code (the default agent,
-// claude-code) and Codex (codex) where curl is missing. It forwards the
+// claude-code), Codex (codex) and Gemini CLI (gemini) where curl is missing. It forwards the
 // hook payload on stdin to the daemon's hook route over its Unix socket, within a time budget,
 // and prints the daemon's answer: every decision about the event is the daemon's
 // (daemon/src/agent-hooks/). It fails open: whatever goes wrong, it exits 0 with nothing on
@@ -11,7 +11,8 @@ import { appendHookLog } from "./hook-log.js";
 
 /** What exiting costs after giving up: about 10 ms, and up to 30 on a loaded machine. */
 const EXIT_MARGIN_MS = 35;
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
+const EVENTS = ["SessionStart", "UserPromptSubmit", "BeforeAgent", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
+const AGENTS = ["claude-code", "codex", "gemini"];
 
 /** "session-start" and "SessionStart" name the same event. */
 function eventName(arg: string): string {
@@ -20,7 +21,7 @@ function eventName(arg: string): string {
 }
 
 const event = eventName(process.argv[2] ?? "");
-const agent = process.argv[3] === "codex" ? "codex" : "claude-code";
+const agent = AGENTS.includes(process.argv[3] ?? "") ? (process.argv[3] as string) : "claude-code";
 const env = readHookEnv(event);
 const abort = new AbortController();
 

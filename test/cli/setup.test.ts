@@ -269,7 +269,7 @@ describe("memctl setup", () => {
   it("exits 2 on an unknown target", async () => {
     const res = await memctl("setup", "--only", "claude,vim");
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("claude, codex, cursor, service");
+    expect(res.stderr).toContain("claude, codex, cursor, gemini, service");
   });
 
   it("--agents-md says memd is not running and changes nothing when the daemon is down", async () => {
@@ -333,6 +333,19 @@ describe("memctl setup on a machine of its own", () => {
     const settings = readJson(".claude/settings.json") as { hooks: Record<string, Group[]> };
     expect(settings.hooks.UserPromptSubmit?.at(-1)).toEqual({ hooks: [{ type: "command", command: hookCommandFor("user-prompt-submit"), timeout: 5 }] });
     expect(fs.existsSync(file(".memd/listen"))).toBe(false);
+  });
+
+  it("wires Gemini CLI's hooks into ~/.gemini/settings.json beside the user's settings, and uninstall restores the file byte for byte", async () => {
+    fs.mkdirSync(file(".gemini"));
+    const theirs = `${JSON.stringify({ theme: "GitHub", hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "./audit.sh" }] }] } }, null, 2)}\n`;
+    fs.writeFileSync(file(".gemini/settings.json"), theirs);
+    expect((await memctl("setup", "--only", "gemini", "--no-start")).code).toBe(0);
+    const settings = readJson(".gemini/settings.json") as { theme: string; hooks: Record<string, Group[]> };
+    expect(settings.theme).toBe("GitHub");
+    expect(settings.hooks.BeforeAgent).toEqual([{ hooks: [{ type: "command", name: "memd", command: `${hookCommandFor("before-agent")} gemini`, timeout: 5000 }] }]);
+    expect(settings.hooks.SessionStart?.[0]?.hooks[0]?.command).toBe(`${hookCommandFor("session-start")} gemini`);
+    expect((await memctl("uninstall", "--only", "gemini", "--no-start")).code).toBe(0);
+    expect(read(".gemini/settings.json")).toBe(theirs);
   });
 
   it("keeps another tool's hook that looks like memd's through setup and uninstall", async () => {

@@ -108,6 +108,17 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect((await post(socket, "/hooks/codex/PostToolUse", "{}")).status).toBe(404);
   });
 
+  it("answers Gemini CLI's BeforeAgent and SessionStart with additionalContext under the event's own name", async () => {
+    const socket = { socketPath: daemon.socketPath };
+    // Gemini CLI's base fields and BeforeAgent's prompt (google-gemini/gemini-cli docs/hooks/reference.md); values invented.
+    const base = { session_id: "gemini-1", transcript_path: "/home/maya/.gemini/tmp/chats/session-1.json", cwd: workspace, timestamp: "2026-12-01T09:41:12.300Z" };
+    const prompt = JSON.stringify({ ...base, hook_event_name: "BeforeAgent", prompt: "Where do we keep the refresh tokens, Postgres or Redis?" });
+    expect(contextOf(await post(socket, "/hooks/gemini/BeforeAgent", prompt), "BeforeAgent")).toContain("Refresh tokens are stored hashed in Postgres");
+    const start = JSON.stringify({ ...base, session_id: "gemini-2", hook_event_name: "SessionStart", source: "startup" });
+    expect(contextOf(await post(socket, "/hooks/gemini/SessionStart", start), "SessionStart")).toContain("refresh_tokens");
+    expect((await post(socket, "/hooks/gemini/UserPromptSubmit", prompt)).status).toBe(404);
+  });
+
   it("answers an unknown route and a payload that is not JSON with a Connect error", async () => {
     const socket = { socketPath: daemon.socketPath };
     const unknown = await post(socket, "/hooks/claude-code/NoSuchEvent", "{}");
@@ -115,7 +126,7 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect(JSON.parse(unknown.body)).toMatchObject({ code: "not_found" });
     const garbled = await post(socket, "/hooks/claude-code/UserPromptSubmit", "{not json");
     expect(garbled.status).toBe(400);
-    expect(JSON.parse(garbled.body)).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^the UserPromptSubmit payload is not Claude Code's hook JSON/) });
+    expect(JSON.parse(garbled.body)).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^the UserPromptSubmit payload is not the agent's hook JSON/) });
     expect((await daemon.clients.admin.health({})).health).toBeDefined();
   });
 });

@@ -101,9 +101,10 @@ function chooseTargets(
     claude: !detect || fs.existsSync(loc.claudeDir) || fs.existsSync(loc.claudeJson),
     codex: !detect || fs.existsSync(loc.codexDir),
     cursor: !detect || fs.existsSync(loc.cursorDir),
+    gemini: !detect || fs.existsSync(loc.geminiDir),
     service: true,
   };
-  const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, service: "" };
+  const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, gemini: loc.geminiDir, service: "" };
   const targets = (only ?? [...SETUP_TARGETS]).filter((target) => {
     if (target === "service" && noService !== null) {
       skipped.push({ target, reason: noService });

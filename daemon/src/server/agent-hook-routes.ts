@@ -2,13 +2,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { answerClaudeCodeEvent, type ClaudeCodeEvent, HOOK_AGENTS, hookEvent } from "../agent-hooks/claude-code/answer-event.js";
+import { answerHookEvent, type ClaudeCodeEvent, HOOK_AGENTS, hookEvent } from "../agent-hooks/claude-code/answer-event.js";
 import { inProcessCaller } from "../agent-hooks/rpc-caller.js";
 import type { Logger } from "../logger.js";
 import { toConnectError } from "../services/connect-errors.js";
 import type { NodeHandler } from "./protocol-sniff.js";
 
-/** Where agents' hooks post their events: /hooks/<agent>/<Event> (claude-code, codex). */
+/** Where agents' hooks post their events: /hooks/<agent>/<Event> (claude-code, codex, gemini). */
 export const HOOK_ROUTE_PREFIX = "/hooks/";
 /** A prompt waits for its hook: this is what memd takes at most when the caller sets no deadline. */
 const PROMPT_BUDGET_MS = 300;
@@ -66,7 +66,7 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
       if (!res.writableFinished) abort.abort();
     });
     const remainingMs = () => Math.max(1, budgetMs - (performance.now() - started));
-    const answer = await answerClaudeCodeEvent(event, payload, inProcessCaller(options.handlers, abort.signal, remainingMs));
+    const answer = await answerHookEvent(hook, payload, inProcessCaller(options.handlers, abort.signal, remainingMs));
     log.debug({ ms: Math.round(performance.now() - started), answered: answer !== "" }, "hook answered");
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
     res.end(answer);

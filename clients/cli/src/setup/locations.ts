@@ -78,6 +78,9 @@ export interface SetupLocations {
   codexPrompt: string;
   cursorDir: string;
   cursorMcp: string;
+  /** The directory whose existence says Gemini CLI is installed, and its user settings (with the hooks). */
+  geminiDir: string;
+  geminiSettings: string;
   systemdUnit: string;
   /** KEY=value lines the systemd unit reads, for secrets such as OPENAI_API_KEY. */
   envFile: string;
@@ -119,6 +122,8 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     codexPrompt: path.join(codexDir, "prompts", "memd.md"),
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
+    geminiDir: path.join(home, ".gemini"),
+    geminiSettings: path.join(home, ".gemini", "settings.json"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),
     envFile: path.join(configHome, "memd", "env"),
     launchAgent: path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),

@@ -1,5 +1,6 @@
 import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
 import { type HttpHookEndpoint, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
+import { planGeminiHooks, planGeminiHooksRemoval } from "./gemini-hooks.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
 import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
 import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
@@ -27,6 +28,7 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
   }
   if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexPrompt);
   if (targets.includes("cursor")) files.push(locations.cursorMcp);
+  if (targets.includes("gemini")) files.push(locations.geminiSettings);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
   }
@@ -64,6 +66,10 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   }
   if (targets.includes("cursor")) {
     changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));
+  }
+  if (targets.includes("gemini")) {
+    const settings = read(loc.geminiSettings);
+    changes.push(paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook));
   }
   if (targets.includes("service")) {
     const file = loc.platform === "darwin" ? loc.launchAgent : loc.systemdUnit;

@@ -14,42 +14,54 @@ export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
 const MAX_CONTEXT_CHARS = 8000;
 
 /**
- * The agents whose hooks memd answers, with the events it takes from each. Codex's hooks send
- * Claude Code's payload fields and read its output (openai/codex, codex-rs/hooks/schema), so its
- * events get the same answers; memd takes only its briefing and its prompts, since a failed
- * command there arrives as an ordinary PostToolUse and its transcript is in a format of its own.
+ * The agents whose hooks memd answers: each of its event names, and the Claude Code event whose
+ * answer it gets. Codex's hooks send Claude Code's payload fields and read its output (openai/codex,
+ * codex-rs/hooks/schema); memd takes only its briefing and its prompts, since a failed command there
+ * arrives as an ordinary PostToolUse and its transcript is in a format of its own. Gemini CLI's
+ * SessionStart (with `source`) and BeforeAgent (with `prompt`) read `hookSpecificOutput.additionalContext`
+ * (google-gemini/gemini-cli, docs/hooks/reference.md).
  */
 const AGENT_EVENTS = {
-  "claude-code": CLAUDE_CODE_EVENTS,
-  codex: ["SessionStart", "UserPromptSubmit", "Stop"],
-} as const satisfies Record<string, readonly ClaudeCodeEvent[]>;
+  "claude-code": Object.fromEntries(CLAUDE_CODE_EVENTS.map((event) => [event, event])) as Record<ClaudeCodeEvent, ClaudeCodeEvent>,
+  codex: { SessionStart: "SessionStart", UserPromptSubmit: "UserPromptSubmit", Stop: "Stop" },
+  gemini: { SessionStart: "SessionStart", BeforeAgent: "UserPromptSubmit" },
+} as const satisfies Record<string, Record<string, ClaudeCodeEvent>>;
 export type HookAgent = keyof typeof AGENT_EVENTS;
 export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
 
-/** The agent and event a route names (`claude-code`, `session-start` or `SessionStart` alike), or null. */
-export function hookEvent(agent: string, name: string): { agent: HookAgent; event: ClaudeCodeEvent } | null {
+/** A route's event: the agent, its own name for the event, and the Claude Code event it is answered as. */
+export interface HookEvent {
+  agent: HookAgent;
+  name: string;
+  event: ClaudeCodeEvent;
+}
+
+/** The agent and event a route names (`session-start` and `SessionStart` alike), or null. */
+export function hookEvent(agent: string, name: string): HookEvent | null {
   if (!(HOOK_AGENTS as string[]).includes(agent)) return null;
+  const events: Record<string, ClaudeCodeEvent> = AGENT_EVENTS[agent as HookAgent];
   const flat = name.replace(/[-_]/g, "").toLowerCase();
-  const event = (AGENT_EVENTS[agent as HookAgent] as readonly ClaudeCodeEvent[]).find((e) => e.toLowerCase() === flat);
-  return event === undefined ? null : { agent: agent as HookAgent, event };
+  const own = Object.keys(events).find((e) => e.toLowerCase() === flat);
+  return own === undefined ? null : { agent: agent as HookAgent, name: own, event: events[own] as ClaudeCodeEvent };
 }
 
 /**
  * What memd answers to one hook event: the JSON a command hook prints (and an http hook
  * returns), or "" for nothing. The payload is the agent's own, as the hook received it.
  */
-export async function answerClaudeCodeEvent(event: ClaudeCodeEvent, payload: string, rpc: RpcCaller): Promise<string> {
+export async function answerHookEvent(hook: Pick<HookEvent, "name" | "event">, payload: string, rpc: RpcCaller): Promise<string> {
+  const { event } = hook;
   let input;
   try {
     input = parseHookInput(payload);
   } catch (error) {
     // JSON.parse's message quotes the start of the text, which may hold a secret: name only what is wrong.
     const why = error instanceof SyntaxError ? "it is not JSON" : error instanceof Error ? error.message : String(error);
-    throw new InvalidInputError(`the ${event} payload is not Claude Code's hook JSON: ${why}`, { cause: error });
+    throw new InvalidInputError(`the ${hook.name} payload is not the agent's hook JSON: ${why}`, { cause: error });
   }
   const context = await contextFor(event, input, rpc);
   const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
-  return text === "" ? "" : JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+  return text === "" ? "" : JSON.stringify({ hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } });
 }
 
 function contextFor(event: ClaudeCodeEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {

@@ -1,0 +1,27 @@
+import { hookCommand, planHooks } from "./claude-settings.js";
+import type { InstallPaths } from "./locations.js";
+import type { FileChange } from "./plan.js";
+
+/**
+ * memd's hooks in Gemini CLI's ~/.gemini/settings.json (the same event → matcher groups → hooks
+ * shape as Claude Code's, timeouts in milliseconds; google-gemini/gemini-cli docs/hooks/reference.md):
+ * the briefing on SessionStart and the pointers on BeforeAgent, which fires when a prompt is submitted.
+ */
+const GEMINI_HOOKS = [
+  { event: "SessionStart", arg: "session-start", timeoutMs: 10_000 },
+  { event: "BeforeAgent", arg: "before-agent", timeoutMs: 5_000 },
+] as const;
+
+/** Setup: memd's hooks merged into settings.json, every other hook and setting kept. */
+export function planGeminiHooks(file: string, before: string | null, paths: InstallPaths, memdHome: string | undefined): FileChange {
+  const wanted = GEMINI_HOOKS.map((spec) => ({
+    event: spec.event,
+    group: { hooks: [{ type: "command", name: "memd", command: hookCommand(paths, spec.arg, memdHome, "gemini"), timeout: spec.timeoutMs }] },
+  }));
+  return planHooks(file, before, wanted, paths.hook, "gemini");
+}
+
+/** Uninstall: memd's hooks taken out of settings.json. */
+export function planGeminiHooksRemoval(file: string, before: string | null, installedHook?: string): FileChange {
+  return planHooks(file, before, [], installedHook, "gemini");
+}
