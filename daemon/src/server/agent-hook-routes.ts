@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { answerHookEvent, type ClaudeCodeEvent, HOOK_AGENTS, hookEvent } from "../agent-hooks/claude-code/answer-event.js";
+import { answerHookEvent, type ClaudeCodeEvent, HOOK_AGENTS, hookEvent } from "../agent-hooks/answer-hook.js";
 import { inProcessCaller } from "../agent-hooks/rpc-caller.js";
 import type { Logger } from "../logger.js";
 import { toConnectError } from "../services/connect-errors.js";

@@ -1,10 +1,10 @@
-import { InvalidInputError } from "../../errors.js";
-import type { RpcCaller } from "../rpc-caller.js";
-import { parseHookInput } from "./hook-payload.js";
-import { saveFromTool } from "./post-tool-use.js";
-import { sweepTranscript } from "./session-end.js";
-import { sessionBriefing } from "./session-start.js";
-import { promptPointers } from "./user-prompt-submit.js";
+import { InvalidInputError } from "../errors.js";
+import type { RpcCaller } from "./rpc-caller.js";
+import { parseHookInput } from "./claude-code/hook-payload.js";
+import { saveFromTool } from "./claude-code/post-tool-use.js";
+import { sweepTranscript } from "./claude-code/session-end.js";
+import { sessionBriefing } from "./claude-code/session-start.js";
+import { promptPointers } from "./claude-code/user-prompt-submit.js";
 
 /** The Claude Code hook events memd answers; Stop is accepted and answered with nothing. */
 export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"] as const;
