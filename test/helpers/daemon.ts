@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,16 +34,7 @@ export async function removeDaemon(daemon: TestDaemon): Promise<void> {
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now, for a daemon's --listen. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freeLoopbackPort as freePort } from "../../clients/transport/free-port.js";
 
 /** A fresh, short state directory (Unix socket paths are limited to about 100 bytes). */
 export function makeHome(): string {

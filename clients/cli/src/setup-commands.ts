@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { InstructionsChannel } from "../../../gen/memd/v1/admin_service_pb.js";
 import { healthPid } from "../../transport/daemon-start.js";
+import { freeLoopbackPort } from "../../transport/free-port.js";
 import { isDaemonDown } from "../../transport/transport.js";
 import { action, type CliContext, CliFailure } from "./context.js";
 import { splitList } from "./enums.js";
@@ -185,18 +185,6 @@ async function runUninstall(ctx: CliContext, opts: SetupOptions, command: Comman
     }
   }
   finish(ctx, outcome, loc.home);
-}
-
-/** A port on 127.0.0.1 that nothing listens on now, for the daemon's hook listener. */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function backupsOf(applied: ReturnType<typeof applyChanges>): Map<string, string | null> {

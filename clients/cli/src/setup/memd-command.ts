@@ -12,38 +12,28 @@ function slashCommand(paths: InstallPaths, memdHome: string | undefined): string
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 
+/** A command file: the frontmatter both agents read (plus `extra` keys), memd's marker, then the body. */
+function commandFile(extra: readonly string[], body: readonly string[]): string {
+  const description = "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start";
+  return ["---", description, `argument-hint: "[${ACTIONS}]"`, ...extra, "---", MARKER, ...body, ""].join("\n");
+}
+
 /**
  * Claude Code's /memd: memctl runs before the model sees the command (`!` lines, allowed for
  * this one command only), and the model shows what it printed.
  */
 export function claudeCommandText(paths: InstallPaths, memdHome: string | undefined): string {
   const command = slashCommand(paths, memdHome);
-  return [
-    "---",
-    "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start",
-    `argument-hint: "[${ACTIONS}]"`,
-    `allowed-tools: Bash(${command}:*)`,
-    "---",
-    MARKER,
-    `!\`${command} $ARGUMENTS\``,
-    "",
-    "Above is what memd answered to `/memd $ARGUMENTS`. Show it to the user as it is. If it says memd is not running, suggest `/memd start`.",
-    "",
-  ].join("\n");
+  return commandFile(
+    [`allowed-tools: Bash(${command}:*)`],
+    [`!\`${command} $ARGUMENTS\``, "", "Above is what memd answered to `/memd $ARGUMENTS`. Show it to the user as it is. If it says memd is not running, suggest `/memd start`."],
+  );
 }
 
 /** Codex's memd prompt (/prompts:memd): Codex runs no command itself, so the prompt asks the model to. */
 export function codexPromptText(paths: InstallPaths, memdHome: string | undefined): string {
   const command = slashCommand(paths, memdHome);
-  return [
-    "---",
-    "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start",
-    `argument-hint: "[${ACTIONS}]"`,
-    "---",
-    MARKER,
-    `Run \`${command} $ARGUMENTS\` in the shell and show the user its output as it is. If it says memd is not running, run \`${command} start\`.`,
-    "",
-  ].join("\n");
+  return commandFile([], [`Run \`${command} $ARGUMENTS\` in the shell and show the user its output as it is. If it says memd is not running, run \`${command} start\`.`]);
 }
 
 /**
