@@ -8,7 +8,7 @@ import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
-import type { Config } from "./config/config.js";
+import type { Config, ListenAddress } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime, type EmbeddingRuntimeOptions } from "./embed/embedding-runtime.js";
 import { chooseChatModel } from "./llm/choose-chat-model.js";
@@ -160,7 +160,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(() => fs.rmSync(config.socketPath, { force: true }));
 
     let tcp: RunningDaemon["tcp"] = null;
-    const listen = config.listen ?? readListenFile(config.listenFile);
+    const listen = config.listen ?? recordedListenAddress(config.listenFile, logger);
     if (listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const hookToken = loadOrCreateToken(config.hookTokenFile);
@@ -170,13 +170,23 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
           refuseHook: hookRequestRefusal(token, hookToken),
         }),
       );
-      servers.push(tcpServer);
-      await new Promise<void>((resolve, reject) => {
-        tcpServer.server.once("error", reject);
-        tcpServer.server.listen(listen.port, listen.host, () => resolve());
-      });
-      const address = tcpServer.server.address() as net.AddressInfo;
-      tcp = { host: address.address, port: address.port };
+      try {
+        await new Promise<void>((resolve, reject) => {
+          tcpServer.server.once("error", reject);
+          tcpServer.server.listen(listen.port, listen.host, () => resolve());
+        });
+        servers.push(tcpServer);
+        const address = tcpServer.server.address() as net.AddressInfo;
+        tcp = { host: address.address, port: address.port };
+      } catch (error) {
+        // An address the user named must work; the one setup recorded for the http hooks must
+        // not keep memd from starting when another program took its port meanwhile.
+        if (config.listen !== null) throw error;
+        logger.error(
+          { err: error, listen: `${listen.host}:${listen.port}`, file: config.listenFile },
+          "cannot listen on the address setup recorded for the agents' http hooks; they fail (open) until it is free: run memctl setup again to choose another port",
+        );
+      }
     }
 
     cleanups.push(async () => {
@@ -295,4 +305,14 @@ function createInFlightCounter() {
       });
     },
   };
+}
+
+/** The address memctl setup recorded (see config/listen-file.ts); an unreadable file is logged and ignored. */
+function recordedListenAddress(file: string, logger: Logger): ListenAddress | null {
+  try {
+    return readListenFile(file);
+  } catch (error) {
+    logger.error({ err: error, file }, "the recorded listen address is unusable, so memd does not listen on TCP: run memctl setup again");
+    return null;
+  }
 }

@@ -187,6 +187,27 @@ describe("hostile payloads on the hook routes (fast-check, fixed seed)", () => {
   });
 });
 
+describe("a recorded address that cannot be served", () => {
+  it("leaves memd running on its socket, and says why in the log, when another program holds the port or the file is garbled", async () => {
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    for (const recorded of [`127.0.0.1:${port}\n`, "not an address\n"]) {
+      const home = makeHome();
+      fs.writeFileSync(path.join(home, "listen"), recorded, { mode: 0o600 });
+      const daemon = await spawnDaemon({ home });
+      try {
+        expect((await daemon.clients.admin.health({})).health).toBeDefined();
+        expect(fs.readFileSync(path.join(home, "logs/memd.log"), "utf8")).toMatch(/cannot listen on the address setup recorded|the recorded listen address is unusable/);
+      } finally {
+        await daemon.stop();
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    }
+    await new Promise((resolve) => taken.close(resolve));
+  });
+});
+
 describe("a hook route while another process holds the write lock", () => {
   it("waits for the lock within its budget, as an RPC does, and saves the trace once it is gone", async () => {
     const daemon = await spawnDaemon();
