@@ -1,6 +1,7 @@
 #!/bin/sh
 # memd-hook.sh EVENT NODE HOOK_JS [AGENT]: the command-hook shim of Claude Code (the default
-# AGENT, claude-code), Codex (codex) and Gemini CLI (gemini), whose hooks send like payloads. It posts the hook payload
+# AGENT, claude-code), Codex (codex), Gemini CLI (gemini) and Copilot CLI (copilot), whose hooks
+# send like payloads. It posts the hook payload
 # on stdin to the daemon's hook route over its Unix socket with curl, which starts in a few
 # milliseconds where Node takes fifty, and prints the daemon's answer. Where curl is missing it
 # becomes NODE HOOK_JS EVENT AGENT (memd-hook), which does the same. Like memd-hook it fails open:
@@ -11,6 +12,7 @@ case $event in
   session-start | SessionStart) route=SessionStart ;;
   user-prompt-submit | UserPromptSubmit) route=UserPromptSubmit ;;
   before-agent | BeforeAgent) route=BeforeAgent ;;
+  user-prompt-submitted | userPromptSubmitted) route=userPromptSubmitted ;;
   post-tool-use | PostToolUse) route=PostToolUse ;;
   post-tool-use-failure | PostToolUseFailure) route=PostToolUseFailure ;;
   pre-compact | PreCompact) route=PreCompact ;;
@@ -18,7 +20,7 @@ case $event in
   *) cat >/dev/null; exit 0 ;;
 esac
 case ${4:-claude-code} in
-  claude-code | codex | gemini) agent=${4:-claude-code} ;;
+  claude-code | codex | gemini | copilot) agent=${4:-claude-code} ;;
   *) cat >/dev/null; exit 0 ;;
 esac
 if ! command -v curl >/dev/null 2>&1; then
@@ -26,7 +28,7 @@ if ! command -v curl >/dev/null 2>&1; then
 fi
 home=${MEMD_HOME:-${HOME}/.memd}
 # The same budgets as memd-hook: a prompt waits for its hook, so it gets the least.
-case $route in UserPromptSubmit | BeforeAgent) budget=300 ;; *) budget=1000 ;; esac
+case $route in UserPromptSubmit | BeforeAgent | userPromptSubmitted) budget=300 ;; *) budget=1000 ;; esac
 case ${MEMD_HOOK_TIMEOUT_MS:-} in '' | *[!0-9]*) ;; *) budget=$MEMD_HOOK_TIMEOUT_MS ;; esac
 # curl gives up a little early: starting sh and curl and exiting are part of the budget too.
 limit=$((budget > 60 ? budget - 30 : budget / 2))

@@ -1,6 +1,6 @@
 import { memdEndpoint, type MemdEndpoint } from "../../clients/transport/endpoint.js";
 
-/** The budget per event: a prompt's hook (UserPromptSubmit, Gemini's BeforeAgent) blocks the prompt, so it gets the least. */
+/** The budget per event: a prompt's hook (UserPromptSubmit, Gemini's BeforeAgent, Copilot's userPromptSubmitted) blocks the prompt, so it gets the least. */
 export const PROMPT_BUDGET_MS = 300;
 const DEFAULT_BUDGET_MS = 1000;
 
@@ -12,7 +12,7 @@ export interface HookEnv {
 /** The only place the hook reads process.env. */
 export function readHookEnv(event: string, env: NodeJS.ProcessEnv = process.env): HookEnv {
   const override = Number(env.MEMD_HOOK_TIMEOUT_MS);
-  const budgetMs = Number.isFinite(override) && override > 0 ? override : event === "UserPromptSubmit" || event === "BeforeAgent" ? PROMPT_BUDGET_MS : DEFAULT_BUDGET_MS;
+  const budgetMs = Number.isFinite(override) && override > 0 ? override : ["UserPromptSubmit", "BeforeAgent", "userPromptSubmitted"].includes(event) ? PROMPT_BUDGET_MS : DEFAULT_BUDGET_MS;
   // An empty MEMD_HOME means unset, not "the current directory" (hooks run in the user's repo).
   const home = env.MEMD_HOME === "" ? undefined : env.MEMD_HOME;
   return { endpoint: memdEndpoint(undefined, { ...env, MEMD_HOME: home }), budgetMs };

@@ -269,7 +269,7 @@ describe("memctl setup", () => {
   it("exits 2 on an unknown target", async () => {
     const res = await memctl("setup", "--only", "claude,vim");
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("claude, codex, cursor, gemini, service");
+    expect(res.stderr).toContain("claude, codex, cursor, gemini, copilot, service");
   });
 
   it("--agents-md says memd is not running and changes nothing when the daemon is down", async () => {
@@ -346,6 +346,19 @@ describe("memctl setup on a machine of its own", () => {
     expect(settings.hooks.SessionStart?.[0]?.hooks[0]?.command).toBe(`${hookCommandFor("session-start")} gemini`);
     expect((await memctl("uninstall", "--only", "gemini", "--no-start")).code).toBe(0);
     expect(read(".gemini/settings.json")).toBe(theirs);
+  });
+
+  it("gives Copilot CLI a hooks file of memd's own, and uninstall takes it away again", async () => {
+    fs.mkdirSync(file(".copilot/hooks"), { recursive: true });
+    fs.writeFileSync(file(".copilot/hooks/theirs.json"), '{"version":1,"hooks":{}}\n');
+    expect((await memctl("setup", "--only", "copilot", "--no-start")).code).toBe(0);
+    const hooks = readJson(".copilot/hooks/memd.json") as { version: number; hooks: Record<string, { bash: string; timeoutSec: number }[]> };
+    expect(hooks.version).toBe(1);
+    expect(hooks.hooks.userPromptSubmitted).toEqual([{ type: "command", bash: `${hookCommandFor("user-prompt-submitted")} copilot`, timeoutSec: 5 }]);
+    expect((await memctl("setup", "--only", "copilot", "--no-start")).stdout).toContain("nothing to change");
+    expect((await memctl("uninstall", "--only", "copilot", "--no-start")).code).toBe(0);
+    expect(fs.existsSync(file(".copilot/hooks/memd.json"))).toBe(false);
+    expect(read(".copilot/hooks/theirs.json")).toBe('{"version":1,"hooks":{}}\n');
   });
 
   it("keeps another tool's hook that looks like memd's through setup and uninstall", async () => {

@@ -119,6 +119,17 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect((await post(socket, "/hooks/gemini/UserPromptSubmit", prompt)).status).toBe(404);
   });
 
+  it("answers Copilot CLI's camelCase sessionStart and userPromptSubmitted with a top-level additionalContext", async () => {
+    const socket = { socketPath: daemon.socketPath };
+    // Copilot CLI's camelCase fields (github/docs content/copilot/reference/hooks-reference.md); values invented.
+    const prompt = JSON.stringify({ sessionId: "copilot-1", timestamp: 1764582072300, cwd: workspace, prompt: "Where do we keep the refresh tokens, Postgres or Redis?" });
+    const answer = await post(socket, "/hooks/copilot/userPromptSubmitted", prompt);
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as { additionalContext: string }).additionalContext).toContain("Refresh tokens are stored hashed in Postgres");
+    const start = await post(socket, "/hooks/copilot/sessionStart", JSON.stringify({ sessionId: "copilot-2", timestamp: 1764582072300, cwd: workspace, source: "new" }));
+    expect((JSON.parse(start.body) as { additionalContext: string }).additionalContext).toContain("refresh_tokens");
+  });
+
   it("answers an unknown route and a payload that is not JSON with a Connect error", async () => {
     const socket = { socketPath: daemon.socketPath };
     const unknown = await post(socket, "/hooks/claude-code/NoSuchEvent", "{}");

@@ -102,9 +102,10 @@ function chooseTargets(
     codex: !detect || fs.existsSync(loc.codexDir),
     cursor: !detect || fs.existsSync(loc.cursorDir),
     gemini: !detect || fs.existsSync(loc.geminiDir),
+    copilot: !detect || fs.existsSync(loc.copilotDir),
     service: true,
   };
-  const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, gemini: loc.geminiDir, service: "" };
+  const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, gemini: loc.geminiDir, copilot: loc.copilotDir, service: "" };
   const targets = (only ?? [...SETUP_TARGETS]).filter((target) => {
     if (target === "service" && noService !== null) {
       skipped.push({ target, reason: noService });

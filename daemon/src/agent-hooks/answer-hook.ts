@@ -19,12 +19,15 @@ const MAX_CONTEXT_CHARS = 8000;
  * codex-rs/hooks/schema); memd takes only its briefing and its prompts, since a failed command there
  * arrives as an ordinary PostToolUse and its transcript is in a format of its own. Gemini CLI's
  * SessionStart (with `source`) and BeforeAgent (with `prompt`) read `hookSpecificOutput.additionalContext`
- * (google-gemini/gemini-cli, docs/hooks/reference.md).
+ * (google-gemini/gemini-cli, docs/hooks/reference.md). GitHub Copilot CLI's sessionStart and
+ * userPromptSubmitted send camelCase fields (`sessionId`, `cwd`, `prompt`) and read a top-level
+ * `additionalContext` (github/docs, content/copilot/reference/hooks-reference.md).
  */
 const AGENT_EVENTS = {
   "claude-code": Object.fromEntries(CLAUDE_CODE_EVENTS.map((event) => [event, event])) as Record<ClaudeCodeEvent, ClaudeCodeEvent>,
   codex: { SessionStart: "SessionStart", UserPromptSubmit: "UserPromptSubmit", Stop: "Stop" },
   gemini: { SessionStart: "SessionStart", BeforeAgent: "UserPromptSubmit" },
+  copilot: { sessionStart: "SessionStart", userPromptSubmitted: "UserPromptSubmit" },
 } as const satisfies Record<string, Record<string, ClaudeCodeEvent>>;
 export type HookAgent = keyof typeof AGENT_EVENTS;
 export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
@@ -49,7 +52,7 @@ export function hookEvent(agent: string, name: string): HookEvent | null {
  * What memd answers to one hook event: the JSON a command hook prints (and an http hook
  * returns), or "" for nothing. The payload is the agent's own, as the hook received it.
  */
-export async function answerHookEvent(hook: Pick<HookEvent, "name" | "event">, payload: string, rpc: RpcCaller): Promise<string> {
+export async function answerHookEvent(hook: HookEvent, payload: string, rpc: RpcCaller): Promise<string> {
   const { event } = hook;
   let input;
   try {
@@ -61,7 +64,8 @@ export async function answerHookEvent(hook: Pick<HookEvent, "name" | "event">, p
   }
   const context = await contextFor(event, input, rpc);
   const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
-  return text === "" ? "" : JSON.stringify({ hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } });
+  if (text === "") return "";
+  return JSON.stringify(hook.agent === "copilot" ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } });
 }
 
 function contextFor(event: ClaudeCodeEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {

@@ -31,8 +31,8 @@ export const MEMD_HOOKS: readonly HookSpec[] = [
   { event: "SessionEnd", arg: "session-end", timeout: 2 },
 ];
 
-const HOOK_EVENT_ARGS = ["session-start", "user-prompt-submit", "before-agent", "post-tool-use", "post-tool-use-failure", "pre-compact", "session-end", "stop"];
-const EVENT_ARG = `(?:${HOOK_EVENT_ARGS.join("|")}|SessionStart|UserPromptSubmit|BeforeAgent|PostToolUse|PostToolUseFailure|PreCompact|SessionEnd|Stop)`;
+const HOOK_EVENT_ARGS = ["session-start", "user-prompt-submit", "user-prompt-submitted", "before-agent", "post-tool-use", "post-tool-use-failure", "pre-compact", "session-end", "stop"];
+const EVENT_ARG = `(?:${HOOK_EVENT_ARGS.join("|")}|SessionStart|UserPromptSubmit|userPromptSubmitted|BeforeAgent|PostToolUse|PostToolUseFailure|PreCompact|SessionEnd|Stop)`;
 /**
  * memd-hook run by name, or the memd package's hook script or curl shim run by path from any
  * install location (npm's node_modules/memd, a clone named memd). The "memd" directory is required:
@@ -46,7 +46,7 @@ const MEMD_HOOK_PATTERN = new RegExp(
  * The shell command a hook runs: the curl shim under /bin/sh (a few milliseconds where Node takes
  * fifty), given absolute node and memd-hook for where curl is missing; MEMD_HOME only when chosen.
  */
-export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined, agent?: "codex" | "gemini"): string {
+export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined, agent?: "codex" | "gemini" | "copilot"): string {
   const words = ["/bin/sh", shellQuote(paths.shim), arg, shellQuote(paths.node), shellQuote(paths.hook), ...(agent ? [agent] : [])];
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }

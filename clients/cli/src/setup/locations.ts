@@ -81,6 +81,9 @@ export interface SetupLocations {
   /** The directory whose existence says Gemini CLI is installed, and its user settings (with the hooks). */
   geminiDir: string;
   geminiSettings: string;
+  /** Copilot CLI's home ($COPILOT_HOME or ~/.copilot), whose existence says it is installed, and memd's hooks file in it. */
+  copilotDir: string;
+  copilotHooks: string;
   systemdUnit: string;
   /** KEY=value lines the systemd unit reads, for secrets such as OPENAI_API_KEY. */
   envFile: string;
@@ -124,6 +127,8 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
     geminiDir: path.join(home, ".gemini"),
     geminiSettings: path.join(home, ".gemini", "settings.json"),
+    copilotDir: env.COPILOT_HOME || path.join(home, ".copilot"),
+    copilotHooks: path.join(env.COPILOT_HOME || path.join(home, ".copilot"), "hooks", "memd.json"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),
     envFile: path.join(configHome, "memd", "env"),
     launchAgent: path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),

@@ -1,5 +1,6 @@
 import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
 import { type HttpHookEndpoint, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
+import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
 import { planGeminiHooks, planGeminiHooksRemoval } from "./gemini-hooks.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
 import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
@@ -29,6 +30,7 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
   if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexPrompt);
   if (targets.includes("cursor")) files.push(locations.cursorMcp);
   if (targets.includes("gemini")) files.push(locations.geminiSettings);
+  if (targets.includes("copilot")) files.push(locations.copilotHooks);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
   }
@@ -71,6 +73,7 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
     const settings = read(loc.geminiSettings);
     changes.push(paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook));
   }
+  if (targets.includes("copilot")) changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
   if (targets.includes("service")) {
     const file = loc.platform === "darwin" ? loc.launchAgent : loc.systemdUnit;
     const service = planLoginService(loc, read(file), paths);

@@ -1,4 +1,4 @@
-/** The fields of a Claude Code hook payload that the memd hooks read; everything else is ignored. */
+/** The fields of an agent's hook payload (Claude Code's names) that memd reads; everything else is ignored. */
 export interface HookInput {
   sessionId: string;
   cwd: string;
@@ -26,10 +26,11 @@ export function parseHookInput(text: string): HookInput {
   const obj = raw as Record<string, unknown>;
   const toolInput = obj.tool_input;
   return {
-    sessionId: str(obj.session_id),
+    // Copilot CLI writes its fields in camelCase; the other agents in snake_case.
+    sessionId: str(obj.session_id ?? obj.sessionId),
     cwd: str(obj.cwd),
-    transcriptPath: str(obj.transcript_path),
-    eventName: str(obj.hook_event_name),
+    transcriptPath: str(obj.transcript_path ?? obj.transcriptPath),
+    eventName: str(obj.hook_event_name ?? obj.hookEventName),
     source: str(obj.source),
     prompt: str(obj.prompt),
     toolName: str(obj.tool_name),

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
+import type { InstallPaths } from "./locations.js";
+import { changeKind } from "./plan.js";
+
+const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/checkout/dist/daemon/src/main.js", mcp: "/opt/checkout/dist/clients/mcp/src/main.js", hook: "/opt/checkout/dist/hooks/src/main.js", shim: "/opt/checkout/hooks/memd-hook.sh", cli: "/opt/checkout/dist/clients/cli/src/main.js" };
+const FILE = "/home/maya/.copilot/hooks/memd.json";
+
+describe("Copilot CLI hooks", () => {
+  it("writes sessionStart and userPromptSubmitted through the curl shim, timeouts in seconds", () => {
+    expect(JSON.parse(copilotHooksText(paths, undefined))).toEqual({
+      version: 1,
+      hooks: {
+        sessionStart: [{ type: "command", bash: "/bin/sh /opt/checkout/hooks/memd-hook.sh session-start /usr/bin/node /opt/checkout/dist/hooks/src/main.js copilot", timeoutSec: 10 }],
+        userPromptSubmitted: [{ type: "command", bash: "/bin/sh /opt/checkout/hooks/memd-hook.sh user-prompt-submitted /usr/bin/node /opt/checkout/dist/hooks/src/main.js copilot", timeoutSec: 5 }],
+      },
+    });
+  });
+
+  it("changes nothing the second time, removes its own file, and leaves a memd.json of someone else's alone", () => {
+    const text = copilotHooksText(paths, undefined);
+    expect(changeKind(planCopilotHooks(FILE, null, text, paths.hook))).toBe("create");
+    expect(changeKind(planCopilotHooks(FILE, text, text, paths.hook))).toBe("unchanged");
+    expect(changeKind(planCopilotHooks(FILE, text, null, paths.hook))).toBe("delete");
+    const theirs = JSON.stringify({ version: 1, hooks: { sessionStart: [{ type: "command", bash: "./my-memd-thing.sh" }] } });
+    expect(planCopilotHooks(FILE, theirs, text, paths.hook)).toMatchObject({ after: theirs, summary: [expect.stringMatching(/^left alone/)] });
+  });
+});

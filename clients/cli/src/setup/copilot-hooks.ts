@@ -1,0 +1,39 @@
+import { hookCommand, isMemdHook } from "./claude-settings.js";
+import type { InstallPaths } from "./locations.js";
+import type { FileChange } from "./plan.js";
+
+/**
+ * memd's hooks for GitHub Copilot CLI, in a file of their own among the user's hooks
+ * (~/.copilot/hooks/memd.json, or $COPILOT_HOME/hooks/; github/docs
+ * content/copilot/reference/hooks-reference.md): the briefing on sessionStart and the pointers on
+ * userPromptSubmitted, the curl shim as `bash`, timeouts in seconds.
+ */
+export function copilotHooksText(paths: InstallPaths, memdHome: string | undefined): string {
+  const hook = (arg: string, timeoutSec: number) => [{ type: "command", bash: hookCommand(paths, arg, memdHome, "copilot"), timeoutSec }];
+  const file = { version: 1, hooks: { sessionStart: hook("session-start", 10), userPromptSubmitted: hook("user-prompt-submitted", 5) } };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** True for a hooks file every command of which runs memd's shim: memd wrote it. */
+function isMemdFile(text: string, installedHook: string | undefined): boolean {
+  try {
+    const parsed = JSON.parse(text) as { hooks?: Record<string, { bash?: unknown }[]> };
+    const entries = Object.values(parsed.hooks ?? {}).flat();
+    return entries.length > 0 && entries.every((entry) => isMemdHook({ type: "command", command: entry.bash }, installedHook));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file as setup wants it (`text`) or uninstall (null); a memd.json that memd did not write is
+ * left alone. `installedHook` recognises this installation's hooks from a directory not named memd.
+ */
+export function planCopilotHooks(file: string, before: string | null, text: string | null, installedHook: string | undefined): FileChange {
+  const ours = before === null || isMemdFile(before, installedHook);
+  const after = ours ? text : before;
+  let summary: string[] = [];
+  if (!ours && text !== null) summary = [`left alone: ${file} holds hooks that are not memd's`];
+  else if (before !== after) summary = [after === null ? "remove memd's hooks" : before === null ? "add hooks: sessionStart, userPromptSubmitted" : "update memd's hooks"];
+  return { target: "copilot", path: file, before, after, summary, backup: false, mode: 0o644 };
+}
