@@ -1,7 +1,7 @@
 #!/bin/sh
 # memd-hook.sh EVENT NODE HOOK_JS [AGENT]: the command-hook shim of Claude Code (the default
-# AGENT, claude-code), Codex (codex), Gemini CLI (gemini) and Copilot CLI (copilot), whose hooks
-# send like payloads. It posts the hook payload
+# AGENT, claude-code), Codex (codex), Gemini CLI (gemini), Copilot CLI (copilot) and Cursor
+# (cursor), whose hooks send like payloads. It posts the hook payload
 # on stdin to the daemon's hook route over its Unix socket with curl, which starts in a few
 # milliseconds where Node takes fifty, and prints the daemon's answer. Where curl is missing it
 # becomes NODE HOOK_JS EVENT AGENT (memd-hook), which does the same. Like memd-hook it fails open:
@@ -20,7 +20,7 @@ case $event in
   *) cat >/dev/null; exit 0 ;;
 esac
 case ${4:-claude-code} in
-  claude-code | codex | gemini | copilot) agent=${4:-claude-code} ;;
+  claude-code | codex | gemini | copilot | cursor) agent=${4:-claude-code} ;;
   *) cat >/dev/null; exit 0 ;;
 esac
 if ! command -v curl >/dev/null 2>&1; then

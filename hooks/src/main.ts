@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // memd-hook <event> [agent]: the command-hook shim of Claude Code (the default agent,
-// claude-code), Codex (codex), Gemini CLI (gemini) and Copilot CLI (copilot) where curl is missing. It forwards the
+// claude-code), Codex (codex), Gemini CLI (gemini), Copilot CLI (copilot) and Cursor (cursor)
+// where curl is missing. It forwards the
 // hook payload on stdin to the daemon's hook route over its Unix socket, within a time budget,
 // and prints the daemon's answer: every decision about the event is the daemon's
 // (daemon/src/agent-hooks/). It fails open: whatever goes wrong, it exits 0 with nothing on
@@ -12,7 +13,7 @@ import { appendHookLog } from "./hook-log.js";
 /** What exiting costs after giving up: about 10 ms, and up to 30 on a loaded machine. */
 const EXIT_MARGIN_MS = 35;
 const EVENTS = ["SessionStart", "UserPromptSubmit", "BeforeAgent", "userPromptSubmitted", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
-const AGENTS = ["claude-code", "codex", "gemini", "copilot"];
+const AGENTS = ["claude-code", "codex", "gemini", "copilot", "cursor"];
 
 /** "session-start" and "SessionStart" name the same event. */
 function eventName(arg: string): string {

@@ -101,14 +101,15 @@ describe("memctl setup", () => {
     expect(res.stdout).toContain("~/codex-home/hooks.json: would create");
     expect(res.stdout).toContain("~/.claude/commands/memd.md: would create");
     expect(res.stdout).toContain("~/codex-home/prompts/memd.md: would create");
-    expect(res.stdout).toContain("10 files would change; run without --dry-run to apply");
+    expect(res.stdout).toContain("~/.cursor/hooks.json: would create");
+    expect(res.stdout).toContain("11 files would change; run without --dry-run to apply");
   });
 
   it("--dry-run --json gives each file's action, summary and diff", async () => {
     const res = await memctl("--json", ...SETUP, "--dry-run");
     const out = JSON.parse(res.stdout) as { dryRun: boolean; changed: number; files: { target: string; path: string; action: string; diff: string[] }[] };
     expect(out.dryRun).toBe(true);
-    expect(out.changed).toBe(10);
+    expect(out.changed).toBe(11);
     expect(out.files.map((f) => [f.target, path.relative(home, f.path), f.action])).toEqual([
       ["claude", ".claude/settings.json", "update"],
       ["claude", ".memd/listen", "create"],
@@ -119,6 +120,7 @@ describe("memctl setup", () => {
       ["codex", "codex-home/hooks.json", "create"],
       ["codex", "codex-home/prompts/memd.md", "create"],
       ["cursor", ".cursor/mcp.json", "update"],
+      ["cursor", ".cursor/hooks.json", "create"],
       ["service", UNIT, "create"],
     ]);
     expect(out.files[5]?.diff).toContain("+ [mcp_servers.memd]");
@@ -127,7 +129,7 @@ describe("memctl setup", () => {
   it("merges memd into every config, keeps the user's hooks and keys, and backs up each file first", async () => {
     const res = await memctl(...SETUP);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain("10 files changed");
+    expect(res.stdout).toContain("11 files changed");
     expect(read(".claude/commands/memd.md")).toContain(`!\`${process.execPath} ${path.join(REPO_ROOT, "dist/clients/cli/src/main.js")} slash $ARGUMENTS\``);
     const port = /^127\.0\.0\.1:(\d+)\n$/.exec(read(".memd/listen"))?.[1];
     const token = read(".memd/hook-token").trim();

@@ -130,6 +130,14 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect((JSON.parse(start.body) as { additionalContext: string }).additionalContext).toContain("refresh_tokens");
   });
 
+  it("answers Cursor's sessionStart, whose folder comes in workspace_roots, with additional_context", async () => {
+    // Cursor's common fields (cursor.com/docs/hooks): no cwd, the workspace's folders instead; values invented.
+    const start = JSON.stringify({ conversation_id: "cursor-1", session_id: "cursor-1", generation_id: "g-1", hook_event_name: "sessionStart", workspace_roots: [workspace], is_background_agent: false, composer_mode: "agent" });
+    const answer = await post({ socketPath: daemon.socketPath }, "/hooks/cursor/sessionStart", start);
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as { additional_context: string }).additional_context).toContain("refresh_tokens");
+  });
+
   it("answers an unknown route and a payload that is not JSON with a Connect error", async () => {
     const socket = { socketPath: daemon.socketPath };
     const unknown = await post(socket, "/hooks/claude-code/NoSuchEvent", "{}");

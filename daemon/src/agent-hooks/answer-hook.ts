@@ -21,13 +21,16 @@ const MAX_CONTEXT_CHARS = 8000;
  * SessionStart (with `source`) and BeforeAgent (with `prompt`) read `hookSpecificOutput.additionalContext`
  * (google-gemini/gemini-cli, docs/hooks/reference.md). GitHub Copilot CLI's sessionStart and
  * userPromptSubmitted send camelCase fields (`sessionId`, `cwd`, `prompt`) and read a top-level
- * `additionalContext` (github/docs, content/copilot/reference/hooks-reference.md).
+ * `additionalContext` (github/docs, content/copilot/reference/hooks-reference.md). Cursor's
+ * sessionStart sends `workspace_roots` for a working directory and reads `additional_context`
+ * (cursor.com/docs/hooks); its prompt hook can only allow or block, so memd takes no prompts there.
  */
 const AGENT_EVENTS = {
   "claude-code": Object.fromEntries(CLAUDE_CODE_EVENTS.map((event) => [event, event])) as Record<ClaudeCodeEvent, ClaudeCodeEvent>,
   codex: { SessionStart: "SessionStart", UserPromptSubmit: "UserPromptSubmit", Stop: "Stop" },
   gemini: { SessionStart: "SessionStart", BeforeAgent: "UserPromptSubmit" },
   copilot: { sessionStart: "SessionStart", userPromptSubmitted: "UserPromptSubmit" },
+  cursor: { sessionStart: "SessionStart" },
 } as const satisfies Record<string, Record<string, ClaudeCodeEvent>>;
 export type HookAgent = keyof typeof AGENT_EVENTS;
 export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
@@ -65,7 +68,14 @@ export async function answerHookEvent(hook: HookEvent, payload: string, rpc: Rpc
   const context = await contextFor(event, input, rpc);
   const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
   if (text === "") return "";
-  return JSON.stringify(hook.agent === "copilot" ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } });
+  return JSON.stringify(outputOf(hook, text));
+}
+
+/** The context in the shape the agent reads. */
+function outputOf(hook: HookEvent, text: string): Record<string, unknown> {
+  if (hook.agent === "copilot") return { additionalContext: text };
+  if (hook.agent === "cursor") return { additional_context: text };
+  return { hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } };
 }
 
 function contextFor(event: ClaudeCodeEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {

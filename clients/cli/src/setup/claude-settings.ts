@@ -46,7 +46,7 @@ const MEMD_HOOK_PATTERN = new RegExp(
  * The shell command a hook runs: the curl shim under /bin/sh (a few milliseconds where Node takes
  * fifty), given absolute node and memd-hook for where curl is missing; MEMD_HOME only when chosen.
  */
-export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined, agent?: "codex" | "gemini" | "copilot"): string {
+export function hookCommand(paths: InstallPaths, arg: string, memdHome: string | undefined, agent?: "codex" | "gemini" | "copilot" | "cursor"): string {
   const words = ["/bin/sh", shellQuote(paths.shim), arg, shellQuote(paths.node), shellQuote(paths.hook), ...(agent ? [agent] : [])];
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }

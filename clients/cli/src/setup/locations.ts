@@ -78,6 +78,8 @@ export interface SetupLocations {
   codexPrompt: string;
   cursorDir: string;
   cursorMcp: string;
+  /** Cursor's user hooks. */
+  cursorHooks: string;
   /** The directory whose existence says Gemini CLI is installed, and its user settings (with the hooks). */
   geminiDir: string;
   geminiSettings: string;
@@ -125,6 +127,7 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     codexPrompt: path.join(codexDir, "prompts", "memd.md"),
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
+    cursorHooks: path.join(home, ".cursor", "hooks.json"),
     geminiDir: path.join(home, ".gemini"),
     geminiSettings: path.join(home, ".gemini", "settings.json"),
     copilotDir: env.COPILOT_HOME || path.join(home, ".copilot"),

@@ -1,6 +1,7 @@
 import { planAgentsMd, planAgentsMdRemoval } from "./agents-md.js";
 import { type HttpHookEndpoint, planClaudeHooks, planClaudeHooksRemoval } from "./claude-settings.js";
 import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
+import { planCursorHooks } from "./cursor-hooks.js";
 import { planGeminiHooks, planGeminiHooksRemoval } from "./gemini-hooks.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
 import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
@@ -28,7 +29,7 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
     files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile, locations.claudeCommand);
   }
   if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexPrompt);
-  if (targets.includes("cursor")) files.push(locations.cursorMcp);
+  if (targets.includes("cursor")) files.push(locations.cursorMcp, locations.cursorHooks);
   if (targets.includes("gemini")) files.push(locations.geminiSettings);
   if (targets.includes("copilot")) files.push(locations.copilotHooks);
   if (targets.includes("service") && locations.platform !== null) {
@@ -68,6 +69,7 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   }
   if (targets.includes("cursor")) {
     changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));
+    changes.push(planCursorHooks(loc.cursorHooks, read(loc.cursorHooks), paths, home, installedHook));
   }
   if (targets.includes("gemini")) {
     const settings = read(loc.geminiSettings);

@@ -28,7 +28,8 @@ export function parseHookInput(text: string): HookInput {
   return {
     // Copilot CLI writes its fields in camelCase; the other agents in snake_case.
     sessionId: str(obj.session_id ?? obj.sessionId),
-    cwd: str(obj.cwd),
+    // Cursor names the workspace's folders instead of a working directory.
+    cwd: str(obj.cwd) || str(Array.isArray(obj.workspace_roots) ? obj.workspace_roots[0] : undefined),
     transcriptPath: str(obj.transcript_path ?? obj.transcriptPath),
     eventName: str(obj.hook_event_name ?? obj.hookEventName),
     source: str(obj.source),
