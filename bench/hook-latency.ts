@@ -1,10 +1,10 @@
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { forwardHookEvent } from "../hooks/src/forward-event.js";
-import { PROMPT_BUDGET_MS } from "../hooks/src/hook-env.js";
+import { freeLoopbackPort } from "../clients/transport/free-port.js";
 import { promptQuery } from "../daemon/src/recall/prompt-pointers.js";
 import { type BenchDaemon, type DaemonSettings, startBenchDaemon } from "./daemon-process.js";
 import { startFakeOllama } from "./fake-ollama-server.js";
@@ -61,7 +61,7 @@ export interface WarmHookRow {
   latency: LatencySummary;
   /** The curl shim (sh + curl) from spawn to exit. */
   curl: LatencySummary;
-  /** The hook route alone, as an http hook calls it: POST /hooks/claude-code/UserPromptSubmit on a fresh socket connection. */
+  /** The hook route alone, as Claude Code's http hook calls it: POST /hooks/claude-code/UserPromptSubmit to the loopback port with the hook token, on a fresh connection. */
   route: LatencySummary;
   /** Runs whose output carried pointers to memories (the rest printed nothing). */
   withPointers: number;
@@ -151,7 +151,9 @@ async function measureWarm(
   context: { prompts: readonly HookPrompt[]; workspaces: string; seeds: { imported: number; ids: number }; progress: (line: string) => void },
 ): Promise<WarmHookRow> {
   const { progress } = context;
-  const daemon = await startBenchDaemon(settings);
+  // Listening on loopback as setup has it for Claude Code's http hooks, which post there with the hook token.
+  const port = await freeLoopbackPort();
+  const daemon = await startBenchDaemon({ ...settings, MEMD_LISTEN: `127.0.0.1:${port}` });
   try {
     progress(`hooks: ${kase}: memd started (pid ${daemon.pid}, ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(" ")}); importing ${count(memories)} memories...`);
     const loader = createMemoryLoader(corpus.memories(context.seeds.imported), daemon.clients.admin, context.seeds.ids);
@@ -177,14 +179,13 @@ async function measureWarm(
     const curlRuns = [];
     for (const [i, prompt] of context.prompts.slice(WARMUP).entries()) curlRuns.push(await runHook(prompt, WARMUP + i, "curl"));
 
-    // The daemon's hook route as an http hook calls it: the payload posted on a fresh connection,
-    // the answer read; with the hook's whole budget as the deadline, since no process starts.
-    const socketPath = path.join(daemon.home, "memd.sock");
-    const signal = new AbortController().signal;
+    // The daemon's hook route as Claude Code's http hook calls it: the payload posted to the
+    // loopback port with the hook token on a fresh connection, the answer read, no deadline header.
+    const hookToken = fs.readFileSync(path.join(daemon.home, "hook-token"), "utf8").trim();
     const route = await measureSequential(RUNS, WARMUP, (i) => {
       const prompt = context.prompts[i] as HookPrompt;
       const payload = userPromptPayload(prompt.prompt, path.join(context.workspaces, prompt.project), `bench-${kase}-route-${i}`);
-      return forwardHookEvent({ socketPath, route: "/hooks/claude-code/UserPromptSubmit", payload, signal, remainingMs: () => PROMPT_BUDGET_MS });
+      return postHttpHook(port, hookToken, "/hooks/claude-code/UserPromptSubmit", payload);
     });
     return {
       case: kase,
@@ -202,6 +203,25 @@ async function measureWarm(
   } finally {
     await daemon.stop();
   }
+}
+
+/** One http hook call: a POST on a fresh loopback connection, resolved once the answer is read; a non-2xx answer is an error. */
+function postHttpHook(port: number, token: string, route: string, payload: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: "127.0.0.1", port, method: "POST", path: route, agent: false, headers: { "content-type": "application/json", authorization: `Bearer ${token}` } },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`${route}: HTTP ${response.statusCode} ${text}`))));
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
+  });
 }
 
 /** Lines in the daemon home's hooks.log: one per run that failed open. */
@@ -347,7 +367,7 @@ export function formatHookLatency(r: HookLatencyResult): string {
   });
   return [
     `UserPromptSubmit three ways, ${r.runs} prompts each: "http route" posts the payload to the daemon's ` +
-      `/hooks/claude-code/UserPromptSubmit on a fresh socket connection, as Claude Code's http hook does (no process starts); ` +
+      `/hooks/claude-code/UserPromptSubmit on 127.0.0.1 with the hook token on a fresh connection, as Claude Code's http hook does (no process starts); ` +
       `"curl shim" runs sh hooks/memd-hook.sh and "memd-hook" node dist/hooks/src/main.js, each timed from spawn to exit with stdout read, one run at a time; ` +
       `after ${WARMUP} warm-up runs; varied coding prompts (${r.meanPromptChars} chars on average) ` +
       `in the synthetic projects' directories, a fresh session id per run; the hooks' own 300 ms budget`,
