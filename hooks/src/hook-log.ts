@@ -1,19 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
-import { loadRedactor } from "./load-redactor.js";
 
 /** Past this size the log is rotated once (hooks.log.1), so a broken setup cannot fill the disk. */
 const MAX_LOG_BYTES = 1024 * 1024;
 
 /**
- * Appends one line to MEMD_HOME/logs/hooks.log (directory 0700, file 0600), with every secret
- * in it redacted: a message can quote the daemon's answer or the payload (V8's JSON errors show
- * the start of the text). Never rejects: the hooks fail open, and a log that cannot be written
- * must not turn into an error.
+ * Appends one line to MEMD_HOME/logs/hooks.log (directory 0700, file 0600). Never throws: the
+ * hooks fail open, and a log that cannot be written must not turn into an error. The shim never
+ * parses the payload, so a line holds only its own reason or the daemon's refusal, which quotes
+ * no value it has not redacted first (memory/validate.ts).
  */
-export async function appendHookLog(logDir: string, event: string, message: string, now = new Date()): Promise<void> {
+export function appendHookLog(logDir: string, event: string, message: string, now = new Date()): void {
   try {
-    const redact = await loadRedactor().catch(() => () => "(message withheld: the redactor did not load)");
     fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
     const file = path.join(logDir, "hooks.log");
     try {
@@ -21,8 +19,7 @@ export async function appendHookLog(logDir: string, event: string, message: stri
     } catch {
       // No log yet.
     }
-    // Redacted before it is cut, so that no secret is cut short of being recognised.
-    const line = `${now.toISOString()} ${event || "-"} ${redact(message).replace(/\s+/g, " ").slice(0, 500)}\n`;
+    const line = `${now.toISOString()} ${event || "-"} ${message.replace(/\s+/g, " ").slice(0, 500)}\n`;
     fs.appendFileSync(file, line, { mode: 0o600 });
   } catch {
     // Nowhere left to report to.

@@ -13,7 +13,6 @@ import { appendHookLog } from "./hook-log.js";
 /** What exiting costs after giving up: about 10 ms, and up to 30 on a loaded machine. */
 const EXIT_MARGIN_MS = 35;
 const EVENTS = ["SessionStart", "UserPromptSubmit", "BeforeAgent", "userPromptSubmitted", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
-const AGENTS = ["claude-code", "codex", "gemini", "copilot", "cursor"];
 
 /** "session-start" and "SessionStart" name the same event. */
 function eventName(arg: string): string {
@@ -22,25 +21,20 @@ function eventName(arg: string): string {
 }
 
 const event = eventName(process.argv[2] ?? "");
-const agent = AGENTS.includes(process.argv[3] ?? "") ? (process.argv[3] as string) : "claude-code";
+// The daemon knows the agents and answers 404 for one it does not; this only keeps the route one path segment.
+const agent = /^[a-z][a-z-]*$/.test(process.argv[3] ?? "") ? (process.argv[3] as string) : "claude-code";
 const env = readHookEnv(event);
 const abort = new AbortController();
 
-// Set once the run gives up; from then on only the log line is written, then the process exits.
-let failedOpen = false;
-
 function finish(output: string): void {
-  if (failedOpen) return;
   if (output === "") process.exit(0);
   process.stdout.write(output, () => process.exit(0));
 }
 
 function failOpen(reason: string): void {
-  // Aborting the call makes it fail as well: the first reason is the one logged.
-  if (failedOpen) return;
-  failedOpen = true;
   abort.abort();
-  void appendHookLog(env.endpoint.logDir, event, reason).finally(() => process.exit(0));
+  appendHookLog(env.endpoint.logDir, event, reason);
+  process.exit(0);
 }
 
 process.on("uncaughtException", (error) => failOpen(`crashed: ${error instanceof Error ? error.message : String(error)}`));
