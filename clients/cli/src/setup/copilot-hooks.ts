@@ -1,6 +1,7 @@
 import { hookCommand, isMemdHook } from "./claude-settings.js";
 import type { InstallPaths } from "./locations.js";
 import type { FileChange } from "./plan.js";
+import { planOwnedFile } from "./owned-file.js";
 
 /**
  * memd's hooks for GitHub Copilot CLI, in a file of their own among the user's hooks
@@ -31,9 +32,5 @@ function isMemdFile(text: string, installedHook: string | undefined): boolean {
  */
 export function planCopilotHooks(file: string, before: string | null, text: string | null, installedHook: string | undefined): FileChange {
   const ours = before === null || isMemdFile(before, installedHook);
-  const after = ours ? text : before;
-  let summary: string[] = [];
-  if (!ours && text !== null) summary = [`left alone: ${file} holds hooks that are not memd's`];
-  else if (before !== after) summary = [after === null ? "remove memd's hooks" : before === null ? "add hooks: sessionStart, userPromptSubmitted" : "update memd's hooks"];
-  return { target: "copilot", path: file, before, after, summary, backup: false, mode: 0o644 };
+  return planOwnedFile({ target: "copilot", path: file, before, wanted: text }, ours, "memd's hooks file", "holds hooks that are not memd's");
 }

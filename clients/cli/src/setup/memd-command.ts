@@ -1,5 +1,6 @@
 import type { InstallPaths } from "./locations.js";
 import type { FileChange } from "./plan.js";
+import { planOwnedFile } from "./owned-file.js";
 import { shellQuote } from "./shell-quote.js";
 
 /** The line that makes a command file memd's: setup rewrites and uninstall removes only files that carry it. */
@@ -42,13 +43,5 @@ export function codexPromptText(paths: InstallPaths, memdHome: string | undefine
  */
 export function planCommandFile(target: "claude" | "codex", file: string, before: string | null, text: string | null, what: string): FileChange {
   const ours = before === null || before.includes(MARKER);
-  const after = ours ? text : before;
-  return { target, path: file, before, after, summary: commandSummary(ours, before, after, text, what), backup: false, mode: 0o644 };
-}
-
-function commandSummary(ours: boolean, before: string | null, after: string | null, wanted: string | null, what: string): string[] {
-  if (!ours) return wanted === null ? [] : [`left alone: ${what} is not memd's (it has no "${MARKER}" line)`];
-  if (before === after) return [];
-  if (after === null) return [`remove ${what}`];
-  return [before === null ? `add ${what}` : `update ${what}`];
+  return planOwnedFile({ target, path: file, before, wanted: text }, ours, what, `is not memd's (it has no "${MARKER}" line)`);
 }
