@@ -171,7 +171,7 @@ export function formatMcpStartup(r: McpStartupResult): string {
     ],
   );
   return [
-    `node dist/clients/mcp/src/memd-mcp.mjs (the bundle npm installs as memd-mcp) over stdio, ${r.runs} sessions per daemon state after ${WARMUP} warm-up sessions, one at a time: ` +
+    `node dist/clients/mcp/src/memd-mcp.mjs (what npm installs as memd-mcp: the bundle, run from the code cache the build wrote) over stdio, ${r.runs} sessions per daemon state after ${WARMUP} warm-up sessions, one at a time: ` +
       `initialize, notifications/initialized, tools/list (${r.rows[0]?.tools ?? 0} tools), then stdin closed`,
     "",
     table,

@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { registerAdminTools } from "./admin-tools.js";
 import { registerMemoryTools } from "./memory-tools.js";
 import { registerMemoryFileTools } from "./memory-file-tools.js";
@@ -14,13 +15,24 @@ const INSTRUCTIONS = `memd is your long-term memory across sessions.
 - Call memory_checkpoint when a task is finished.
 - Correct with memory_supersede or memory_update; retire with memory_archive. Never save secrets.`;
 
+/**
+ * The SDK validates what a user answers to an elicitation with this; memd never asks the user
+ * anything, and the SDK's default (Ajv, which compiles its meta-schemas when constructed)
+ * adds some 10 ms to every session's start.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error("memd-mcp does not ask the user for input, so it validates no elicitation answers");
+  },
+};
+
 export interface MemdMcpOptions extends Omit<ToolContext, "agent"> {
   version: string;
 }
 
 /** The memd MCP server: every tool is a thin call to the daemon, and nothing here keeps state. */
 export function createMemdMcpServer(options: MemdMcpOptions): McpServer {
-  const server = new McpServer({ name: "memd", version: options.version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: "memd", version: options.version }, { instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION });
   const ctx: ToolContext = { ...options, agent: () => server.server.getClientVersion()?.name ?? "" };
   registerAdminTools(server, ctx);
   registerRecallTool(server, ctx);
