@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { buildMemory } from "../memory/new-memory.js";
 import type { CaptureCandidate } from "./candidate.js";
 import { extractCandidates } from "./extract-candidates.js";
-import { parseTranscriptLine, type TranscriptEvent } from "./transcript-line.js";
+import type { TranscriptEvent } from "./transcript-event.js";
+import { parseTranscriptLine } from "./transcript-line.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../test/fixtures/transcripts");
 const TRANSCRIPT = fs.readFileSync(path.join(FIXTURES, "session-auth-refactor.jsonl"), "utf8");

@@ -2,7 +2,7 @@ import type { CaptureCandidate } from "./candidate.js";
 import { extractEpisodes } from "./extract-episodes.js";
 import { extractPreferences } from "./extract-preferences.js";
 import { extractStatements } from "./extract-statements.js";
-import type { TranscriptEvent, TranscriptText } from "./transcript-line.js";
+import type { TranscriptEvent, TranscriptText } from "./transcript-event.js";
 
 /** Inferred memories one session may stage: the cap, so a long session cannot flood the review queue. */
 export const MAX_STAGED_PER_SESSION = 5;

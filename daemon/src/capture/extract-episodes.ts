@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type CaptureCandidate, candidate } from "./candidate.js";
 import { proseWordCount, splitSentences } from "./sentences.js";
-import type { TranscriptEvent, TranscriptToolUse } from "./transcript-line.js";
+import type { TranscriptEvent, TranscriptToolUse } from "./transcript-event.js";
 
 /** Output lines that say what went wrong. */
 const SALIENT = /\b(?:fail(?:ed|s|ure)?|errors?|exception|assert\w*|panic(?:ked)?|fatal|expected|cannot|can't|not found|denied|refused|undefined|traceback)\b|[×✗✕]/i;

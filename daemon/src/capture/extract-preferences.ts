@@ -1,6 +1,6 @@
 import { type CaptureCandidate, candidate, tidyStatement } from "./candidate.js";
 import { splitSentences } from "./sentences.js";
-import type { TranscriptText } from "./transcript-line.js";
+import type { TranscriptText } from "./transcript-event.js";
 
 /** Words that make a statement a standing rule rather than an instruction for the task at hand. */
 const STANDING = /\b(?:from now on|going forward|from here on|(?:in|for) (?:the )?future|every ?time|whenever|by default|as a (?:general )?rule)\b/i;

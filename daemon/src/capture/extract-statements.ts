@@ -1,7 +1,7 @@
 import { type CaptureCandidate, candidate, tidyStatement } from "./candidate.js";
 import { directivesIn } from "./extract-preferences.js";
 import { splitSentences } from "./sentences.js";
-import type { TranscriptText } from "./transcript-line.js";
+import type { TranscriptText } from "./transcript-event.js";
 
 /** Verbs of choosing: "go with", "decided", "switch to"... */
 const CHOICE =

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { FailedPreconditionError, InvalidInputError, NotFoundError } from "../errors.js";
-import { parseTranscriptLine, type TranscriptEvent } from "./transcript-line.js";
+import type { TranscriptEvent } from "./transcript-event.js";
+import { parseTranscriptLine } from "./transcript-line.js";
 import { validateAbsolutePath } from "../memory/validate.js";
 
 /**

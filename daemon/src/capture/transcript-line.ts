@@ -5,51 +5,24 @@
  * here, so nothing downstream can turn them into memories.
  */
 
-/** Prose written by the user or the assistant. */
-export interface TranscriptText {
-  kind: "text";
-  role: "user" | "assistant";
-  text: string;
-  /** 1-based line number in the transcript, for evidence. */
-  line: number;
-}
-
-/** A tool the assistant called. */
-export interface TranscriptToolUse {
-  kind: "tool-use";
-  id: string;
-  name: string;
-  /** The shell command, for tools that run one. */
-  command: string;
-  /** The file written or edited, for tools that change one. */
-  filePath: string;
-  line: number;
-}
-
-/** The outcome of a tool call. */
-export interface TranscriptToolResult {
-  kind: "tool-result";
-  toolUseId: string;
-  isError: boolean;
-  /** The start of the output, enough to say what failed; never stored whole. */
-  outputHead: string;
-  line: number;
-}
-
-export type TranscriptEvent = TranscriptText | TranscriptToolUse | TranscriptToolResult;
+import { codexItemEvents, LEGACY_CODEX_ITEMS } from "./codex-rollout-item.js";
+import { isRecord, OUTPUT_HEAD_CHARS, str, textEvent, type TranscriptEvent } from "./transcript-event.js";
 
 export type ParsedLine =
   | { ok: false }
   | { ok: true; events: TranscriptEvent[]; sessionId: string; cwd: string };
 
-/** A failure's first few kilobytes say what went wrong; the rest is the same test run. */
-const OUTPUT_HEAD_CHARS = 4000;
-
 /**
  * Parses one JSON Lines entry. Claude Code lines (`{type, message: {role, content}}`), Codex
- * rollout lines (`{type: "response_item", payload: {type: "message", ...}}`) and plain
+ * rollout lines (`{timestamp, type: "response_item" | "session_meta" | "turn_context" | ...,
+ * payload}`, and the bare response items older Codex builds wrote one a line) and plain
  * `{role, content}` lines are understood; any other JSON object is bookkeeping and yields no
  * events. Only text that is not JSON, or JSON that is not an object, is malformed.
+ *
+ * Codex writes most things twice: a `response_item` (what the model saw) and an `event_msg`
+ * (what the UI showed: `user_message`, `agent_message`, `exec_command_end`, `patch_apply_end`).
+ * Only the response items are read, so nothing is counted twice; they are also the only kind
+ * every Codex version persists (`exec_command_end` is written only in extended persistence).
  */
 export function parseTranscriptLine(text: string, line: number): ParsedLine {
   let raw: unknown;
@@ -76,10 +49,12 @@ export function parseTranscriptLine(text: string, line: number): ParsedLine {
   if (raw.type === "turn_context" && isRecord(raw.payload)) {
     return { ...base, cwd: str(raw.payload.cwd), events: [] };
   }
-  if (raw.type === "response_item" && isRecord(raw.payload) && raw.payload.type === "message") {
-    const role = raw.payload.role;
-    if (role !== "user" && role !== "assistant") return { ...base, events: [] };
-    return { ...base, events: contentEvents(role, raw.payload.content, line) };
+  if (raw.type === "response_item" && isRecord(raw.payload)) {
+    return { ...base, events: codexItemEvents(raw.payload, line) };
+  }
+  // Rollouts from before the {type, payload} envelope (Codex CLI up to mid-2025).
+  if (typeof raw.type === "string" && raw.payload === undefined && LEGACY_CODEX_ITEMS.has(raw.type)) {
+    return { ...base, events: codexItemEvents(raw, line) };
   }
   if (raw.type === undefined && (raw.role === "user" || raw.role === "assistant")) {
     return { ...base, events: contentEvents(raw.role, raw.content, line) };
@@ -128,9 +103,6 @@ function contentEvents(role: "user" | "assistant", content: unknown, line: numbe
   return events;
 }
 
-function textEvent(role: "user" | "assistant", text: string, line: number): TranscriptText[] {
-  return text.trim() === "" ? [] : [{ kind: "text", role, text, line }];
-}
 
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -139,12 +111,4 @@ function resultText(content: unknown): string {
     .filter(isRecord)
     .map((block) => (block.type === "text" ? str(block.text) : ""))
     .join("\n");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
 }

@@ -1,6 +1,6 @@
 import type { CaptureCandidate } from "../capture/candidate.js";
 import { splitSentences } from "../capture/sentences.js";
-import type { TranscriptEvent, TranscriptToolUse } from "../capture/transcript-line.js";
+import type { TranscriptEvent, TranscriptToolUse } from "../capture/transcript-event.js";
 import { redact } from "../redact/redact-secrets.js";
 import { ChatError, type ChatModel, modelLabel } from "./chat-model.js";
 import { parseJsonObject } from "./json-reply.js";
