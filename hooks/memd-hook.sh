@@ -8,16 +8,10 @@
 # whatever goes wrong, it exits 0 with nothing on stdout or stderr and leaves one line in
 # MEMD_HOME/logs/hooks.log.
 event=$1
+# The daemon knows each agent's events (session-start and SessionStart alike) and refuses others;
+# the shim only keeps the name one path segment.
 case $event in
-  session-start | SessionStart) route=SessionStart ;;
-  user-prompt-submit | UserPromptSubmit) route=UserPromptSubmit ;;
-  before-agent | BeforeAgent) route=BeforeAgent ;;
-  user-prompt-submitted | userPromptSubmitted) route=userPromptSubmitted ;;
-  post-tool-use | PostToolUse) route=PostToolUse ;;
-  post-tool-use-failure | PostToolUseFailure) route=PostToolUseFailure ;;
-  pre-compact | PreCompact) route=PreCompact ;;
-  session-end | SessionEnd) route=SessionEnd ;;
-  *) cat >/dev/null; exit 0 ;;
+  '' | *[!A-Za-z-]*) cat >/dev/null; exit 0 ;;
 esac
 case ${4:-claude-code} in
   claude-code | codex | gemini | copilot | cursor) agent=${4:-claude-code} ;;
@@ -28,7 +22,10 @@ if ! command -v curl >/dev/null 2>&1; then
 fi
 home=${MEMD_HOME:-${HOME}/.memd}
 # The same budgets as memd-hook: a prompt waits for its hook, so it gets the least.
-case $route in UserPromptSubmit | BeforeAgent | userPromptSubmitted) budget=300 ;; *) budget=1000 ;; esac
+case $event in
+  user-prompt-submit | UserPromptSubmit | before-agent | BeforeAgent | user-prompt-submitted | userPromptSubmitted) budget=300 ;;
+  *) budget=1000 ;;
+esac
 case ${MEMD_HOOK_TIMEOUT_MS:-} in '' | *[!0-9]*) ;; *) budget=$MEMD_HOOK_TIMEOUT_MS ;; esac
 # curl gives up a little early: starting sh and curl and exiting are part of the budget too.
 limit=$((budget > 60 ? budget - 30 : budget / 2))
@@ -36,7 +33,7 @@ seconds=$((limit / 1000)).$(printf '%03d' $((limit % 1000)))
 # The daemon gets most of the budget as its deadline; the rest is for the answer's way back.
 answer=$(curl --silent --show-error --max-time "$seconds" --unix-socket "$home/memd.sock" \
   --header 'content-type: application/json' --header "connect-timeout-ms: $((budget * 8 / 10))" \
-  --data-binary @- --write-out '\n%{http_code}' "http://localhost/hooks/$agent/$route" 2>&1)
+  --data-binary @- --write-out '\n%{http_code}' "http://localhost/hooks/$agent/$event" 2>&1)
 status=$?
 code=${answer##*
 }
@@ -55,5 +52,5 @@ log=$home/logs/hooks.log
 mkdir -p "$home/logs" 2>/dev/null && chmod 700 "$home/logs" 2>/dev/null
 # Past 1 MiB the log is rotated once, as memd-hook does, so that a broken setup cannot fill the disk.
 if [ -f "$log" ] && [ "$(wc -c <"$log")" -gt 1048576 ]; then mv -f "$log" "$log.1" 2>/dev/null; fi
-(umask 077 && printf '%s %s %.500s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$route" "$(printf '%s' "$reason" | tr '\n' ' ')" >>"$log") 2>/dev/null
+(umask 077 && printf '%s %s %.500s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$event" "$(printf '%s' "$reason" | tr '\n' ' ')" >>"$log") 2>/dev/null
 exit 0

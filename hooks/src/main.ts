@@ -12,16 +12,9 @@ import { appendHookLog } from "./hook-log.js";
 
 /** What exiting costs after giving up: about 10 ms, and up to 30 on a loaded machine. */
 const EXIT_MARGIN_MS = 35;
-const EVENTS = ["SessionStart", "UserPromptSubmit", "BeforeAgent", "userPromptSubmitted", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"];
-
-/** "session-start" and "SessionStart" name the same event. */
-function eventName(arg: string): string {
-  const flat = arg.replace(/[-_]/g, "").toLowerCase();
-  return EVENTS.find((event) => event.toLowerCase() === flat) ?? arg;
-}
-
-const event = eventName(process.argv[2] ?? "");
-// The daemon knows the agents and answers 404 for one it does not; this only keeps the route one path segment.
+// The daemon knows each agent's events (session-start and SessionStart alike) and answers 404
+// for others; this only keeps the event and the agent one path segment each.
+const event = /^[A-Za-z][A-Za-z-]*$/.test(process.argv[2] ?? "") ? (process.argv[2] as string) : "";
 const agent = /^[a-z][a-z-]*$/.test(process.argv[3] ?? "") ? (process.argv[3] as string) : "claude-code";
 const env = readHookEnv(event);
 const abort = new AbortController();
@@ -59,7 +52,7 @@ function readStdin(): Promise<string> {
 
 async function run(): Promise<string> {
   const payload = await readStdin();
-  if (!EVENTS.includes(event)) return "";
+  if (event === "") return "";
   return forwardHookEvent({ socketPath: env.endpoint.socketPath, route: `/hooks/${agent}/${event}`, payload, signal: abort.signal, remainingMs });
 }
 

@@ -31,8 +31,8 @@ export const MEMD_HOOKS: readonly HookSpec[] = [
   { event: "SessionEnd", arg: "session-end", timeout: 2 },
 ];
 
-const HOOK_EVENT_ARGS = ["session-start", "user-prompt-submit", "user-prompt-submitted", "before-agent", "post-tool-use", "post-tool-use-failure", "pre-compact", "session-end", "stop"];
-const EVENT_ARG = `(?:${HOOK_EVENT_ARGS.join("|")}|SessionStart|UserPromptSubmit|userPromptSubmitted|BeforeAgent|PostToolUse|PostToolUseFailure|PreCompact|SessionEnd|Stop)`;
+/** An event argument, as memd's hook commands take it (session-start, SessionStart, postToolUse...). */
+const EVENT_ARG = "[A-Za-z][A-Za-z-]*";
 /**
  * memd-hook run by name, or the memd package's hook script or curl shim run by path from any
  * install location (npm's node_modules/memd, a clone named memd). The "memd" directory is required:
