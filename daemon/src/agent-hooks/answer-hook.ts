@@ -1,54 +1,75 @@
 import { InvalidInputError } from "../errors.js";
 import type { RpcCaller } from "./rpc-caller.js";
 import { parseHookInput } from "./claude-code/hook-payload.js";
-import { saveFromTool } from "./claude-code/post-tool-use.js";
+import { saveFailureTrace, saveMemoryNote } from "./claude-code/post-tool-use.js";
 import { sweepTranscript } from "./claude-code/session-end.js";
 import { sessionBriefing } from "./claude-code/session-start.js";
 import { promptPointers } from "./claude-code/user-prompt-submit.js";
+import { shellFailure } from "./shell-failure.js";
 
-/** The Claude Code hook events memd answers; Stop is accepted and answered with nothing. */
-export const CLAUDE_CODE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd", "PreCompact", "Stop"] as const;
-export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
+/**
+ * What memd does for a hook event: brief the session, point a prompt at memories, save a
+ * Claude Code memory note, save a failed shell command as a trace, sweep the transcript, or
+ * nothing (an event accepted so that its hook does not fail).
+ */
+export type HookAction = "briefing" | "pointers" | "memory-note" | "shell-failure" | "sweep" | "nothing";
+
+/**
+ * The agents whose hooks memd answers, each event by the agent's own name, and what memd does for it.
+ * - Claude Code: every event memd uses (code.claude.com/docs/en/hooks).
+ * - Codex sends Claude Code's payload fields and reads its output (openai/codex,
+ *   codex-rs/hooks/schema). It has no session end: Stop, at the end of each turn, and PreCompact
+ *   sweep the rollout (`transcript_path`), where the exit codes its PostToolUse lacks are.
+ * - Gemini CLI: SessionStart, BeforeAgent (a prompt) and AfterTool read
+ *   `hookSpecificOutput.additionalContext`; SessionEnd and PreCompress name the chat recording
+ *   (google-gemini/gemini-cli, docs/hooks/reference.md).
+ * - GitHub Copilot CLI sends camelCase fields (`sessionId`, `toolName`, `toolArgs`, `toolResult`)
+ *   and reads a top-level `additionalContext` (github/docs, content/copilot/reference/hooks-reference.md).
+ * - Cursor sends `workspace_roots` for a working directory and reads `additional_context`
+ *   (cursor.com/docs/hooks); its prompt hook can only allow or block, so memd takes no prompts there.
+ */
+const AGENT_EVENTS = {
+  "claude-code": {
+    SessionStart: "briefing",
+    UserPromptSubmit: "pointers",
+    PostToolUse: "memory-note",
+    PostToolUseFailure: "shell-failure",
+    SessionEnd: "sweep",
+    PreCompact: "sweep",
+    Stop: "nothing",
+  },
+  codex: { SessionStart: "briefing", UserPromptSubmit: "pointers", Stop: "sweep", PreCompact: "sweep" },
+  gemini: { SessionStart: "briefing", BeforeAgent: "pointers", AfterTool: "shell-failure", SessionEnd: "sweep", PreCompress: "sweep" },
+  copilot: {
+    sessionStart: "briefing",
+    userPromptSubmitted: "pointers",
+    postToolUse: "shell-failure",
+    postToolUseFailure: "shell-failure",
+    sessionEnd: "sweep",
+    preCompact: "sweep",
+  },
+  cursor: { sessionStart: "briefing", postToolUseFailure: "shell-failure", sessionEnd: "sweep", preCompact: "sweep" },
+} as const satisfies Record<string, Record<string, HookAction>>;
+export type HookAgent = keyof typeof AGENT_EVENTS;
+export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
 
 /** Claude Code caps each output string at 10,000 characters; stay well under it. */
 const MAX_CONTEXT_CHARS = 8000;
 
-/**
- * The agents whose hooks memd answers: each of its event names, and the Claude Code event whose
- * answer it gets. Codex's hooks send Claude Code's payload fields and read its output (openai/codex,
- * codex-rs/hooks/schema); memd takes only its briefing and its prompts, since a failed command there
- * arrives as an ordinary PostToolUse and its transcript is in a format of its own. Gemini CLI's
- * SessionStart (with `source`) and BeforeAgent (with `prompt`) read `hookSpecificOutput.additionalContext`
- * (google-gemini/gemini-cli, docs/hooks/reference.md). GitHub Copilot CLI's sessionStart and
- * userPromptSubmitted send camelCase fields (`sessionId`, `cwd`, `prompt`) and read a top-level
- * `additionalContext` (github/docs, content/copilot/reference/hooks-reference.md). Cursor's
- * sessionStart sends `workspace_roots` for a working directory and reads `additional_context`
- * (cursor.com/docs/hooks); its prompt hook can only allow or block, so memd takes no prompts there.
- */
-const AGENT_EVENTS = {
-  "claude-code": Object.fromEntries(CLAUDE_CODE_EVENTS.map((event) => [event, event])) as Record<ClaudeCodeEvent, ClaudeCodeEvent>,
-  codex: { SessionStart: "SessionStart", UserPromptSubmit: "UserPromptSubmit", Stop: "Stop" },
-  gemini: { SessionStart: "SessionStart", BeforeAgent: "UserPromptSubmit" },
-  copilot: { sessionStart: "SessionStart", userPromptSubmitted: "UserPromptSubmit" },
-  cursor: { sessionStart: "SessionStart" },
-} as const satisfies Record<string, Record<string, ClaudeCodeEvent>>;
-export type HookAgent = keyof typeof AGENT_EVENTS;
-export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
-
-/** A route's event: the agent, its own name for the event, and the Claude Code event it is answered as. */
+/** A route's event: the agent, its own name for the event, and what memd does for it. */
 export interface HookEvent {
   agent: HookAgent;
   name: string;
-  event: ClaudeCodeEvent;
+  action: HookAction;
 }
 
 /** The agent and event a route names (`session-start` and `SessionStart` alike), or null. */
 export function hookEvent(agent: string, name: string): HookEvent | null {
   if (!(HOOK_AGENTS as string[]).includes(agent)) return null;
-  const events: Record<string, ClaudeCodeEvent> = AGENT_EVENTS[agent as HookAgent];
+  const events: Record<string, HookAction> = AGENT_EVENTS[agent as HookAgent];
   const flat = name.replace(/[-_]/g, "").toLowerCase();
   const own = Object.keys(events).find((e) => e.toLowerCase() === flat);
-  return own === undefined ? null : { agent: agent as HookAgent, name: own, event: events[own] as ClaudeCodeEvent };
+  return own === undefined ? null : { agent: agent as HookAgent, name: own, action: events[own] as HookAction };
 }
 
 /**
@@ -56,7 +77,6 @@ export function hookEvent(agent: string, name: string): HookEvent | null {
  * returns), or "" for nothing. The payload is the agent's own, as the hook received it.
  */
 export async function answerHookEvent(hook: HookEvent, payload: string, rpc: RpcCaller): Promise<string> {
-  const { event } = hook;
   let input;
   try {
     input = parseHookInput(payload);
@@ -65,7 +85,7 @@ export async function answerHookEvent(hook: HookEvent, payload: string, rpc: Rpc
     const why = error instanceof SyntaxError ? "it is not JSON" : error instanceof Error ? error.message : String(error);
     throw new InvalidInputError(`the ${hook.name} payload is not the agent's hook JSON: ${why}`, { cause: error });
   }
-  const context = await contextFor(event, input, rpc);
+  const context = await contextFor(hook, input, rpc);
   const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
   if (text === "") return "";
   return JSON.stringify(outputOf(hook, text));
@@ -78,19 +98,21 @@ function outputOf(hook: HookEvent, text: string): Record<string, unknown> {
   return { hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } };
 }
 
-function contextFor(event: ClaudeCodeEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {
-  switch (event) {
-    case "SessionStart":
+function contextFor(hook: HookEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {
+  switch (hook.action) {
+    case "briefing":
       return sessionBriefing(input, rpc);
-    case "UserPromptSubmit":
+    case "pointers":
       return promptPointers(input, rpc);
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      return saveFromTool({ ...input, eventName: event }, rpc);
-    case "SessionEnd":
-    case "PreCompact":
-      return sweepTranscript({ ...input, eventName: event }, rpc);
-    case "Stop":
+    case "memory-note":
+      return saveMemoryNote(input, rpc);
+    case "shell-failure": {
+      const failure = shellFailure(hook.agent, hook.name, input);
+      return failure === null ? Promise.resolve("") : saveFailureTrace(failure, input, hook.agent, rpc);
+    }
+    case "sweep":
+      return sweepTranscript(input, hook.agent, hook.name, rpc);
+    case "nothing":
       return Promise.resolve("");
   }
 }

@@ -2,13 +2,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { answerHookEvent, type ClaudeCodeEvent, HOOK_AGENTS, hookEvent } from "../agent-hooks/answer-hook.js";
+import { answerHookEvent, type HookAction, HOOK_AGENTS, hookEvent } from "../agent-hooks/answer-hook.js";
 import { inProcessCaller } from "../agent-hooks/rpc-caller.js";
 import type { Logger } from "../logger.js";
 import { toConnectError } from "../services/connect-errors.js";
 import type { NodeHandler } from "./protocol-sniff.js";
 
-/** Where agents' hooks post their events: /hooks/<agent>/<Event> (claude-code, codex, gemini). */
+/** Where agents' hooks post their events: /hooks/<agent>/<Event> (claude-code, codex, gemini, copilot, cursor). */
 export const HOOK_ROUTE_PREFIX = "/hooks/";
 /** A prompt waits for its hook: this is what memd takes at most when the caller sets no deadline. */
 const PROMPT_BUDGET_MS = 300;
@@ -55,10 +55,9 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
     if (hook === null) {
       throw new ConnectError(`no hook route ${HOOK_ROUTE_PREFIX}${route.slice(0, 80)}: memd answers /hooks/<agent>/<Event> for ${HOOK_AGENTS.join(" and ")}`, Code.NotFound);
     }
-    const { event } = hook;
     if (req.method !== "POST") throw new ConnectError(`hook routes take POST with the event's JSON, not ${req.method}`, Code.InvalidArgument);
     const payload = await readPayload(req);
-    const budgetMs = budgetOf(req.headers, event);
+    const budgetMs = budgetOf(req.headers, hook.action);
     // The calls stop when the caller hangs up (the agent's timeout). The request's own "close"
     // comes as soon as its body is read, so it is the response's that tells.
     const abort = new AbortController();
@@ -85,10 +84,10 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
 }
 
 /** The caller's deadline (Connect's header, as memd-hook sends it), or the event's own budget. */
-function budgetOf(headers: IncomingHttpHeaders, event: ClaudeCodeEvent): number {
+function budgetOf(headers: IncomingHttpHeaders, action: HookAction): number {
   const header = headers["connect-timeout-ms"];
   const given = parseTimeout(typeof header === "string" ? header : null, Number.MAX_SAFE_INTEGER).timeoutMs;
-  return given ?? (event === "UserPromptSubmit" ? PROMPT_BUDGET_MS : EVENT_BUDGET_MS);
+  return given ?? (action === "pointers" ? PROMPT_BUDGET_MS : EVENT_BUDGET_MS);
 }
 
 function readPayload(req: NodeRequest): Promise<string> {

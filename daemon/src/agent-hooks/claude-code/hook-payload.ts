@@ -1,3 +1,5 @@
+import { str } from "../../capture/transcript-event.js";
+
 /** The fields of an agent's hook payload (Claude Code's names) that memd reads; everything else is ignored. */
 export interface HookInput {
   sessionId: string;
@@ -11,8 +13,10 @@ export interface HookInput {
   toolInput: Record<string, unknown>;
   /** Present on PostToolUse; absent on PostToolUseFailure. */
   toolResponse: unknown;
-  /** PostToolUseFailure: "Exit code N\n" and the interleaved output. */
+  /** PostToolUseFailure: "Exit code N\n" and the interleaved output (Cursor's `error_message`). */
   error: string;
+  /** Cursor's postToolUseFailure: error, timeout or permission_denied. */
+  failureType: string;
   isInterrupt: boolean;
 }
 
@@ -24,7 +28,8 @@ export function parseHookInput(text: string): HookInput {
   const raw: unknown = JSON.parse(text);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error("hook input is not a JSON object");
   const obj = raw as Record<string, unknown>;
-  const toolInput = obj.tool_input;
+  // Copilot CLI's toolArgs is an object, or JSON in a string in its older builds.
+  const toolInput = obj.tool_input ?? (typeof obj.toolArgs === "string" ? parseOrNull(obj.toolArgs) : obj.toolArgs);
   return {
     // Copilot CLI writes its fields in camelCase; the other agents in snake_case.
     sessionId: str(obj.session_id ?? obj.sessionId),
@@ -34,14 +39,19 @@ export function parseHookInput(text: string): HookInput {
     eventName: str(obj.hook_event_name ?? obj.hookEventName),
     source: str(obj.source),
     prompt: str(obj.prompt),
-    toolName: str(obj.tool_name),
+    toolName: str(obj.tool_name ?? obj.toolName),
     toolInput: typeof toolInput === "object" && toolInput !== null && !Array.isArray(toolInput) ? (toolInput as Record<string, unknown>) : {},
-    toolResponse: obj.tool_response,
-    error: str(obj.error),
+    toolResponse: obj.tool_response ?? obj.toolResult,
+    error: str(obj.error) || str(obj.error_message),
+    failureType: str(obj.failure_type),
     isInterrupt: obj.is_interrupt === true,
   };
 }
 
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

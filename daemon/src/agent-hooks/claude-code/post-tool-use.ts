@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { redact } from "../../redact/redact-secrets.js";
 import type { RpcCaller } from "../rpc-caller.js";
+import type { ShellFailure } from "../shell-failure.js";
 import { commandProgram, failureTrace } from "./failure-trace.js";
 import type { HookInput } from "./hook-payload.js";
 import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
@@ -10,30 +11,35 @@ import type { SaveResponseJson } from "./proto-json.js";
 const MAX_NOTE_BYTES = 64 * 1024;
 
 /**
- * PostToolUse (Write/Edit of a Claude Code memory note) saves the note as a memory;
- * PostToolUseFailure (Bash) saves the failure as a trace. Nothing else is saved. Returns no
- * context: these hooks run asynchronously and their output would only arrive a turn late.
+ * Saves a failed shell command as a trace. Returns no context: the after-tool hooks that report
+ * failures run asynchronously or after the fact, and their output would only arrive a turn late.
  */
-export async function saveFromTool(input: HookInput, rpc: RpcCaller): Promise<string> {
-  const common = { cwd: input.cwd, sessionId: input.sessionId, sourceAgent: "claude-code" };
-  if (input.eventName === "PostToolUseFailure") {
-    if (input.toolName !== "Bash") return "";
-    // A failing command is where credentials appear (`curl -u admin:...`). Save redacts what it
-    // stores, but the trace is cut to length first, and a cut secret may no longer be
-    // recognisable: redact before cutting.
-    const command = redact(typeof input.toolInput.command === "string" ? input.toolInput.command : "");
-    const trace = failureTrace(command, redact(input.error), input.isInterrupt);
-    if (trace === null) return "";
-    const program = commandProgram(command);
-    await rpc.call<SaveResponseJson>("Save", {
-      ...common,
-      content: trace,
-      kind: "MEMORY_KIND_TRACE",
-      concepts: program ? [program] : [],
-      tags: ["bash-failure"],
-    });
-    return "";
-  }
+export async function saveFailureTrace(failure: ShellFailure, input: HookInput, agent: string, rpc: RpcCaller): Promise<string> {
+  // A failing command is where credentials appear (`curl -u admin:...`). Save redacts what it
+  // stores, but the trace is cut to length first, and a cut secret may no longer be
+  // recognisable: redact before cutting.
+  const command = redact(failure.command);
+  const output = redact(failure.exit === "" ? failure.output : `${failure.exit}\n${failure.output}`);
+  const trace = failureTrace(command, output, failure.interrupted);
+  if (trace === null) return "";
+  const program = commandProgram(command);
+  await rpc.call<SaveResponseJson>("Save", {
+    cwd: input.cwd,
+    sessionId: input.sessionId,
+    sourceAgent: agent,
+    content: trace,
+    kind: "MEMORY_KIND_TRACE",
+    concepts: program ? [program] : [],
+    tags: ["shell-failure"],
+  });
+  return "";
+}
+
+/**
+ * PostToolUse of a Write or Edit of a Claude Code memory note saves the note as a memory;
+ * nothing else is saved. Returns no context (the hook runs asynchronously).
+ */
+export async function saveMemoryNote(input: HookInput, rpc: RpcCaller): Promise<string> {
   if (input.toolName !== "Write" && input.toolName !== "Edit") return "";
   const filePath = typeof input.toolInput.file_path === "string" ? input.toolInput.file_path : "";
   if (!isMemoryNotePath(filePath)) return "";
@@ -42,7 +48,9 @@ export async function saveFromTool(input: HookInput, rpc: RpcCaller): Promise<st
   const note = parseMemoryNote(text);
   if (note === null) return "";
   await rpc.call<SaveResponseJson>("Save", {
-    ...common,
+    cwd: input.cwd,
+    sessionId: input.sessionId,
+    sourceAgent: "claude-code",
     ...(note.global ? { project: "global" } : {}),
     content: note.content,
     kind: note.kind,
