@@ -168,6 +168,8 @@ describe("memctl setup", () => {
       hooks: {
         SessionStart: [{ hooks: [{ type: "command", command: `${hookCommandFor("session-start")} codex`, timeout: 10 }] }],
         UserPromptSubmit: [{ hooks: [{ type: "command", command: `${hookCommandFor("user-prompt-submit")} codex`, timeout: 5 }] }],
+        Stop: [{ hooks: [{ type: "command", command: `${hookCommandFor("stop")} codex`, timeout: 5 }] }],
+        PreCompact: [{ hooks: [{ type: "command", command: `${hookCommandFor("pre-compact")} codex`, timeout: 10 }] }],
       },
     });
 

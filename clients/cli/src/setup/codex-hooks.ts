@@ -4,12 +4,15 @@ import type { FileChange } from "./plan.js";
 
 /**
  * memd's hooks in Codex's hooks.json (CODEX_HOME/hooks.json, the same shape as Claude Code's
- * hooks): the briefing at session start on every source, and the pointers for each prompt.
+ * hooks): the briefing at session start on every source, the pointers for each prompt, and the
+ * rollout swept at the end of each turn (Stop; Codex has no session end) and before compaction.
  * Codex sends Claude Code's payload fields and reads its output, to the daemon's codex routes.
  */
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", arg: "session-start", timeout: 10 },
   { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 5 },
+  { event: "Stop", arg: "stop", timeout: 5 },
+  { event: "PreCompact", arg: "pre-compact", timeout: 10 },
 ];
 
 /** Setup: memd's hooks merged into hooks.json, every other hook and key kept. */

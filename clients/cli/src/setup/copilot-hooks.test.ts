@@ -7,12 +7,17 @@ const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/checkout/dist
 const FILE = "/home/maya/.copilot/hooks/memd.json";
 
 describe("Copilot CLI hooks", () => {
-  it("writes sessionStart and userPromptSubmitted through the curl shim, timeouts in seconds", () => {
+  it("writes the briefing, the pointers, the shell failures and the sweeps through the curl shim, timeouts in seconds", () => {
+    const shim = (arg: string) => `/bin/sh /opt/checkout/hooks/memd-hook.sh ${arg} /usr/bin/node /opt/checkout/dist/hooks/src/main.js copilot`;
     expect(JSON.parse(copilotHooksText(paths, undefined))).toEqual({
       version: 1,
       hooks: {
-        sessionStart: [{ type: "command", bash: "/bin/sh /opt/checkout/hooks/memd-hook.sh session-start /usr/bin/node /opt/checkout/dist/hooks/src/main.js copilot", timeoutSec: 10 }],
-        userPromptSubmitted: [{ type: "command", bash: "/bin/sh /opt/checkout/hooks/memd-hook.sh user-prompt-submitted /usr/bin/node /opt/checkout/dist/hooks/src/main.js copilot", timeoutSec: 5 }],
+        sessionStart: [{ type: "command", bash: shim("session-start"), timeoutSec: 10 }],
+        userPromptSubmitted: [{ type: "command", bash: shim("user-prompt-submitted"), timeoutSec: 5 }],
+        postToolUse: [{ type: "command", bash: shim("post-tool-use"), timeoutSec: 5, matcher: "bash|powershell" }],
+        postToolUseFailure: [{ type: "command", bash: shim("post-tool-use-failure"), timeoutSec: 5, matcher: "bash|powershell" }],
+        sessionEnd: [{ type: "command", bash: shim("session-end"), timeoutSec: 5 }],
+        preCompact: [{ type: "command", bash: shim("pre-compact"), timeoutSec: 10 }],
       },
     });
   });

@@ -6,12 +6,27 @@ import { planOwnedFile } from "./owned-file.js";
 /**
  * memd's hooks for GitHub Copilot CLI, in a file of their own among the user's hooks
  * (~/.copilot/hooks/memd.json, or $COPILOT_HOME/hooks/; github/docs
- * content/copilot/reference/hooks-reference.md): the briefing on sessionStart and the pointers on
- * userPromptSubmitted, the curl shim as `bash`, timeouts in seconds.
+ * content/copilot/reference/hooks-reference.md): the briefing on sessionStart, the pointers on
+ * userPromptSubmitted, a trace of each failed shell command (postToolUse, where a command's
+ * non-zero exit arrives, and postToolUseFailure, for the shell tools by an anchored matcher), and
+ * the session's events swept on sessionEnd and preCompact. The curl shim as `bash`, timeouts in seconds.
  */
 export function copilotHooksText(paths: InstallPaths, memdHome: string | undefined): string {
-  const hook = (arg: string, timeoutSec: number) => [{ type: "command", bash: hookCommand(paths, arg, memdHome, "copilot"), timeoutSec }];
-  const file = { version: 1, hooks: { sessionStart: hook("session-start", 10), userPromptSubmitted: hook("user-prompt-submitted", 5) } };
+  const hook = (arg: string, timeoutSec: number, matcher?: string) => [
+    { type: "command", bash: hookCommand(paths, arg, memdHome, "copilot"), timeoutSec, ...(matcher === undefined ? {} : { matcher }) },
+  ];
+  const shells = "bash|powershell";
+  const file = {
+    version: 1,
+    hooks: {
+      sessionStart: hook("session-start", 10),
+      userPromptSubmitted: hook("user-prompt-submitted", 5),
+      postToolUse: hook("post-tool-use", 5, shells),
+      postToolUseFailure: hook("post-tool-use-failure", 5, shells),
+      sessionEnd: hook("session-end", 5),
+      preCompact: hook("pre-compact", 10),
+    },
+  };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 

@@ -9,7 +9,7 @@ const FILE = "/home/maya/.gemini/settings.json";
 const theirs = { theme: "GitHub", hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "./audit.sh", timeout: 2000 }] }] } };
 
 describe("Gemini CLI hooks", () => {
-  it("adds the briefing on SessionStart and the pointers on BeforeAgent, timeouts in milliseconds, keeping the user's settings", () => {
+  it("adds the briefing, the pointers, the shell failures and the sweeps, timeouts in milliseconds, keeping the user's settings", () => {
     const change = planGeminiHooks(FILE, JSON.stringify(theirs, null, 2), paths, undefined);
     const after = JSON.parse(change.after ?? "") as typeof theirs & { hooks: Record<string, { hooks: Record<string, unknown>[] }[]> };
     expect(after.theme).toBe("GitHub");
@@ -18,6 +18,10 @@ describe("Gemini CLI hooks", () => {
       { hooks: [{ type: "command", name: "memd", command: "/bin/sh /opt/memd/hooks/memd-hook.sh before-agent /usr/bin/node /opt/memd/dist/hooks/src/main.js gemini", timeout: 5000 }] },
     ]);
     expect(after.hooks.SessionStart?.[0]?.hooks[0]).toMatchObject({ timeout: 10_000 });
+    expect(after.hooks.AfterTool).toEqual([
+      { matcher: "^run_shell_command$", hooks: [{ type: "command", name: "memd", command: "/bin/sh /opt/memd/hooks/memd-hook.sh after-tool /usr/bin/node /opt/memd/dist/hooks/src/main.js gemini", timeout: 5000 }] },
+    ]);
+    expect(Object.keys(after.hooks).sort()).toEqual(["AfterTool", "BeforeAgent", "BeforeTool", "PreCompress", "SessionEnd", "SessionStart"]);
     expect(isMemdHook(after.hooks.BeforeAgent?.[0]?.hooks[0])).toBe(true);
     expect(change.target).toBe("gemini");
     expect(changeKind(planGeminiHooks(FILE, change.after, paths, undefined))).toBe("unchanged");
