@@ -142,19 +142,28 @@ describe("other agents' failure and sweep routes against a running daemon", () =
     const sessionId = "c4ab6e92-d285-404d-8cf7-c8cb6006334e";
     const state = path.join(userHome, ".copilot", "session-state", sessionId);
     fs.mkdirSync(state, { recursive: true });
-    fs.copyFileSync(copilotTranscript(), path.join(state, "events.jsonl"));
+    fs.copyFileSync(path.join(CAPTURE_FIXTURES, "copilot-transcript.jsonl"), path.join(state, "events.jsonl"));
     expect(await post(daemon.socketPath, "/hooks/copilot/sessionEnd", fixture("copilot-session-end", { cwd: workspace }))).toEqual({ status: 200, body: "" });
-    await until(() => Promise.resolve(sweepsLogged(daemon.home, sessionId)), (count) => count >= 1);
+    const memories = await until(() => sessionMemories(sessionId), (found) => found.some((m) => m.kind === MemoryKind.EPISODE));
+    expect(memories.find((m) => m.kind === MemoryKind.EPISODE)?.sourceAgent).toBe("copilot");
     expect(sweepsLogged(daemon.home, sessionId)).toBe(1);
     // A session id that could leave the session-state folder is not made into a path.
     expect(await post(daemon.socketPath, "/hooks/copilot/sessionEnd", fixture("copilot-session-end", { cwd: workspace, sessionId: "../../etc" }))).toEqual({ status: 200, body: "" });
   });
-});
 
-/** The Copilot CLI events fixture, wherever the capture tests keep it. */
-function copilotTranscript(): string {
-  return [path.join(CAPTURE_FIXTURES, "copilot-transcript.jsonl"), path.join(HOOK_FIXTURES, "copilot-transcript.jsonl")].find((file) => fs.existsSync(file)) as string;
-}
+  it("sweeps Gemini CLI's chat recording on SessionEnd and PreCompress, and saves nothing twice", async () => {
+    const recording = path.join(workspace, "session-2026-12-01T09-31-5b0f3c1e.jsonl");
+    fs.copyFileSync(path.join(CAPTURE_FIXTURES, "gemini-transcript.jsonl"), recording);
+    const sessionId = "5b0f3c1e-8d2a-4f6b-9c7e-2a1d4e8f6b03";
+    const end = fixture("gemini-session-end", { cwd: workspace, transcript_path: recording });
+    expect(await post(daemon.socketPath, "/hooks/gemini/SessionEnd", end)).toEqual({ status: 200, body: "" });
+    const memories = await until(() => sessionMemories(sessionId), (found) => found.some((m) => m.kind === MemoryKind.EPISODE));
+    expect(memories.find((m) => m.kind === MemoryKind.EPISODE)?.sourceAgent).toBe("gemini");
+    await post(daemon.socketPath, "/hooks/gemini/PreCompress", fixture("gemini-pre-compress", { cwd: workspace, transcript_path: recording }));
+    await until(() => Promise.resolve(sweepsLogged(daemon.home, sessionId)), (count) => count >= 2);
+    expect((await sessionMemories(sessionId)).map((m) => m.id).sort()).toEqual(memories.map((m) => m.id).sort());
+  });
+});
 
 /** The daemon's "transcript swept" log lines for a session. */
 function sweepsLogged(home: string, sessionId: string): number {

@@ -1,4 +1,4 @@
-import { isRecord, OUTPUT_HEAD_CHARS, str, textEvent, type TranscriptEvent, type TranscriptToolUse } from "./transcript-event.js";
+import { argumentsObject, EDIT_TOOL, isRecord, patchUses, SHELL_TOOL, str, textEvent, toolResult, toolUse, type TranscriptEvent } from "./transcript-event.js";
 
 /**
  * Codex rollout items (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`) as transcript events:
@@ -34,11 +34,6 @@ const CODEX_CONTEXT_PREFIXES = [
 
 /** Older Codex IDE clients put editor context before this line and the request after it. */
 const USER_REQUEST_MARKER = "## My request for Codex:";
-
-/** The tool name downstream code gives edits (extract-episodes looks for edit/write/patch). */
-const EDIT_TOOL = "Edit";
-/** Shell runs carry Claude Code's name for them, so both agents' failures read the same. */
-const SHELL_TOOL = "Bash";
 
 export function codexItemEvents(item: Record<string, unknown>, line: number): TranscriptEvent[] {
   switch (item.type) {
@@ -83,25 +78,13 @@ function userRequest(text: string): string {
 }
 
 function codexFunctionCall(id: string, name: string, rawArguments: unknown, line: number): TranscriptEvent[] {
-  const args = parseArguments(rawArguments);
+  const args = argumentsObject(rawArguments);
   if (ARGV_SHELL_TOOLS.has(name)) return shellUse(id, args.command, line);
   // shell_command takes the script as one string, exec_command (unified exec) as `cmd`.
   if (name === "shell_command") return shellScriptUse(id, str(args.command), line);
   if (name === "exec_command") return shellScriptUse(id, str(args.cmd), line);
   if (name === "apply_patch") return patchUses(id, str(args.input) || str(args.patch), line);
   return [toolUse(id, name, "", "", line)];
-}
-
-/** `arguments` is JSON in a string (the Responses API's shape); an object is taken as is. */
-function parseArguments(raw: unknown): Record<string, unknown> {
-  if (isRecord(raw)) return raw;
-  if (typeof raw !== "string") return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
 }
 
 /** A shell call given as argv; `["bash", "-lc", "X"]` is the command X. */
@@ -139,20 +122,6 @@ function quoteArgv(argv: readonly string[]): string {
 }
 
 /**
- * One Edit per file an apply_patch body adds, updates or deletes (`*** Update File: path`),
- * the first under the call's own id so its result still pairs with it.
- */
-function patchUses(id: string, patch: string, line: number): TranscriptEvent[] {
-  const files = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => (m[1] as string).trim()).filter((f) => f !== "");
-  if (files.length === 0) return [toolUse(id, EDIT_TOOL, "", "", line)];
-  return [...new Set(files)].map((file, i) => toolUse(i === 0 ? id : `${id}#${i + 1}`, EDIT_TOOL, "", file, line));
-}
-
-function toolUse(id: string, name: string, command: string, filePath: string, line: number): TranscriptToolUse {
-  return { kind: "tool-use", id, name, command, filePath, line };
-}
-
-/**
  * A tool's output as Codex wrote it for the model. Shell runs record their exit code in one of
  * three shapes, depending on the tool and the Codex version:
  * - `shell` (argv) and apply_patch: JSON `{"output": "...", "metadata": {"exit_code": 1, ...}}`;
@@ -167,9 +136,7 @@ function codexResult(callId: string, output: unknown, line: number): TranscriptE
   const exec = execOutcome(text);
   if (exec.running) return [];
   const isError = exec.exitCode !== undefined ? exec.exitCode !== 0 : failed || /^execution error:/i.test(text.trimStart());
-  // The exit line in Claude Code's wording, which is what the episode extractor quotes.
-  const head = exec.exitCode !== undefined ? `Exit code ${exec.exitCode}\n${exec.body}` : exec.body;
-  return [{ kind: "tool-result", toolUseId: callId, isError, outputHead: head.slice(0, OUTPUT_HEAD_CHARS), line }];
+  return [toolResult(callId, isError, exec.exitCode, exec.body, line)];
 }
 
 /** `output` is a string, an array of `input_text`/`input_image` items, or (rarely) `{content, success}`. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import readline from "node:readline";
 import { FailedPreconditionError, InvalidInputError, NotFoundError } from "../errors.js";
 import type { TranscriptEvent } from "./transcript-event.js";
-import { parseTranscriptLine } from "./transcript-line.js";
+import { type ParsedLine, parseTranscriptDocument, parseTranscriptLine, type TranscriptMessage } from "./transcript-line.js";
 import { validateAbsolutePath } from "../memory/validate.js";
 
 /**
@@ -39,7 +39,59 @@ export function checkTranscriptPath(file: string): void {
   }
 }
 
-/** Reads and parses a transcript line by line; malformed lines are counted and skipped. */
+/**
+ * The events read so far, message by message, in the order the messages were first written.
+ * Most lines simply add their events. Formats that rewrite messages name them: Gemini CLI
+ * appends a message again on every update (its tokens, its tool calls and their results) and
+ * the last copy is the message, so a line with the id of a message already read replaces that
+ * message's events where they were (as Gemini's own loader does); a rewind takes messages back;
+ * a checkpoint replaces everything. Replaced events carry the line of the copy that gave them.
+ */
+class TranscriptMessages {
+  private messages: { id?: string; events: TranscriptEvent[] }[] = [];
+  private positions = new Map<string, number>();
+
+  apply(parsed: Extract<ParsedLine, { ok: true }>): void {
+    if (parsed.checkpoint) this.replaceAll(parsed.checkpoint);
+    if (parsed.rewindTo !== undefined) this.rewind(parsed.rewindTo);
+    if (parsed.messageId === undefined) {
+      if (parsed.events.length > 0) this.messages.push({ events: parsed.events });
+      return;
+    }
+    const at = this.positions.get(parsed.messageId);
+    if (at !== undefined) {
+      (this.messages[at] as { events: TranscriptEvent[] }).events = parsed.events;
+      return;
+    }
+    this.positions.set(parsed.messageId, this.messages.length);
+    this.messages.push({ id: parsed.messageId, events: parsed.events });
+  }
+
+  events(): TranscriptEvent[] {
+    return this.messages.flatMap((m) => m.events);
+  }
+
+  private replaceAll(messages: readonly TranscriptMessage[]): void {
+    this.messages = [];
+    this.positions.clear();
+    for (const message of messages) this.apply({ ok: true, sessionId: "", cwd: "", events: message.events, messageId: message.id });
+  }
+
+  /**
+   * Drops the message `id` and everything read after it. An id this read does not hold drops
+   * everything, as Gemini's loader does: a tail read started after that message.
+   */
+  private rewind(id: string): void {
+    const at = this.positions.get(id) ?? 0;
+    for (const dropped of this.messages.splice(at)) if (dropped.id !== undefined) this.positions.delete(dropped.id);
+  }
+}
+
+/**
+ * Reads and parses a transcript line by line; malformed lines are counted and skipped. A file
+ * that is one JSON document spread over many lines (Gemini CLI before 0.39) is read whole
+ * instead, when it is within the limit.
+ */
 export async function readTranscript(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): Promise<TranscriptRead> {
   checkTranscriptPath(file);
   let handle: fs.promises.FileHandle;
@@ -53,7 +105,9 @@ export async function readTranscript(file: string, maxBytes = MAX_TRANSCRIPT_BYT
     const start = Math.max(0, size - maxBytes);
     const result: TranscriptRead = { events: [], sessionId: "", cwd: "", linesRead: 0, malformedLines: 0, truncated: start > 0 };
     const lines = readline.createInterface({ input: handle.createReadStream({ start, encoding: "utf8", autoClose: false }), crlfDelay: Infinity });
+    const messages = new TranscriptMessages();
     let lineNo = 0;
+    let opensDocument = false;
     for await (const text of lines) {
       lineNo += 1;
       // Reading from the middle of the file, the first line is a fragment of a longer one.
@@ -62,14 +116,21 @@ export async function readTranscript(file: string, maxBytes = MAX_TRANSCRIPT_BYT
       result.linesRead += 1;
       const parsed = parseTranscriptLine(text, lineNo);
       if (!parsed.ok) {
+        if (result.linesRead === 1) opensDocument = text.trimStart().startsWith("{");
         result.malformedLines += 1;
         continue;
       }
-      result.events.push(...parsed.events);
+      messages.apply(parsed);
       if (result.sessionId === "") result.sessionId = parsed.sessionId;
       if (result.cwd === "") result.cwd = parsed.cwd;
     }
-    return result;
+    // Every line malformed and the first opens an object: perhaps one JSON document.
+    const document = opensDocument && start === 0 && result.malformedLines === result.linesRead ? parseTranscriptDocument(await fs.promises.readFile(file, "utf8")) : undefined;
+    if (document?.ok) {
+      messages.apply(document);
+      return { ...result, sessionId: document.sessionId, cwd: document.cwd, malformedLines: 0, events: messages.events() };
+    }
+    return { ...result, events: messages.events() };
   } finally {
     await handle.close();
   }
