@@ -7,6 +7,7 @@ import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
+import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
 
 export interface SocketTransportOptions {
   socketPath: string;
@@ -52,10 +53,11 @@ export interface MemdClients {
   memoryFiles: Client<typeof MemoryFileService>;
   skills: Client<typeof SkillService>;
   models: Client<typeof ModelService>;
+  vault: Client<typeof VaultService>;
 }
 
 export function createMemdClients(transport: Transport): MemdClients {
-  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport) };
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport) };
 }
 
 const DOWN_CODES = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);

@@ -8,6 +8,7 @@ import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
+import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
 import type { Config, ListenAddress } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime, type EmbeddingRuntimeOptions } from "./embed/embedding-runtime.js";
@@ -31,6 +32,7 @@ import { createMemoryFileService } from "./services/memory-file-service.js";
 import { createModelService } from "./services/model-service.js";
 import { createProjectResolver } from "./services/project-resolver.js";
 import { createSkillService } from "./services/skill-service.js";
+import { createVaultService, type VaultHandle } from "./services/vault-service.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor } from "./server/interceptors.js";
@@ -41,6 +43,8 @@ import { hookRequestRefusal, tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
 import { readListenFile } from "./config/listen-file.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { rebuildFromVault, vaultHasFiles } from "./vault/rebuild-from-vault.js";
+import { VaultWriter } from "./vault/vault-writer.js";
 import { readVersion } from "./version.js";
 
 export interface DaemonOptions {
@@ -77,6 +81,8 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
   };
 
   try {
+    // A database lost (or never made) beside a vault that holds memories is rebuilt from the vault.
+    const databaseMissing = !fs.existsSync(config.dbFile);
     const store = new SqliteStore({
       file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities, contentHashOf: normalizedContentHash,
       onUnreadableRow: (memoryId, problems) =>
@@ -100,6 +106,8 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
+    const vault = startVault(config, store, logger);
+    if (vault) cleanups.push(() => vault.writer.stop());
     const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
     memoryFiles.start();
     cleanups.push(() => memoryFiles.stop());
@@ -133,7 +141,19 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(CaptureService, capture.service);
       router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
       router.service(ModelService, createModelService(deps));
+      router.service(VaultService, createVaultService(deps, vault));
     };
+    if (vault && databaseMissing && vaultHasFiles(vault.dir)) {
+      logger.warn({ vault: vault.dir }, "no database, but a vault: rebuilding the memories from its files");
+      void rebuildFromVault(vault.dir, store, vault.store, deps.limits).then(
+        (outcome) => {
+          embeddings?.notify();
+          logger.info({ ...outcome, problems: outcome.problems.length }, "memories rebuilt from the vault");
+          for (const problem of outcome.problems) logger.warn(problem, "vault file left out of the rebuild");
+        },
+        (error: unknown) => logger.error({ err: error }, "rebuilding from the vault failed: run memctl vault rebuild"),
+      );
+    }
     const inFlight = createInFlightCounter();
     // Aborts the signal of every call still running once the drain below is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
@@ -315,4 +335,14 @@ function recordedListenAddress(file: string, logger: Logger): ListenAddress | nu
     logger.error({ err: error, file }, "the recorded listen address is unusable, so memd does not listen on TCP: run memctl setup again");
     return null;
   }
+}
+
+/** The vault, when it is on: changes queued from now, and the writer draining the queue. */
+function startVault(config: Config, store: SqliteStore, logger: Logger): VaultHandle | null {
+  const queued = store.vault.configure(config.vault);
+  if (config.vault === null) return null;
+  if (queued > 0) logger.info({ vault: config.vault, queued }, "vault turned on (or moved): every memory is queued for its file");
+  const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, logger });
+  writer.start();
+  return { dir: config.vault, store: store.vault, writer };
 }

@@ -31,6 +31,8 @@ const program = new Command("memd")
       "who turns memories into vectors (env MEMD_EMBEDDER, default auto: Ollama if it runs and has the model, else an installed ONNX model, else the built-in local model; openai only when chosen; none turns vector search off)",
     ).choices(["auto", "local", "onnx", "ollama", "openai", "none"]),
   )
+  .option("--vault <dir>", "the vault: every memory as a Markdown file, which the database can be rebuilt from (env MEMD_VAULT, default MEMD_HOME/vault)")
+  .option("--no-vault", "keep no vault (env MEMD_VAULT=off)")
   .addHelpText(
     "after",
     `
@@ -40,6 +42,7 @@ Files under the state directory:
   memd.pid    the running daemon's pid; one daemon per state directory
   token       bearer token for --listen (mode 0600, created on first use)
   logs/       memd.log, JSON lines with a request id per RPC
+  vault/      every memory as a Markdown file (unless --vault names another directory or --no-vault)
   backups/    copies of the database taken before each schema migration
 
 Embedding settings (environment):
@@ -70,7 +73,7 @@ Exit codes: 0 clean stop, 1 failed to start (already running, bad database), 2 i
   );
 
 program.parse();
-const opts = program.opts<{ home?: string; listen?: string; logLevel?: string; maxContentBytes?: string; embedder?: string }>();
+const opts = program.opts<{ home?: string; listen?: string; logLevel?: string; maxContentBytes?: string; embedder?: string; vault?: string | false }>();
 
 async function main(): Promise<number> {
   // Memories are private: every file the daemon creates is readable by this user only.

@@ -29,6 +29,8 @@ export interface Config {
   claudeHome: string;
   /** The optional language model for consolidation summaries and transcript distillation (MEMD_LLM*). */
   llm: LlmConfig;
+  /** The vault's directory (--vault, MEMD_VAULT, default MEMD_HOME/vault), or null when it is off (--no-vault, MEMD_VAULT=off). */
+  vault: string | null;
 }
 
 export const EMBEDDER_CHOICES = ["auto", "local", "onnx", "ollama", "openai", "none"] as const;
@@ -88,6 +90,8 @@ export interface ConfigOverrides {
   logLevel?: string;
   maxContentBytes?: string;
   embedder?: string;
+  /** A directory, or false for --no-vault. */
+  vault?: string | false;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +177,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
       openaiModel: parsed.data.openaiModel,
     },
     llm: llmConfig(parsed.data, env.openaiApiKey),
+    vault: vaultDir(home, overrides.vault, env.vault),
   };
 }
 
@@ -244,4 +249,14 @@ export function parseListenAddress(value: string): ListenAddress {
     );
   }
   return { host, port };
+}
+
+/** --vault DIR or --no-vault, else MEMD_VAULT (a directory, or "off"), else MEMD_HOME/vault. */
+function vaultDir(home: string, override: string | false | undefined, env: string | undefined): string | null {
+  if (override === false) return null;
+  const chosen = override || env?.trim() || "";
+  if (chosen.toLowerCase() === "off") return null;
+  const dir = path.resolve(chosen || path.join(home, "vault"));
+  if (dir === home) throw new ConfigError(`the vault cannot be the state directory itself (${home}): choose a directory of its own, such as ${path.join(home, "vault")}`);
+  return dir;
 }

@@ -18,6 +18,7 @@ export interface MemdEnv {
   llm?: string;
   llmModel?: string;
   llmDailyTokens?: string;
+  vault?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -40,5 +41,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     llm: env.MEMD_LLM,
     llmModel: env.MEMD_LLM_MODEL,
     llmDailyTokens: env.MEMD_LLM_DAILY_TOKENS,
+    vault: env.MEMD_VAULT,
   };
 }

@@ -67,6 +67,8 @@ export interface MemoryStore {
   recordAccess(ids: readonly string[], at: number): void;
   /** Stores memories exactly as given, keyed by id, in one transaction. */
   importMany(memories: readonly MemoryRecord[]): ImportCounts;
+  /** Records history events as given (a rebuild from the vault), in one transaction, skipping any already recorded; returns how many were new. */
+  importEvents(events: readonly MemoryEvent[]): number;
   /** Every memory, oldest first, read in pages so that no read stays open between pages. */
   exportAll(project?: string): Iterable<MemoryRecord>;
   stats(project?: string): StoreStats;

@@ -307,4 +307,50 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: "the vault's durable outbox and the files it wrote",
+    up(db) {
+      // A memory is queued for its Markdown file by the same transaction that changes it, or
+      // its history, or deletes it (a purge), while the vault is on (vault_state.enabled):
+      // so a crash can never lose a file write. Reads (access counts) and the content hash are
+      // not in the file and queue nothing. The token changes on every queueing, so a write
+      // that finished after a newer change cannot clear that change's job (as embedding_jobs).
+      // vault_files holds, per memory, the file it was last written to (relative to the vault)
+      // and the hash of the text written, to tell memd's own files from a person's edits.
+      db.exec(`
+        CREATE TABLE vault_state (id INTEGER PRIMARY KEY CHECK (id = 1), enabled INTEGER NOT NULL DEFAULT 0, dir TEXT NOT NULL DEFAULT '');
+        INSERT INTO vault_state (id) VALUES (1);
+        CREATE TABLE vault_outbox (memory_id TEXT PRIMARY KEY, token INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE vault_files (memory_id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, hash TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TRIGGER memories_vault_insert AFTER INSERT ON memories WHEN (SELECT enabled FROM vault_state) BEGIN
+          INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
+        END;
+        CREATE TRIGGER memories_vault_update AFTER UPDATE ON memories
+        WHEN (SELECT enabled FROM vault_state) AND (
+          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
+          OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
+          OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
+          OR old.confidence IS NOT new.confidence OR old.provenance IS NOT new.provenance
+          OR old.tier IS NOT new.tier OR old.status IS NOT new.status OR old.pinned IS NOT new.pinned
+          OR old.importance IS NOT new.importance OR old.valence IS NOT new.valence
+          OR old.intensity IS NOT new.intensity OR old.session_id IS NOT new.session_id
+          OR old.source_agent IS NOT new.source_agent OR old.created_at IS NOT new.created_at
+          OR old.updated_at IS NOT new.updated_at OR old.expires_at IS NOT new.expires_at
+          OR old.review_at IS NOT new.review_at OR old.supersedes IS NOT new.supersedes
+          OR old.superseded_by IS NOT new.superseded_by OR old.archive_reason IS NOT new.archive_reason
+          OR old.invalid_at IS NOT new.invalid_at
+        )
+        BEGIN
+          INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
+        END;
+        CREATE TRIGGER memories_vault_delete AFTER DELETE ON memories WHEN (SELECT enabled FROM vault_state) BEGIN
+          INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (old.id, random() % 4503599627370496);
+        END;
+        CREATE TRIGGER memory_events_vault AFTER INSERT ON memory_events WHEN (SELECT enabled FROM vault_state) BEGIN
+          INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (new.memory_id, random() % 4503599627370496);
+        END;
+      `);
+    },
+  },
 ];

@@ -13,6 +13,7 @@ import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMe
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { SearchMirror } from "./search-mirror.js";
+import { SqliteVaultStore } from "./sqlite-vault-store.js";
 import { SqliteVectorStore } from "./sqlite-vector-store.js";
 
 export interface SqliteStoreOptions {
@@ -48,6 +49,8 @@ export class SqliteStore implements MemoryStore {
   readonly backupFile: string | null;
   /** Embedding spaces, the embedding queue and vectors, on the same connection. */
   readonly vectors: SqliteVectorStore;
+  /** The vault's outbox and the files it wrote, on the same connection. */
+  readonly vault: SqliteVaultStore;
   private readonly db: Database.Database;
   private readonly file: string;
   private readonly now: () => number;
@@ -84,6 +87,7 @@ export class SqliteStore implements MemoryStore {
       options.onUnreadableRow?.(id, problems);
     };
     this.vectors = new SqliteVectorStore(this.db, this.reportUnreadable);
+    this.vault = new SqliteVaultStore(this.db);
     const columns = MEMORY_COLUMNS.join(", ");
     const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
     this.insertStmt = this.sql(`INSERT INTO memories (${columns}) VALUES (${values})`);
@@ -230,6 +234,21 @@ export class SqliteStore implements MemoryStore {
       .sql("SELECT memory_id, at, action, session_id, detail FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY id")
       .all(JSON.stringify(memoryIds)) as { memory_id: string; at: number; action: MemoryEvent["action"]; session_id: string; detail: string }[];
     return rows.map((r) => ({ memoryId: r.memory_id, at: r.at, action: r.action, sessionId: r.session_id, detail: r.detail }));
+  }
+
+  importEvents(events: readonly MemoryEvent[]): number {
+    const known = this.sql("SELECT 1 FROM memory_events WHERE memory_id = ? AND at = ? AND action = ? AND session_id = ? AND detail = ? LIMIT 1");
+    return this.db
+      .transaction(() => {
+        let added = 0;
+        for (const event of events) {
+          if (known.get(event.memoryId, event.at, event.action, event.sessionId, event.detail) !== undefined) continue;
+          this.recordEvent(event.memoryId, event);
+          added += 1;
+        }
+        return added;
+      })
+      .immediate();
   }
 
   private recordEvent(memoryId: string, event: NewEvent): void {

@@ -1,0 +1,79 @@
+import type Database from "better-sqlite3";
+import type { VaultFileRecord, VaultJob, VaultStore } from "../vault-store.js";
+
+/** The vault's outbox and file records (migration 11), on the store's connection. */
+export class SqliteVaultStore implements VaultStore {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  configure(dir: string | null): number {
+    return this.db
+      .transaction(() => {
+        const state = this.sql("SELECT enabled, dir FROM vault_state WHERE id = 1").get() as { enabled: number; dir: string };
+        if (dir === null) {
+          this.sql("UPDATE vault_state SET enabled = 0 WHERE id = 1").run();
+          this.sql("DELETE FROM vault_outbox").run();
+          return 0;
+        }
+        this.sql("UPDATE vault_state SET enabled = 1, dir = ? WHERE id = 1").run(dir);
+        if (state.enabled === 1 && state.dir === dir) return 0;
+        // Another directory (or none before): what the records say was written is not there.
+        this.sql("DELETE FROM vault_files").run();
+        return this.sql("INSERT OR REPLACE INTO vault_outbox (memory_id, token) SELECT id, random() % 4503599627370496 FROM memories").run().changes;
+      })
+      .immediate();
+  }
+
+  due(limit: number): VaultJob[] {
+    const rows = this.sql("SELECT memory_id, token FROM vault_outbox ORDER BY memory_id LIMIT ?").all(limit) as { memory_id: string; token: number }[];
+    return rows.map((row) => ({ memoryId: row.memory_id, token: row.token }));
+  }
+
+  done(job: VaultJob): void {
+    this.sql("DELETE FROM vault_outbox WHERE memory_id = ? AND token = ?").run(job.memoryId, job.token);
+  }
+
+  pending(): number {
+    return (this.sql("SELECT count(*) AS n FROM vault_outbox").get() as { n: number }).n;
+  }
+
+  fileOf(memoryId: string): VaultFileRecord | undefined {
+    return toRecord(this.sql("SELECT memory_id, path, hash FROM vault_files WHERE memory_id = ?").get(memoryId));
+  }
+
+  fileAt(path: string): VaultFileRecord | undefined {
+    return toRecord(this.sql("SELECT memory_id, path, hash FROM vault_files WHERE path = ?").get(path));
+  }
+
+  putFile(record: VaultFileRecord): void {
+    this.db.transaction(() => {
+      // A path is one memory's: a record left at it by a memory since moved goes.
+      this.sql("DELETE FROM vault_files WHERE path = ? AND memory_id != ?").run(record.path, record.memoryId);
+      this.sql("INSERT OR REPLACE INTO vault_files (memory_id, path, hash) VALUES (?, ?, ?)").run(record.memoryId, record.path, record.hash);
+    })();
+  }
+
+  forgetFile(memoryId: string): void {
+    this.sql("DELETE FROM vault_files WHERE memory_id = ?").run(memoryId);
+  }
+
+  fileCount(): number {
+    return (this.sql("SELECT count(*) AS n FROM vault_files").get() as { n: number }).n;
+  }
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+}
+
+function toRecord(row: unknown): VaultFileRecord | undefined {
+  if (row === undefined) return undefined;
+  const r = row as { memory_id: string; path: string; hash: string };
+  return { memoryId: r.memory_id, path: r.path, hash: r.hash };
+}

@@ -1,0 +1,39 @@
+/** A memory waiting for its Markdown file to be written (or removed). */
+export interface VaultJob {
+  memoryId: string;
+  /** Changes whenever the memory is queued again, so a write that finished late cannot clear a newer job. */
+  token: number;
+}
+
+/** The file a memory was last written to (or read from), relative to the vault, and the hash of that text. */
+export interface VaultFileRecord {
+  memoryId: string;
+  path: string;
+  hash: string;
+}
+
+/**
+ * The vault's side of the database: the durable outbox of memories whose files must be
+ * written, filled by the database itself in the same transaction as each change while the
+ * vault is on, and the record of the files written.
+ */
+export interface VaultStore {
+  /**
+   * Turns queueing on for the vault at `dir`, or off (null). A vault turned on, or moved to
+   * another directory, has every memory queued, in one transaction; returns how many.
+   */
+  configure(dir: string | null): number;
+  /** Up to `limit` queued jobs, in id order. */
+  due(limit: number): VaultJob[];
+  /** Drops a job whose token is still `token`; a job queued again since stays. */
+  done(job: VaultJob): void;
+  /** How many memories wait for their file. */
+  pending(): number;
+  fileOf(memoryId: string): VaultFileRecord | undefined;
+  /** The record of the file at a path, whichever memory it belongs to. */
+  fileAt(path: string): VaultFileRecord | undefined;
+  putFile(record: VaultFileRecord): void;
+  forgetFile(memoryId: string): void;
+  /** How many memories have a file. */
+  fileCount(): number;
+}
