@@ -44,6 +44,7 @@ import { loadOrCreateToken } from "./server/token.js";
 import { readListenFile } from "./config/listen-file.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { rebuildFromVault, vaultHasFiles } from "./vault/rebuild-from-vault.js";
+import { VaultWatcher, type VaultWatcherOptions } from "./vault/vault-watcher.js";
 import { VaultWriter } from "./vault/vault-writer.js";
 import { readVersion } from "./version.js";
 
@@ -106,8 +107,9 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
-    const vault = startVault(config, store, logger);
-    if (vault) cleanups.push(() => vault.writer.stop());
+    const limits = { maxContentBytes: config.maxContentBytes };
+    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits, onChange: () => embeddings?.notify() });
+    if (vault) cleanups.push(() => vault.writer.stop(), () => vault.watcher.stop());
     const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
     memoryFiles.start();
     cleanups.push(() => memoryFiles.stop());
@@ -118,7 +120,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       resolveProject: createProjectResolver(store),
       now,
       newId: () => newId(now()),
-      limits: { maxContentBytes: config.maxContentBytes },
+      limits,
       claudeHome: config.claudeHome,
       models: { dir: config.embeddings.modelsDir, hub: config.embeddings.modelsHub },
       llm,
@@ -144,15 +146,18 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(VaultService, createVaultService(deps, vault));
     };
     if (vault && databaseMissing && vaultHasFiles(vault.dir)) {
+      // Edits are read once the files' memories are back: before, every file would name a memory memd does not hold.
       logger.warn({ vault: vault.dir }, "no database, but a vault: rebuilding the memories from its files");
-      void rebuildFromVault(vault.dir, store, vault.store, deps.limits).then(
-        (outcome) => {
+      void rebuildFromVault(vault.dir, store, vault.store, deps.limits)
+        .then((outcome) => {
           embeddings?.notify();
           logger.info({ ...outcome, problems: outcome.problems.length }, "memories rebuilt from the vault");
           for (const problem of outcome.problems) logger.warn(problem, "vault file left out of the rebuild");
-        },
-        (error: unknown) => logger.error({ err: error }, "rebuilding from the vault failed: run memctl vault rebuild"),
-      );
+        })
+        .catch((error: unknown) => logger.error({ err: error }, "rebuilding from the vault failed: run memctl vault rebuild"))
+        .finally(() => void vault.watcher.start());
+    } else if (vault) {
+      void vault.watcher.start();
     }
     const inFlight = createInFlightCounter();
     // Aborts the signal of every call still running once the drain below is over: streams that
@@ -337,12 +342,21 @@ function recordedListenAddress(file: string, logger: Logger): ListenAddress | nu
   }
 }
 
-/** The vault, when it is on: changes queued from now, and the writer draining the queue. */
-function startVault(config: Config, store: SqliteStore, logger: Logger): VaultHandle | null {
+/**
+ * The vault, when it is on: changes queued from now, the writer draining the queue, and the
+ * watcher that reads edits back (started by the caller, after a rebuild if there is one).
+ */
+function startVault(
+  config: Config,
+  store: SqliteStore,
+  logger: Logger,
+  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits" | "onChange">,
+): VaultHandle | null {
   const queued = store.vault.configure(config.vault);
   if (config.vault === null) return null;
   if (queued > 0) logger.info({ vault: config.vault, queued }, "vault turned on (or moved): every memory is queued for its file");
   const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, logger });
   writer.start();
-  return { dir: config.vault, store: store.vault, writer };
+  const watcher = new VaultWatcher({ dir: config.vault, store, vault: store.vault, logger, ...edits });
+  return { dir: config.vault, store: store.vault, writer, watcher };
 }

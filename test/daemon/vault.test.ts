@@ -5,6 +5,7 @@ import path from "node:path";
 import { toJson } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Memory, MemoryKind, MemorySchema, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
+import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const ALL = [MemoryStatus.ACTIVE, MemoryStatus.STAGED, MemoryStatus.ARCHIVED, MemoryStatus.SUPERSEDED];
@@ -138,7 +139,7 @@ describe("the vault", () => {
     expect((await second.clients.memory.list({ project: "shop", statuses: ALL })).memories.length).toBe(2);
   });
 
-  it("rebuilds on request, redacting a secret typed into a file, and reports a broken file with its line without touching it", async () => {
+  it("rebuilds on request, reporting a broken file with its line without touching it; a secret typed into a file is not stored", async () => {
     const home = newHome();
     const daemon = await start(home);
     const vault = path.join(home, "vault");
@@ -153,13 +154,14 @@ describe("the vault", () => {
     fs.writeFileSync(broken, brokenText);
 
     const again = await start(home);
+    // The watcher reads the changed file at start-up as an edit; the rebuild then finds it as stored.
+    const redacted = await until(() => again.clients.memory.get({ id }), (r) => r.memory?.content.includes("kept in 1Password") === true);
+    expect(redacted.memory?.content).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    await drained(again);
     const res = await again.clients.vault.rebuildFromVault({});
-    expect(res.updated).toBe(1n);
+    expect(res).toMatchObject({ files: 2n, created: 0n, updated: 0n, unchanged: 1n });
     expect(res.problems).toEqual([expect.objectContaining({ path: "shop/fact/broken.md", line: 3 })]);
     expect(fs.readFileSync(broken, "utf8")).toBe(brokenText);
-    const stored = (await again.clients.memory.get({ id })).memory?.content ?? "";
-    expect(stored).not.toContain("AKIAIOSFODNN7EXAMPLE");
-    await drained(again);
     expect(fileOf(vault, id)?.[1]).not.toContain("AKIAIOSFODNN7EXAMPLE");
     // Twice changes nothing the second time.
     expect((await again.clients.vault.rebuildFromVault({})).unchanged).toBe(1n);
@@ -183,19 +185,119 @@ describe("the vault", () => {
     expect(fileOf(vault, id)?.[1]).toContain("Feature flags live in flags.yaml.");
   });
 
-  it("leaves a file someone changed alone, and says so in the status", async () => {
+  it("reads a person's edits of content, concepts and status back, into Search and History, within a second", async () => {
     const home = newHome();
     const daemon = await start(home);
     const vault = path.join(home, "vault");
-    const id = (await daemon.clients.memory.save({ content: "Logs go to Loki.", kind: MemoryKind.FACT, project: "ops" })).memory?.id ?? "";
+    const id = (await daemon.clients.memory.save({ content: "Logs go to Loki.", kind: MemoryKind.FACT, project: "ops", concepts: ["logging"] })).memory?.id ?? "";
     await drained(daemon);
     const [relative, text] = fileOf(vault, id) ?? ["", ""];
-    const edited = text.replace("Logs go to Loki.", "Logs go to Loki, kept 30 days.");
-    fs.writeFileSync(path.join(vault, relative), edited);
-    await daemon.clients.memory.update({ id, concepts: { values: ["logging"] } });
-    const status = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.held.length > 0);
-    expect(status.held).toEqual([expect.objectContaining({ path: relative, reason: expect.stringContaining("changed outside memd") })]);
-    expect(fs.readFileSync(path.join(vault, relative), "utf8")).toBe(edited);
+    const file = path.join(vault, relative);
+    const edited = text.replace("Logs go to Loki.", "Logs go to Loki and are kept for 30 days.").replace("concepts:\n  - logging\n", "concepts:\n  - logging\n  - retention\n");
+    const started = Date.now();
+    fs.writeFileSync(file, edited);
+    const found = await until(() => daemon.clients.memory.search({ query: "kept 30 days", project: "ops", mode: SearchMode.KEYWORD }), (r) => r.results.length > 0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(found.results[0]?.memory?.concepts).toEqual(["logging", "retention"]);
+    const history = await daemon.clients.memory.history({ id });
+    const edit = history.events.at(-1);
+    expect(edit?.action).toBe("updated");
+    expect(JSON.parse(edit?.detail ?? "{}")).toMatchObject({ provenance: "human", replaced: { content: "Logs go to Loki.", concepts: ["logging"] } });
+    // memd rewrites the file as it stores it, and reads its own write back as nothing.
+    await drained(daemon);
+    expect(fs.readFileSync(file, "utf8")).toContain("action: updated");
+    expect((await daemon.clients.memory.history({ id })).events.length).toBe(history.events.length);
+
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("status: active", "status: archived"));
+    const archived = await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.status === MemoryStatus.ARCHIVED);
+    expect(archived.memory?.status).toBe(MemoryStatus.ARCHIVED);
+  });
+
+  it("archives the memory of a deleted file, and makes a new file without an id a memory of its folder's project and kind", async () => {
+    const home = newHome();
+    const daemon = await start(home);
+    const vault = path.join(home, "vault");
+    const id = (await daemon.clients.memory.save({ content: "The cache TTL is five minutes.", kind: MemoryKind.FACT, project: "shop" })).memory?.id ?? "";
+    await drained(daemon);
+    // The folders were made just now: the watcher takes a moment to start watching them.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const [relative] = fileOf(vault, id) ?? [""];
+    fs.rmSync(path.join(vault, relative));
+    const gone = await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.status === MemoryStatus.ARCHIVED);
+    expect(gone.memory?.archiveReason).toContain("was deleted from the vault");
+    // Never deleted: the file comes back, archived.
+    expect((await until(() => fileOf(vault, id), (f) => f?.[1].includes("status: archived") === true))?.[0]).toBe(relative);
+
+    const handWritten = path.join(vault, "shop", "decision", "use-stripe.md");
+    fs.mkdirSync(path.dirname(handWritten), { recursive: true });
+    fs.writeFileSync(handWritten, "---\nconcepts: [payments]\n---\nWe take payments with Stripe, not PayPal.\n");
+    const created = await until(() => daemon.clients.memory.search({ query: "Stripe PayPal", project: "shop", mode: SearchMode.KEYWORD }), (r) => r.results.length > 0);
+    const memory = created.results[0]?.memory;
+    expect(memory).toMatchObject({ kind: MemoryKind.DECISION, project: "shop", concepts: ["payments"] });
+    // The same file, now memd's: rewritten in place with the new memory's id.
+    const rewritten = await until(() => fs.readFileSync(handWritten, "utf8"), (t) => t.includes(`id: ${memory?.id}`));
+    expect(rewritten).toContain("We take payments with Stripe, not PayPal.");
+  });
+
+  it("leaves a broken file exactly as written and reports its line; redacts a secret typed into a file, there and in the database", async () => {
+    const home = newHome();
+    const daemon = await start(home);
+    const vault = path.join(home, "vault");
+    const id = (await daemon.clients.memory.save({ content: "Deploys need the AWS profile prod.", kind: MemoryKind.FACT, project: "ops" })).memory?.id ?? "";
+    await drained(daemon);
+    const [relative, text] = fileOf(vault, id) ?? ["", ""];
+    const file = path.join(vault, relative);
+    const broken = text.replace("importance: 3", "importance: eleven");
+    fs.writeFileSync(file, broken);
+    const status = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.unreadable.length > 0);
+    const line = broken.split("\n").findIndex((l) => l.startsWith("importance:")) + 1;
+    expect(status.unreadable).toEqual([expect.objectContaining({ path: relative, line, reason: expect.stringMatching(/importance/) })]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fs.readFileSync(file, "utf8")).toBe(broken);
+    expect((await daemon.clients.memory.get({ id })).memory?.importance).toBe(3);
+
+    fs.writeFileSync(file, text.replace("Deploys need the AWS profile prod.", "Deploys use the key AKIAIOSFODNN7EXAMPLE."));
+    const redacted = await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.content.includes("Deploys use the key") === true);
+    expect(redacted.memory?.content).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    const cleaned = await until(() => fs.readFileSync(file, "utf8"), (t) => !t.includes("AKIAIOSFODNN7EXAMPLE"));
+    expect(cleaned).toContain("Deploys use the key [REDACTED");
+    expect((await daemon.clients.vault.getVaultStatus({})).unreadable).toEqual([]);
+  });
+
+  it("keeps both of two quick edits in the history, the last one winning", async () => {
+    const home = newHome();
+    const daemon = await start(home);
+    const vault = path.join(home, "vault");
+    const id = (await daemon.clients.memory.save({ content: "Releases ship on Tuesdays.", kind: MemoryKind.FACT, project: "ops" })).memory?.id ?? "";
+    await drained(daemon);
+    const [relative, text] = fileOf(vault, id) ?? ["", ""];
+    const file = path.join(vault, relative);
+    const first = text.replace("Releases ship on Tuesdays.", "Releases ship on Wednesdays.");
+    fs.writeFileSync(file, first);
+    await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.content === "Releases ship on Wednesdays.");
+    // The editor still holds the first version and saves again before memd's rewrite reached it.
+    fs.writeFileSync(file, first.replace("Wednesdays.", "Thursdays."));
+    const last = await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.content === "Releases ship on Thursdays.");
+    expect(last.memory?.content).toBe("Releases ship on Thursdays.");
+    const replaced = (await daemon.clients.memory.history({ id })).events.filter((e) => e.action === "updated").map((e) => (JSON.parse(e.detail) as { replaced: { content: string } }).replaced.content);
+    expect(replaced).toEqual(["Releases ship on Tuesdays.", "Releases ship on Wednesdays."]);
+  });
+
+  it("reads edits and deletions made while memd was not running when it starts", async () => {
+    const home = newHome();
+    const first = await start(home);
+    const vault = path.join(home, "vault");
+    const kept = (await first.clients.memory.save({ content: "Staging resets nightly.", kind: MemoryKind.FACT, project: "ops" })).memory?.id ?? "";
+    const dropped = (await first.clients.memory.save({ content: "The old VPN is vpn1.", kind: MemoryKind.FACT, project: "ops" })).memory?.id ?? "";
+    await drained(first);
+    await first.stop();
+    daemons.pop();
+    const [keptPath, keptText] = fileOf(vault, kept) ?? ["", ""];
+    fs.writeFileSync(path.join(vault, keptPath), keptText.replace("Staging resets nightly.", "Staging resets nightly at 02:00 UTC."));
+    fs.rmSync(path.join(vault, fileOf(vault, dropped)?.[0] ?? ""));
+    const second = await start(home);
+    expect((await until(() => second.clients.memory.get({ id: kept }), (r) => r.memory?.content.includes("02:00") === true)).memory?.content).toBe("Staging resets nightly at 02:00 UTC.");
+    expect((await until(() => second.clients.memory.get({ id: dropped }), (r) => r.memory?.status === MemoryStatus.ARCHIVED)).memory?.status).toBe(MemoryStatus.ARCHIVED);
   });
 
   it("writes an import's files in steps, counting down in the status, and keeps none with --no-vault", async () => {

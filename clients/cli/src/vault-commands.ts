@@ -10,7 +10,7 @@ export function registerVaultCommands(program: Command): void {
 
   vault
     .command("status")
-    .description("where the vault is, how many files wait to be written, and files memd left alone")
+    .description("where the vault is, how many files wait to be written, files memd could not read, and files it left alone")
     .action(
       action(async (ctx) => {
         const res = await ctx.clients.vault.getVaultStatus({});
@@ -20,6 +20,7 @@ export function registerVaultCommands(program: Command): void {
         ctx.print(`  ${res.files} memories have a file; ${res.pending} wait to be written`);
         ctx.print(`  last write: ${res.lastWriteTime ? timestampDate(res.lastWriteTime).toISOString() : "none since memd started"}`);
         if (res.lastError) ctx.print(`  last error (retried): ${res.lastError}`);
+        for (const unreadable of res.unreadable) ctx.print(`  not read: ${problemLine(unreadable)}`);
         for (const held of res.held) ctx.print(`  left alone: ${problemLine(held)}`);
       }),
     );

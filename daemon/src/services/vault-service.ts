@@ -3,6 +3,7 @@ import { VaultService } from "../../../gen/memd/v1/vault_service_pb.js";
 import { FailedPreconditionError } from "../errors.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { rebuildFromVault } from "../vault/rebuild-from-vault.js";
+import type { VaultWatcher } from "../vault/vault-watcher.js";
 import type { VaultWriter } from "../vault/vault-writer.js";
 import { timeToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
@@ -12,6 +13,7 @@ export interface VaultHandle {
   dir: string;
   store: VaultStore;
   writer: VaultWriter;
+  watcher: VaultWatcher;
 }
 
 /** VaultService: the vault's status, and the database rebuilt from its files. */
@@ -28,6 +30,7 @@ export function createVaultService(deps: ServiceDeps, vault: VaultHandle | null)
         lastWriteTime: status.lastWriteAt === null ? undefined : timeToPb(status.lastWriteAt),
         lastError: status.lastError,
         held: status.held.map((h) => ({ path: h.path, line: 0, reason: h.reason })),
+        unreadable: vault.watcher.unreadable(),
       };
     },
 

@@ -29,6 +29,8 @@ export interface VaultStore {
   done(job: VaultJob): void;
   /** How many memories wait for their file. */
   pending(): number;
+  /** Queues a memory's file to be written again (after a person's edit was read: the file then holds what memd stores). */
+  queue(memoryId: string): void;
   fileOf(memoryId: string): VaultFileRecord | undefined;
   /** The record of the file at a path, whichever memory it belongs to. */
   fileAt(path: string): VaultFileRecord | undefined;
@@ -36,4 +38,6 @@ export interface VaultStore {
   forgetFile(memoryId: string): void;
   /** How many memories have a file. */
   fileCount(): number;
+  /** Every file record, in path order. */
+  files(): VaultFileRecord[];
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/vault_service.proto.
  */
 export const file_memd_v1_vault_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL3ZhdWx0X3NlcnZpY2UucHJvdG8SB21lbWQudjEiPgoQVmF1bHRGaWxlUHJvYmxlbRIMCgRwYXRoGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJIhcKFUdldFZhdWx0U3RhdHVzUmVxdWVzdCLIAQoWR2V0VmF1bHRTdGF0dXNSZXNwb25zZRIPCgdlbmFibGVkGAEgASgIEgsKA2RpchgCIAEoCRIPCgdwZW5kaW5nGAMgASgEEg0KBWZpbGVzGAQgASgEEjMKD2xhc3Rfd3JpdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbGFzdF9lcnJvchgGIAEoCRInCgRoZWxkGAcgAygLMhkubWVtZC52MS5WYXVsdEZpbGVQcm9ibGVtIhkKF1JlYnVpbGRGcm9tVmF1bHRSZXF1ZXN0IpsBChhSZWJ1aWxkRnJvbVZhdWx0UmVzcG9uc2USDQoFZmlsZXMYASABKAQSDwoHY3JlYXRlZBgCIAEoBBIPCgd1cGRhdGVkGAMgASgEEhEKCXVuY2hhbmdlZBgEIAEoBBIOCgZldmVudHMYBSABKAQSKwoIcHJvYmxlbXMYBiADKAsyGS5tZW1kLnYxLlZhdWx0RmlsZVByb2JsZW0yvwEKDFZhdWx0U2VydmljZRJWCg5HZXRWYXVsdFN0YXR1cxIeLm1lbWQudjEuR2V0VmF1bHRTdGF0dXNSZXF1ZXN0Gh8ubWVtZC52MS5HZXRWYXVsdFN0YXR1c1Jlc3BvbnNlIgOQAgESVwoQUmVidWlsZEZyb21WYXVsdBIgLm1lbWQudjEuUmVidWlsZEZyb21WYXVsdFJlcXVlc3QaIS5tZW1kLnYxLlJlYnVpbGRGcm9tVmF1bHRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChttZW1kL3YxL3ZhdWx0X3NlcnZpY2UucHJvdG8SB21lbWQudjEiPgoQVmF1bHRGaWxlUHJvYmxlbRIMCgRwYXRoGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJIhcKFUdldFZhdWx0U3RhdHVzUmVxdWVzdCL3AQoWR2V0VmF1bHRTdGF0dXNSZXNwb25zZRIPCgdlbmFibGVkGAEgASgIEgsKA2RpchgCIAEoCRIPCgdwZW5kaW5nGAMgASgEEg0KBWZpbGVzGAQgASgEEjMKD2xhc3Rfd3JpdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbGFzdF9lcnJvchgGIAEoCRInCgRoZWxkGAcgAygLMhkubWVtZC52MS5WYXVsdEZpbGVQcm9ibGVtEi0KCnVucmVhZGFibGUYCCADKAsyGS5tZW1kLnYxLlZhdWx0RmlsZVByb2JsZW0iGQoXUmVidWlsZEZyb21WYXVsdFJlcXVlc3QimwEKGFJlYnVpbGRGcm9tVmF1bHRSZXNwb25zZRINCgVmaWxlcxgBIAEoBBIPCgdjcmVhdGVkGAIgASgEEg8KB3VwZGF0ZWQYAyABKAQSEQoJdW5jaGFuZ2VkGAQgASgEEg4KBmV2ZW50cxgFIAEoBBIrCghwcm9ibGVtcxgGIAMoCzIZLm1lbWQudjEuVmF1bHRGaWxlUHJvYmxlbTK/AQoMVmF1bHRTZXJ2aWNlElYKDkdldFZhdWx0U3RhdHVzEh4ubWVtZC52MS5HZXRWYXVsdFN0YXR1c1JlcXVlc3QaHy5tZW1kLnYxLkdldFZhdWx0U3RhdHVzUmVzcG9uc2UiA5ACARJXChBSZWJ1aWxkRnJvbVZhdWx0EiAubWVtZC52MS5SZWJ1aWxkRnJvbVZhdWx0UmVxdWVzdBohLm1lbWQudjEuUmVidWlsZEZyb21WYXVsdFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * VaultFileProblem is a file memd could not use, or did not write over.
@@ -113,11 +113,19 @@ export type GetVaultStatusResponse = Message<"memd.v1.GetVaultStatusResponse"> &
   lastError: string;
 
   /**
-   * Files left as they were because they were changed outside memd.
+   * Files left as they were because they were changed outside memd before memd could read the change.
    *
    * @generated from field: repeated memd.v1.VaultFileProblem held = 7;
    */
   held: VaultFileProblem[];
+
+  /**
+   * Files memd could not read as memories (a YAML error, a value out of range, a copy of another
+   * memory's file): left exactly as written, and nothing of them applied, until they are fixed.
+   *
+   * @generated from field: repeated memd.v1.VaultFileProblem unreadable = 8;
+   */
+  unreadable: VaultFileProblem[];
 };
 
 /**
@@ -200,17 +208,18 @@ export const RebuildFromVaultResponseSchema: GenMessage<RebuildFromVaultResponse
 
 /**
  * VaultService reports on and restores from the vault: every memory, in every status, as one
- * Markdown file under a directory a person can read, back up and keep in git (MEMD_HOME/vault
- * by default). The database queues each change for its file in the same transaction as the
- * change, so an acknowledged change always reaches its file, and the database can be rebuilt
- * from the files alone.
+ * Markdown file under a directory a person can read, edit, back up and keep in git
+ * (MEMD_HOME/vault by default). The database queues each change for its file in the same
+ * transaction as the change, so an acknowledged change always reaches its file; a person's edit
+ * of a file flows back as an update with provenance human; and the database can be rebuilt from
+ * the files alone.
  *
  * @generated from service memd.v1.VaultService
  */
 export const VaultService: GenService<{
   /**
-   * GetVaultStatus says where the vault is, how many files wait to be written, and which files
-   * memd did not write over because they were changed outside memd. It changes nothing.
+   * GetVaultStatus says where the vault is, how many files wait to be written, which files memd
+   * could not read, and which it did not write over. It changes nothing.
    *
    * @generated from rpc memd.v1.VaultService.GetVaultStatus
    */

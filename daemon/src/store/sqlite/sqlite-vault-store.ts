@@ -38,6 +38,14 @@ export class SqliteVaultStore implements VaultStore {
     return (this.sql("SELECT count(*) AS n FROM vault_outbox").get() as { n: number }).n;
   }
 
+  queue(memoryId: string): void {
+    this.sql("INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (?, random() % 4503599627370496)").run(memoryId);
+  }
+
+  files(): VaultFileRecord[] {
+    return (this.sql("SELECT memory_id, path, hash FROM vault_files ORDER BY path").all() as unknown[]).map((row) => toRecord(row) as VaultFileRecord);
+  }
+
   fileOf(memoryId: string): VaultFileRecord | undefined {
     return toRecord(this.sql("SELECT memory_id, path, hash FROM vault_files WHERE memory_id = ?").get(memoryId));
   }

@@ -1,0 +1,217 @@
+import path from "node:path";
+import { type FSWatcher, watch } from "chokidar";
+import type { Logger } from "../logger.js";
+import { applyPatch } from "../memory/apply-patch.js";
+import { GLOBAL_PROJECT, MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
+import { buildMemory } from "../memory/new-memory.js";
+import type { MemoryLimits } from "../memory/validate.js";
+import { readTextIfExists } from "../memory-files/markdown-files.js";
+import type { MemoryStore } from "../store/store.js";
+import type { VaultStore } from "../store/vault-store.js";
+import { fileEdit } from "./file-edit.js";
+import { parseMemoryFile } from "./memory-file.js";
+import type { VaultProblem } from "./rebuild-from-vault.js";
+import { textHash } from "./vault-writer.js";
+
+export interface VaultWatcherOptions {
+  dir: string;
+  store: MemoryStore;
+  vault: VaultStore;
+  logger: Logger;
+  now: () => number;
+  newId: () => string;
+  limits: MemoryLimits;
+  /** Told after each change an edit made, so that embeddings catch up. */
+  onChange?: () => void;
+  /** How long a file must stay unchanged before it is read: an editor's save may take several writes. */
+  settleMs?: number;
+}
+
+const DEFAULT_SETTLE_MS = 75;
+const MAX_PROBLEMS = 1000;
+
+/**
+ * Reads a person's edits of the vault back into memd (chokidar watches the folders; the
+ * start-up scan is its first pass over every file):
+ * - an edited file updates its memory through the same validation and redaction as Update,
+ *   recorded in the history with provenance human and the version it replaced, so both stay;
+ *   the file is then rewritten as memd stores it (a secret typed in is redacted there too);
+ * - a new file without an id becomes a new memory, its project and kind from its folder
+ *   (`<project>/<kind>/name.md`) unless its frontmatter says otherwise;
+ * - a deleted file archives its memory, never deletes it (the file comes back, archived);
+ * - a file memd cannot parse is left exactly as written and reported with its line, once
+ *   in the log and in `memctl vault status`, and nothing of it is applied.
+ * A change memd made that the file did not have yet loses to the person's edit, which is the
+ * later act; the history keeps the version it replaced. memd's own writes are recognised by
+ * the hash recorded with them and read nothing back.
+ */
+export class VaultWatcher {
+  private watcher: FSWatcher | null = null;
+  private readonly problems = new Map<string, VaultProblem & { hash: string }>();
+
+  constructor(private readonly options: VaultWatcherOptions) {}
+
+  /** Resolves once the first pass over the vault is done. */
+  start(): Promise<void> {
+    const { dir } = this.options;
+    this.watcher = watch(dir, {
+      // Dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories.
+      ignored: (file, stats) => (file !== dir && path.basename(file).startsWith(".")) || (stats?.isFile() === true && !file.endsWith(".md")),
+      awaitWriteFinish: { stabilityThreshold: this.options.settleMs ?? DEFAULT_SETTLE_MS, pollInterval: 20 },
+    });
+    this.watcher.on("add", (file) => this.guard(file, () => this.changed(file)));
+    this.watcher.on("change", (file) => this.guard(file, () => this.changed(file)));
+    this.watcher.on("unlink", (file) => this.guard(file, () => this.removed(file)));
+    this.watcher.on("error", (error) => this.options.logger.warn({ err: error }, "watching the vault failed"));
+    return new Promise((resolve) => {
+      this.watcher?.once("ready", () => {
+        this.guard(dir, () => this.sweepMissing());
+        resolve();
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+
+  /** Files memd could not read as memories, left as they are. */
+  unreadable(): VaultProblem[] {
+    return [...this.problems.values()].map(({ path: file, line, reason }) => ({ path: file, line, reason }));
+  }
+
+  /** A failure in one file's handling is that file's problem, never the watcher's end. */
+  private guard(file: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      const relative = this.relative(file);
+      this.report(relative, 1, error instanceof Error ? error.message : String(error), "");
+    }
+  }
+
+  private relative(file: string): string {
+    return path.relative(this.options.dir, file).split(path.sep).join("/");
+  }
+
+  private changed(file: string): void {
+    const { store, vault } = this.options;
+    const relative = this.relative(file);
+    const text = readTextIfExists(file);
+    if (text === null) return;
+    const hash = textHash(text);
+    const record = vault.fileAt(relative);
+    if (record?.hash === hash) {
+      this.problems.delete(relative);
+      return;
+    }
+    const parsed = parseMemoryFile(text);
+    if (!parsed.ok) return this.report(relative, parsed.line, parsed.reason, hash);
+    const id = parsed.memory.id;
+    if (id === undefined || id === "") return this.created(relative, hash, parsed.memory);
+    const owner = vault.fileOf(id);
+    if (owner && owner.path !== relative) {
+      return this.report(relative, 1, `holds the id of ${owner.path} (a copy?): remove its id line to make it a memory of its own`, hash);
+    }
+    const current = store.get(id);
+    if (!current) return this.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
+    const edit = fileEdit(current, parsed.memory);
+    if (edit.kind === "refused") return this.report(relative, 1, edit.reason, hash);
+    if (edit.kind === "update") this.apply(current, edit, relative);
+    // Recorded as read, then queued: the file is rewritten as memd now stores the memory.
+    vault.putFile({ memoryId: id, path: relative, hash });
+    vault.queue(id);
+    this.problems.delete(relative);
+  }
+
+  private apply(current: MemoryRecord, edit: Extract<ReturnType<typeof fileEdit>, { kind: "update" }>, relative: string): void {
+    const { store, now, limits } = this.options;
+    const at = now();
+    const replaced = Object.fromEntries(edit.changed.map((key) => [key, current[key as keyof MemoryRecord]]));
+    store.modify(
+      current.id,
+      (stored) => {
+        const next = Object.keys(edit.patch).length > 0 ? applyPatch(stored, edit.patch, at, limits) : { ...stored, updatedAt: at };
+        if (edit.status === null) return next;
+        return { ...next, status: edit.status.to, archiveReason: edit.status.to === "archived" ? edit.status.reason : "" };
+      },
+      () => ({
+        at,
+        action: edit.status?.to === "archived" ? "archived" : edit.status?.to === "active" && current.status === "staged" ? "promoted" : "updated",
+        sessionId: "",
+        detail: JSON.stringify({ provenance: "human", by: `editing ${relative} in the vault`, changed: edit.changed, replaced }),
+      }),
+    );
+    this.options.onChange?.();
+  }
+
+  private created(relative: string, hash: string, fields: Partial<MemoryRecord>): void {
+    const { store, vault, now, newId, limits } = this.options;
+    const [folderProject, folderKind] = relative.split("/").length >= 3 ? relative.split("/") : [];
+    const kind = fields.kind ?? (MEMORY_KINDS.includes(folderKind as MemoryKind) ? (folderKind as MemoryKind) : "fact");
+    const at = now();
+    const memory = buildMemory(
+      {
+        content: fields.content ?? "",
+        kind,
+        project: fields.project ?? folderProject ?? GLOBAL_PROJECT,
+        problem: fields.problem,
+        solution: fields.solution,
+        concepts: fields.concepts,
+        files: fields.files,
+        tags: fields.tags,
+        confidence: fields.confidence,
+        provenance: "human",
+        tier: fields.tier,
+        pinned: fields.pinned,
+        importance: fields.importance,
+        valence: fields.valence,
+        intensity: fields.intensity,
+        expiresAt: fields.expiresAt,
+        reviewAt: fields.reviewAt,
+      },
+      newId(),
+      at,
+      limits,
+    );
+    store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
+    // The file is memd's from now on: it is rewritten in place, with the new memory's id.
+    vault.putFile({ memoryId: memory.id, path: relative, hash });
+    this.problems.delete(relative);
+    this.options.onChange?.();
+  }
+
+  private removed(file: string): void {
+    const { store, vault, now } = this.options;
+    const relative = this.relative(file);
+    this.problems.delete(relative);
+    const record = vault.fileAt(relative);
+    // memd moving or purging a file forgets its record first: only someone else's deletion is left.
+    if (!record) return;
+    const memory = store.get(record.memoryId);
+    if (!memory) return vault.forgetFile(record.memoryId);
+    if (memory.status === "archived") return;
+    const at = now();
+    const reason = `its file ${relative} was deleted from the vault`;
+    store.modify(
+      memory.id,
+      (stored) => ({ ...stored, status: "archived", archiveReason: reason, updatedAt: at }),
+      () => ({ at, action: "archived", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `deleting ${relative} from the vault` }) }),
+    );
+  }
+
+  /** Files deleted while memd was not running: their memories are archived as if they had been deleted now. */
+  private sweepMissing(): void {
+    for (const record of this.options.vault.files()) {
+      if (readTextIfExists(path.join(this.options.dir, record.path)) === null) this.guard(path.join(this.options.dir, record.path), () => this.removed(path.join(this.options.dir, record.path)));
+    }
+  }
+
+  private report(relative: string, line: number, reason: string, hash: string): void {
+    const known = this.problems.get(relative);
+    if (known?.hash === hash && known.reason === reason) return;
+    this.options.logger.warn({ path: relative, line, reason }, "vault file not read: left as it is");
+    if (this.problems.size < MAX_PROBLEMS || known) this.problems.set(relative, { path: relative, line, reason, hash });
+  }
+}
