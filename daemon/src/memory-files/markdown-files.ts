@@ -21,9 +21,7 @@ export function readTextIfExists(file: string): string | null {
  * an existing file keeps its permissions.
  */
 export function writeFileAtomic(file: string, text: string): void {
-  const target = fs.existsSync(file) ? fs.realpathSync(file) : file;
-  const mode = fileMode(target);
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.memd-${randomBytes(6).toString("hex")}.tmp`);
+  const { target, mode, temp } = atomicWritePlan(file, fs.existsSync(file) ? fs.realpathSync(file) : file);
   try {
     const fd = fs.openSync(temp, "wx", mode ?? 0o644);
     try {
@@ -38,6 +36,34 @@ export function writeFileAtomic(file: string, text: string): void {
     fs.rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * writeFileAtomic with the file I/O off the event loop (libuv's thread pool): the vault writes
+ * thousands of files while requests are being answered, and a flush to disk takes milliseconds.
+ */
+export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
+  const real = await fs.promises.realpath(file).catch(() => file);
+  const { target, mode, temp } = atomicWritePlan(file, real);
+  try {
+    const handle = await fs.promises.open(temp, "wx", mode ?? 0o644);
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (mode !== undefined) await fs.promises.chmod(temp, mode);
+    await fs.promises.rename(temp, target);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Where an atomic write goes (a symlink's target), the mode it keeps, and its temporary file beside it. */
+function atomicWritePlan(file: string, target: string): { target: string; mode: number | undefined; temp: string } {
+  return { target, mode: fileMode(target), temp: path.join(path.dirname(target), `.${path.basename(target)}.memd-${randomBytes(6).toString("hex")}.tmp`) };
 }
 
 /**

@@ -5,6 +5,12 @@ export interface VaultJob {
   token: number;
 }
 
+/** What became of a job: the file its memory now has, or null for none (purged). */
+export interface VaultJobResult {
+  job: VaultJob;
+  file: VaultFileRecord | null;
+}
+
 /** The file a memory was last written to (or read from), relative to the vault, and the hash of that text. */
 export interface VaultFileRecord {
   memoryId: string;
@@ -25,8 +31,11 @@ export interface VaultStore {
   configure(dir: string | null): number;
   /** Up to `limit` queued jobs, in id order. */
   due(limit: number): VaultJob[];
-  /** Drops a job whose token is still `token`; a job queued again since stays. */
-  done(job: VaultJob): void;
+  /**
+   * Settles a batch of jobs in one transaction: each memory's file recorded (or forgotten, for
+   * null), and its job dropped if its token is unchanged (a job queued again since stays).
+   */
+  settle(results: readonly VaultJobResult[]): void;
   /** How many memories wait for their file. */
   pending(): number;
   /** Queues a memory's file to be written again (after a person's edit was read: the file then holds what memd stores). */

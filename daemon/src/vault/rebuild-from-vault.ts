@@ -27,7 +27,7 @@ const MAX_PROBLEMS = 1000;
 
 /** True when the vault holds at least one memory file (a start-up with no database rebuilds from it then). */
 export function vaultHasFiles(dir: string): boolean {
-  return memoryFiles(dir).next().done === false;
+  return vaultMemoryFiles(dir).next().done === false;
 }
 
 /**
@@ -56,7 +56,7 @@ export async function rebuildFromVault(dir: string, store: MemoryStore, vault: V
     await new Promise((resolve) => setImmediate(resolve));
   };
   const seen = new Map<string, string>();
-  for (const relative of memoryFiles(dir)) {
+  for (const relative of vaultMemoryFiles(dir)) {
     outcome.files += 1;
     let text: string;
     try {
@@ -96,7 +96,7 @@ export async function rebuildFromVault(dir: string, store: MemoryStore, vault: V
 }
 
 /** The vault's memory files, as POSIX paths relative to it; dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories. */
-function* memoryFiles(dir: string): Generator<string> {
+export function* vaultMemoryFiles(dir: string): Generator<string> {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -107,7 +107,7 @@ function* memoryFiles(dir: string): Generator<string> {
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith(".")) continue;
     if (entry.isDirectory()) {
-      for (const inner of memoryFiles(path.join(dir, entry.name))) yield path.posix.join(entry.name, inner);
+      for (const inner of vaultMemoryFiles(path.join(dir, entry.name))) yield path.posix.join(entry.name, inner);
     } else if (entry.isFile() && entry.name.endsWith(".md")) {
       yield entry.name;
     }

@@ -1,5 +1,5 @@
+import fs from "node:fs";
 import path from "node:path";
-import { type FSWatcher, watch } from "chokidar";
 import type { Logger } from "../logger.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
@@ -9,8 +9,9 @@ import { readTextIfExists } from "../memory-files/markdown-files.js";
 import type { MemoryStore } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
+import { FolderWatch } from "./folder-watch.js";
 import { parseMemoryFile } from "./memory-file.js";
-import type { VaultProblem } from "./rebuild-from-vault.js";
+import { type VaultProblem, vaultMemoryFiles } from "./rebuild-from-vault.js";
 import { textHash } from "./vault-writer.js";
 
 export interface VaultWatcherOptions {
@@ -30,9 +31,12 @@ export interface VaultWatcherOptions {
 const DEFAULT_SETTLE_MS = 75;
 const MAX_PROBLEMS = 1000;
 
+/** Files read per turn of the event loop by the start-up pass. */
+const SCAN_STEP = 200;
+
 /**
- * Reads a person's edits of the vault back into memd (chokidar watches the folders; the
- * start-up scan is its first pass over every file):
+ * Reads a person's edits of the vault back into memd. A FolderWatch reports the changes, and a
+ * pass over every file at start-up reads what changed while memd was not running:
  * - an edited file updates its memory through the same validation and redaction as Update,
  *   recorded in the history with provenance human and the version it replaced, so both stay;
  *   the file is then rewritten as memd stores it (a secret typed in is redacted there too);
@@ -46,34 +50,64 @@ const MAX_PROBLEMS = 1000;
  * the hash recorded with them and read nothing back.
  */
 export class VaultWatcher {
-  private watcher: FSWatcher | null = null;
+  private watch: FolderWatch | null = null;
+  private stopped = false;
   private readonly problems = new Map<string, VaultProblem & { hash: string }>();
+  /** Files whose events are settling: read once no further event came for settleMs. */
+  private readonly settling = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly options: VaultWatcherOptions) {}
 
-  /** Resolves once the first pass over the vault is done. */
-  start(): Promise<void> {
+  /** Watches from now on, then reads every file once; resolves when that pass is done. */
+  async start(): Promise<void> {
     const { dir } = this.options;
-    this.watcher = watch(dir, {
+    fs.mkdirSync(dir, { recursive: true });
+    this.watch = new FolderWatch(dir, {
+      file: (file) => {
+        if (file.endsWith(".md")) this.settle(file);
+      },
+      folderGone: (folder) => this.folderGone(folder),
       // Dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories.
-      ignored: (file, stats) => (file !== dir && path.basename(file).startsWith(".")) || (stats?.isFile() === true && !file.endsWith(".md")),
-      awaitWriteFinish: { stabilityThreshold: this.options.settleMs ?? DEFAULT_SETTLE_MS, pollInterval: 20 },
+      skip: (name) => name.startsWith("."),
     });
-    this.watcher.on("add", (file) => this.guard(file, () => this.changed(file)));
-    this.watcher.on("change", (file) => this.guard(file, () => this.changed(file)));
-    this.watcher.on("unlink", (file) => this.guard(file, () => this.removed(file)));
-    this.watcher.on("error", (error) => this.options.logger.warn({ err: error }, "watching the vault failed"));
-    return new Promise((resolve) => {
-      this.watcher?.once("ready", () => {
-        this.guard(dir, () => this.sweepMissing());
-        resolve();
-      });
-    });
+    this.watch.start();
+    let read = 0;
+    for (const relative of vaultMemoryFiles(dir)) {
+      if (this.stopped) return;
+      const file = path.join(dir, relative);
+      this.guard(file, () => this.changed(file));
+      if (++read % SCAN_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.guard(dir, () => this.sweepMissing());
+    this.options.logger.info({ vault: dir, files: read, unreadable: this.problems.size }, "watching the vault for edits");
   }
 
   async stop(): Promise<void> {
-    await this.watcher?.close();
-    this.watcher = null;
+    this.stopped = true;
+    for (const timer of this.settling.values()) clearTimeout(timer);
+    this.settling.clear();
+    this.watch?.close();
+    this.watch = null;
+  }
+
+  /** A folder deleted as a whole: each file memd knows under it was deleted. */
+  private folderGone(folder: string): void {
+    const relative = this.relative(folder);
+    for (const record of this.options.vault.files()) if (record.path.startsWith(`${relative}/`)) this.settle(path.join(this.options.dir, record.path));
+  }
+
+  /**
+   * Reads a file once its events have stopped for a moment: an editor's save may write it in
+   * several steps, or replace it (a delete, then a new file). A file gone by then was deleted.
+   */
+  private settle(file: string): void {
+    clearTimeout(this.settling.get(file));
+    const timer = setTimeout(() => {
+      this.settling.delete(file);
+      this.guard(file, () => (fs.existsSync(file) ? this.changed(file) : this.removed(file)));
+    }, this.options.settleMs ?? DEFAULT_SETTLE_MS);
+    timer.unref();
+    this.settling.set(file, timer);
   }
 
   /** Files memd could not read as memories, left as they are. */

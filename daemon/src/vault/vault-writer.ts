@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
-import { readTextIfExists, writeFileAtomic } from "../memory-files/markdown-files.js";
+import { readTextIfExists, writeFileAtomicAsync } from "../memory-files/markdown-files.js";
 import type { MemoryStore } from "../store/store.js";
-import type { VaultJob, VaultStore } from "../store/vault-store.js";
+import type { VaultJob, VaultJobResult, VaultStore } from "../store/vault-store.js";
 import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { parseMemoryFile, renderMemoryFile } from "./memory-file.js";
 
@@ -37,7 +37,7 @@ export interface VaultWriterStatus {
   held: HeldFile[];
 }
 
-const DEFAULT_BATCH = 50;
+const DEFAULT_BATCH = 32;
 const DEFAULT_POLL_MS = 50;
 const MAX_HELD = 1000;
 
@@ -49,14 +49,17 @@ export function textHash(text: string): string {
 /**
  * Writes each queued memory's Markdown file, off the request path: the database queues a
  * memory in the same transaction as its change (see migration 11), and this drains the queue
- * a batch per turn of the event loop. Each file is written atomically (a temporary file, then
- * a rename), and only when its text changed. A file someone changed since memd last wrote it
+ * a batch at a time, the files' I/O in libuv's thread pool so that requests are answered
+ * meanwhile. Each file is written atomically (a temporary file flushed to disk, then a rename),
+ * and only when its text changed; its job is cleared only once it landed. A file someone changed since memd last wrote it
  * is left as they wrote it and reported (held), never overwritten; a memory that moved to
  * another project or kind moves its file, keeping its name.
  */
 export class VaultWriter {
   private timer: NodeJS.Timeout | null = null;
-  private draining: NodeJS.Immediate | null = null;
+  /** The drain under way, if any: one at a time, so that a memory's writes keep their order. */
+  private draining: Promise<void> | null = null;
+  private stopped = false;
   private lastWriteAt: number | null = null;
   private lastError = "";
   private readonly held = new Map<string, HeldFile>();
@@ -73,11 +76,12 @@ export class VaultWriter {
     this.drainSoon();
   }
 
-  stop(): void {
+  /** Stops polling and waits for the batch being written, so that the database may close after. */
+  async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.draining) clearImmediate(this.draining);
     this.timer = null;
-    this.draining = null;
+    await this.draining;
   }
 
   status(): VaultWriterStatus {
@@ -91,76 +95,117 @@ export class VaultWriter {
     };
   }
 
-  /** Writes everything queued now, in one go: for tests and for shutdown. */
-  flush(): void {
-    while (this.step() === this.batch);
-  }
-
   private drainSoon(): void {
-    if (this.draining) return;
-    this.draining = setImmediate(() => {
+    if (this.draining || this.stopped) return;
+    this.draining = this.drain().finally(() => {
       this.draining = null;
-      if (this.step() === this.batch) this.drainSoon();
     });
   }
 
-  /** Writes one batch; returns how many jobs it took. */
-  private step(): number {
+  private async drain(): Promise<void> {
+    while (!this.stopped && (await this.step()) === this.batch) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * Writes one batch; returns how many jobs it took (0 after a failure: the rest waits for the
+   * next poll). What each file must hold is decided at once, from the database; the files are
+   * then written side by side, their I/O off the event loop, and the batch is recorded in one
+   * transaction once they landed (a commit per file would cost each a flush of the database).
+   */
+  private async step(): Promise<number> {
     const jobs = this.options.vault.due(this.batch);
-    for (const job of jobs) {
+    const claimed = new Set<string>();
+    const settled: VaultJobResult[] = [];
+    // Run once the batch is recorded: a moved memory's old file goes only when the record no
+    // longer names it, so that the watcher does not read its removal as a person's deletion.
+    const after: (() => void)[] = [];
+    const writes: Promise<void>[] = [];
+    let failed = false;
+    const fail = (job: VaultJob, error: unknown) => {
+      // The job stays queued and is tried again on the next poll (a full disk, a folder made read-only).
+      failed = true;
+      this.lastError = `${job.memoryId}: ${error instanceof Error ? error.message : String(error)}`;
+      this.options.logger.warn({ memoryId: job.memoryId, err: error }, "cannot write the memory's vault file; it is tried again");
+    };
+    for (const [i, job] of jobs.entries()) {
+      // A turn of the event loop between files: a request waits for one file's work, not a batch's.
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       try {
-        this.write(job);
-        this.lastError = "";
+        const { write, landed, result } = this.plan(job, claimed);
+        if (write === null) {
+          after.push(landed);
+          settled.push(result);
+          continue;
+        }
+        writes.push(
+          write().then(
+            () => {
+              this.lastWriteAt = Date.now();
+              after.push(landed);
+              settled.push(result);
+            },
+            (error: unknown) => fail(job, error),
+          ),
+        );
       } catch (error) {
-        // The job stays queued and is tried again on the next poll (a full disk, a folder made read-only).
-        this.lastError = `${job.memoryId}: ${error instanceof Error ? error.message : String(error)}`;
-        this.options.logger.warn({ memoryId: job.memoryId, err: error }, "cannot write the memory's vault file; it is tried again");
-        return 0;
+        fail(job, error);
       }
     }
+    await Promise.all(writes);
+    this.options.vault.settle(settled);
+    for (const done of after) done();
+    if (failed) return 0;
+    this.lastError = "";
     return jobs.length;
   }
 
-  private write(job: VaultJob): void {
+  /**
+   * What settling a job takes: the file write to make (null when none is needed), the record to
+   * keep, and what to do once that is recorded (the old file of a moved or purged memory removed).
+   */
+  private plan(job: VaultJob, claimed: Set<string>): { write: (() => Promise<void>) | null; landed: () => void; result: VaultJobResult } {
     const { store, vault, dir } = this.options;
     const memory = store.get(job.memoryId);
     const record = vault.fileOf(job.memoryId);
     if (!memory) {
       // Purged: its file goes too, unless someone changed it since memd wrote it.
-      if (record && this.unchangedSinceWritten(record.path, record.hash)) fs.rmSync(path.join(dir, record.path), { force: true });
-      vault.forgetFile(job.memoryId);
-      vault.done(job);
-      return;
+      const remove = () => {
+        if (record && this.unchangedSinceWritten(record.path, record.hash)) fs.rmSync(path.join(dir, record.path), { force: true });
+      };
+      return { write: null, landed: remove, result: { job, file: null } };
     }
     if (record && !this.unchangedSinceWritten(record.path, record.hash)) {
-      this.hold({ path: record.path, memoryId: memory.id, reason: "changed outside memd since memd wrote it: left as it is, and memd's changes to this memory are not written over it" });
-      vault.done(job);
-      return;
+      this.hold({ path: record.path, memoryId: memory.id, reason: "changed outside memd since memd wrote it, and not read back (see the unreadable files): left as it is, and memd's changes are not written over it" });
+      return { write: null, landed: () => undefined, result: { job, file: record } };
     }
-    const target = this.targetPath(memory, record?.path);
+    const target = this.targetPath(memory, record?.path, claimed);
+    claimed.add(target);
     const text = renderMemoryFile(memory, store.events([memory.id]), { supersedes: this.stemOf(memory.supersedes), supersededBy: this.stemOf(memory.supersededBy) });
     const hash = textHash(text);
     const file = path.join(dir, target);
     const current = readTextIfExists(file);
-    if (current === null || textHash(current) !== hash) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      writeFileAtomic(file, text);
-      this.lastWriteAt = Date.now();
-    }
-    if (record && record.path !== target) fs.rmSync(path.join(dir, record.path), { force: true });
-    vault.putFile({ memoryId: memory.id, path: target, hash });
-    this.held.delete(memory.id);
-    vault.done(job);
+    const landed = () => {
+      if (record && record.path !== target) fs.rmSync(path.join(dir, record.path), { force: true });
+      this.held.delete(memory.id);
+    };
+    const result = { job, file: { memoryId: memory.id, path: target, hash } };
+    if (current !== null && textHash(current) === hash) return { write: null, landed, result };
+    const write = async () => {
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      await writeFileAtomicAsync(file, text);
+    };
+    return { write, landed, result };
   }
 
   /**
    * Where a memory's file goes: its folder (project and kind) as it is now, under the name it
    * was first given, so that an edit of the content does not rename the file. A name another
-   * memory's file (or a file of someone's own) already has takes the whole id instead.
+   * memory's file (or a file of someone's own, or another write of this batch) already has
+   * takes the whole id instead.
    */
-  private targetPath(memory: MemoryRecord, previous: string | undefined): string {
+  private targetPath(memory: MemoryRecord, previous: string | undefined, claimed: ReadonlySet<string>): string {
     const wanted = previous === undefined ? vaultPath(memory) : path.posix.join(vaultFolder(memory), path.posix.basename(previous));
-    if (this.freeFor(wanted, memory.id)) return wanted;
+    if (!claimed.has(wanted) && this.freeFor(wanted, memory.id)) return wanted;
     return path.posix.join(vaultFolder(memory), `${fileStem(memory)}-${memory.id.toLowerCase()}.md`);
   }
 

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { VaultFileRecord, VaultJob, VaultStore } from "../vault-store.js";
+import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../vault-store.js";
 
 /** The vault's outbox and file records (migration 11), on the store's connection. */
 export class SqliteVaultStore implements VaultStore {
@@ -30,8 +30,25 @@ export class SqliteVaultStore implements VaultStore {
     return rows.map((row) => ({ memoryId: row.memory_id, token: row.token }));
   }
 
-  done(job: VaultJob): void {
-    this.sql("DELETE FROM vault_outbox WHERE memory_id = ? AND token = ?").run(job.memoryId, job.token);
+  /**
+   * Committed without waiting for the disk (synchronous = NORMAL for this one transaction): a
+   * settle lost in a power cut leaves its jobs queued, and writing their files again finds them
+   * as they should be, so only the time is lost. A Save meanwhile keeps its own full flush.
+   */
+  settle(results: readonly VaultJobResult[]): void {
+    if (results.length === 0) return;
+    this.db.pragma("synchronous = NORMAL");
+    try {
+      this.db.transaction(() => {
+        for (const { job, file } of results) {
+          if (file) this.putFile(file);
+          else this.forgetFile(job.memoryId);
+          this.sql("DELETE FROM vault_outbox WHERE memory_id = ? AND token = ?").run(job.memoryId, job.token);
+        }
+      })();
+    } finally {
+      this.db.pragma("synchronous = FULL");
+    }
   }
 
   pending(): number {
