@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp"] as const;
+export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp", "vault"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -17,6 +17,8 @@ export interface BenchOptions {
   hybridSize: number;
   /** Memories the daemon with the 6-layer ONNX model embeds before its RSS is read; 0 skips that daemon. */
   onnxMemories: number;
+  /** Memories the vault's rebuild is measured with. */
+  vaultMemories: number;
   /** Also print the results as one JSON object on the last line. */
   json: boolean;
 }
@@ -26,10 +28,11 @@ export const DEFAULT_DRAIN = 10_000;
 export const DEFAULT_VECTOR_SIZES = [10_000, 100_000, 1_000_000];
 export const DEFAULT_HYBRID_SIZE = 100_000;
 export const DEFAULT_ONNX_MEMORIES = 100_000;
+export const DEFAULT_VAULT_MEMORIES = 100_000;
 
 export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")}] [--sizes 10000,100000]
                           [--drain N] [--vector-sizes 10000,100000,1000000] [--hybrid-size 100000]
-                          [--onnx-memories 100000] [--json]
+                          [--onnx-memories 100000] [--vault-memories 100000] [--json]
 
 Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
   save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
@@ -52,6 +55,9 @@ Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, o
            keyword only; 10k with vectors from a stand-in embedder; 300 with the local model), beside
            Node's bare start-up, and the time to fail open with no daemon and with a hung socket
   mcp      memd-mcp from spawn to its initialize response, and tools/list, with the daemon down and up
+  vault    Save p50/p99 with the vault off and on (10k memories), a Save until its file exists, a file
+           edit until Search finds it, the writer's files per second, and a rebuild of --vault-memories
+           memories from the vault alone after the database is deleted (keyword only)
 --only runs the named parts (comma-separated); --json adds one JSON object with every number on the last line.`;
 
 export class UsageError extends Error {
@@ -70,6 +76,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
         "vector-sizes": { type: "string" },
         "hybrid-size": { type: "string" },
         "onnx-memories": { type: "string" },
+        "vault-memories": { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -87,6 +94,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
     vectorSizes: values["vector-sizes"] === undefined ? DEFAULT_VECTOR_SIZES : parseSizes("--vector-sizes", values["vector-sizes"]),
     hybridSize: values["hybrid-size"] === undefined ? DEFAULT_HYBRID_SIZE : parseWhole("--hybrid-size", values["hybrid-size"]),
     onnxMemories: values["onnx-memories"] === undefined ? DEFAULT_ONNX_MEMORIES : parseWhole("--onnx-memories", values["onnx-memories"]),
+    vaultMemories: values["vault-memories"] === undefined ? DEFAULT_VAULT_MEMORIES : parseWhole("--vault-memories", values["vault-memories"]),
     json: values.json ?? false,
   };
 }

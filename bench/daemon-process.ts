@@ -24,8 +24,8 @@ export interface BenchDaemon {
   clients: MemdClients;
   /** The tail of the daemon's stderr, for error messages. */
   stderr(): string;
-  /** SIGTERM, wait for the clean exit (SIGKILL if it hangs), then delete the state directory. */
-  stop(): Promise<void>;
+  /** SIGTERM, wait for the clean exit (SIGKILL if it hangs), then delete the state directory unless `keepHome` (to start another daemon on it). */
+  stop(options?: { keepHome?: boolean }): Promise<void>;
 }
 
 // Every daemon started and not yet stopped, so that a signal can stop them all.
@@ -35,12 +35,13 @@ const running = new Set<BenchDaemon>();
  * Starts the compiled daemon on a fresh state directory with the given settings and waits until
  * it answers Health. No MEMD_* variable of the caller's shell reaches it: a MEMD_EMBEDDER or
  * MEMD_LOG_LEVEL left there would change what is measured. Other variables pass (OLLAMA_HOST for
- * bench:recall --embedder ollama), unless `settings` sets them.
+ * bench:recall --embedder ollama), unless `settings` sets them. `existingHome` starts it on a
+ * state directory a previous daemon left (stopped with keepHome).
  */
-export async function startBenchDaemon(settings: DaemonSettings = {}): Promise<BenchDaemon> {
+export async function startBenchDaemon(settings: DaemonSettings = {}, existingHome?: string): Promise<BenchDaemon> {
   if (!fs.existsSync(DAEMON_BIN)) throw new Error(`${DAEMON_BIN} is missing: run npm run build first`);
   // A short prefix: the socket path inside it must stay under ~100 bytes.
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "memd-b-"));
+  const home = existingHome ?? fs.mkdtempSync(path.join(os.tmpdir(), "memd-b-"));
   const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("MEMD_"));
   const child = spawn(process.execPath, [DAEMON_BIN], {
     env: { ...Object.fromEntries(inherited), ...settings, MEMD_HOME: home },
@@ -55,7 +56,7 @@ export async function startBenchDaemon(settings: DaemonSettings = {}): Promise<B
   const clients = createMemdClients(createSocketTransport({ socketPath: path.join(home, "memd.sock"), httpVersion: "1.1" }));
   let stopping: Promise<void> | null = null;
   // Idempotent: a signal handler and the normal path may both ask for it.
-  const stop = () =>
+  const stop = (options: { keepHome?: boolean } = {}) =>
     (stopping ??= (async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
@@ -63,7 +64,7 @@ export async function startBenchDaemon(settings: DaemonSettings = {}): Promise<B
         await exited;
         clearTimeout(timer);
       }
-      fs.rmSync(home, { recursive: true, force: true });
+      if (!options.keepHome) fs.rmSync(home, { recursive: true, force: true });
       running.delete(daemon);
     })());
   const daemon: BenchDaemon = { pid: child.pid ?? 0, home, clients, stderr: () => stderr, stop };

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freeLoopbackPort } from "../clients/transport/free-port.js";
+import { SearchMode } from "../gen/memd/v1/memory_service_pb.js";
 import { promptQuery } from "../daemon/src/recall/prompt-pointers.js";
 import { type BenchDaemon, type DaemonSettings, startBenchDaemon } from "./daemon-process.js";
 import { startFakeOllama } from "./fake-ollama-server.js";
@@ -63,6 +64,11 @@ export interface WarmHookRow {
   curl: LatencySummary;
   /** The hook route alone, as Claude Code's http hook calls it: POST /hooks/claude-code/UserPromptSubmit to the loopback port with the hook token, on a fresh connection. */
   route: LatencySummary;
+  /**
+   * The query's embedding alone, for the same prompts' queries: the embed share of the daemon's
+   * Server-Timing on a hybrid Search. Null without an embedder.
+   */
+  embedding: LatencySummary | null;
   /** Runs whose output carried pointers to memories (the rest printed nothing). */
   withPointers: number;
   /** Runs that gave up (budget, error) and logged it to hooks.log instead of answering. */
@@ -187,6 +193,7 @@ async function measureWarm(
       const payload = userPromptPayload(prompt.prompt, path.join(context.workspaces, prompt.project), `bench-${kase}-route-${i}`);
       return postHttpHook(port, hookToken, "/hooks/claude-code/UserPromptSubmit", payload);
     });
+    const embedding = wait.provider === "none" ? null : await measureQueryEmbedding(daemon, context.prompts);
     return {
       case: kase,
       memories,
@@ -194,6 +201,7 @@ async function measureWarm(
       latency: summarize(runs.map((r) => r.ms)),
       curl: summarize(curlRuns.map((r) => r.ms)),
       route,
+      embedding,
       withPointers: runs.filter((r) => r.code === 0 && r.stdout !== "").length,
       failedOpen,
       withoutVectors,
@@ -203,6 +211,24 @@ async function measureWarm(
   } finally {
     await daemon.stop();
   }
+}
+
+/**
+ * How long the daemon waited for each prompt's query to be embedded, as it reports it on a
+ * hybrid Search (Server-Timing `embed`): the part of a hook's time that the embedder adds.
+ */
+async function measureQueryEmbedding(daemon: BenchDaemon, prompts: readonly HookPrompt[]): Promise<LatencySummary> {
+  const samples: number[] = [];
+  for (const [i, prompt] of prompts.entries()) {
+    let embedMs = Number.NaN;
+    await daemon.clients.memory.search(
+      { query: promptQuery(prompt.prompt) ?? prompt.prompt, mode: SearchMode.HYBRID, limit: 1, allProjects: true },
+      { onHeader: (header) => (embedMs = Number(/\bembed;dur=([\d.]+)/.exec(header.get("server-timing") ?? "")?.[1])) },
+    );
+    if (!Number.isFinite(embedMs)) throw new Error("the daemon's Search answer has no Server-Timing embed duration");
+    if (i >= WARMUP) samples.push(embedMs);
+  }
+  return summarize(samples);
 }
 
 /** One http hook call: a POST on a fresh loopback connection, resolved once the answer is read; a non-2xx answer is an error. */
@@ -308,7 +334,10 @@ export function formatHookLatency(r: HookLatencyResult): string {
   const verdict = (met: boolean) => (met ? "met" : "MISSED");
   const targets = (row: WarmHookRow) =>
     [
-      `route p50 <= ${ROUTE_TARGET.p50MaxMs}, p99 <= ${ROUTE_TARGET.p99MaxMs}: ${verdict(row.route.p50Ms <= ROUTE_TARGET.p50MaxMs && row.route.p99Ms <= ROUTE_TARGET.p99MaxMs)}`,
+      // The route's target is for keyword + graph; an embedder's wait comes on top, reported in its own column.
+      row.embedding === null
+        ? `route p50 <= ${ROUTE_TARGET.p50MaxMs}, p99 <= ${ROUTE_TARGET.p99MaxMs}: ${verdict(row.route.p50Ms <= ROUTE_TARGET.p50MaxMs && row.route.p99Ms <= ROUTE_TARGET.p99MaxMs)}`
+        : "route: keyword + graph target, plus the query embedding",
       `curl p50 <= ${CURL_SHIM_TARGET.p50MaxMs}: ${verdict(row.curl.p50Ms <= CURL_SHIM_TARGET.p50MaxMs)}`,
       `node p50 <= ${HOOK_TARGET.p50MaxMs}, p99 <= ${HOOK_TARGET.p99MaxMs}: ${verdict(row.latency.p50Ms <= HOOK_TARGET.p50MaxMs && row.latency.p99Ms <= HOOK_TARGET.p99MaxMs)}`,
     ].join("; ");
@@ -317,6 +346,7 @@ export function formatHookLatency(r: HookLatencyResult): string {
       { title: "UserPromptSubmit" },
       { title: "memories", right: true },
       { title: "http route p50/p99", right: true },
+      { title: "of which query embedding", right: true },
       { title: "curl shim p50/p99", right: true },
       { title: "memd-hook p50/p99", right: true },
       { title: "with pointers", right: true },
@@ -325,11 +355,12 @@ export function formatHookLatency(r: HookLatencyResult): string {
       { title: "targets (ms)" },
     ],
     [
-      ["Node start-up floor (node -e 0)", "-", "-", "-", both(r.nodeFloor), "-", "-", "-", "-"],
+      ["Node start-up floor (node -e 0)", "-", "-", "-", "-", both(r.nodeFloor), "-", "-", "-", "-"],
       ...r.warm.map((row) => [
         WARM_LABELS[row.case],
         count(row.memories),
         both(row.route),
+        row.embedding === null ? "-" : both(row.embedding),
         both(row.curl),
         both(row.latency),
         `${row.withPointers}/${row.latency.samples}`,
@@ -373,7 +404,9 @@ export function formatHookLatency(r: HookLatencyResult): string {
       `in the synthetic projects' directories, a fresh session id per run; the hooks' own 300 ms budget`,
     `The hook calls Suggest (hybrid search: keyword + vector + graph), so with an embedder the daemon embeds every prompt: ` +
       `the stand-in answers in microseconds; the local model embeds only a few memories a second, so its store holds ` +
-      `${LOCAL_MEMORIES} (all embedded), and the query's embedding does not depend on the store's size`,
+      `${LOCAL_MEMORIES} (all embedded), and the query's embedding does not depend on the store's size. ` +
+      `"of which query embedding" is the daemon's own measure of the wait for the query's vector (Server-Timing on a hybrid Search of the same prompts' queries), ` +
+      `the part every path above spends on the embedder; the route's target is for keyword + graph, with this added`,
     "",
     warm,
     "",

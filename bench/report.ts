@@ -4,6 +4,7 @@ import { type EmbedThroughputResult, formatEmbedThroughput } from "./embed-throu
 import { formatHookLatency, type HookLatencyResult } from "./hook-latency.js";
 import { formatHybridLatency, type HybridLatencyResult } from "./hybrid-latency.js";
 import { formatMcpStartup, type McpStartupResult } from "./mcp-startup.js";
+import { formatVault, type VaultResult } from "./vault-latency.js";
 import { formatOnnx, type OnnxResult } from "./onnx-throughput.js";
 import { formatOutsideLock, type OutsideLockResult } from "./outside-lock.js";
 import { formatQueueDrain, type QueueDrainResult } from "./queue-drain.js";
@@ -32,6 +33,7 @@ export interface BenchReport {
   hybrid: HybridLatencyResult | null;
   hooks: HookLatencyResult | null;
   mcp: McpStartupResult | null;
+  vault: VaultResult | null;
   /** Wall time of each part that ran. */
   seconds: Partial<Record<Section, number>>;
   totalSeconds: number;
@@ -47,6 +49,7 @@ const TITLES: Record<Section, string> = {
   hybrid: "Hybrid search latency (real daemon, stand-in embedder)",
   hooks: "Claude Code hook: UserPromptSubmit end to end, and failing open",
   mcp: "MCP server start-up",
+  vault: "The vault: Markdown files written, edits read back, the database rebuilt (real daemons)",
 };
 
 /** The report as plain text: the setting, then one titled part per section that ran, in SECTIONS order. */
@@ -97,5 +100,7 @@ function formatSection(report: BenchReport, section: Section): string | null {
       return report.hooks && formatHookLatency(report.hooks);
     case "mcp":
       return report.mcp && formatMcpStartup(report.mcp);
+    case "vault":
+      return report.vault && formatVault(report.vault);
   }
 }

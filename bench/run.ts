@@ -12,6 +12,7 @@ import { type BenchReport, formatReport } from "./report.js";
 import { measureSocketLatency } from "./socket-latency.js";
 import { createSyntheticCorpus } from "./synthetic-memories.js";
 import { runVectorKnnBench } from "./vector-knn.js";
+import { measureVault } from "./vault-latency.js";
 
 // One seed per random stream, so that every run stores and asks exactly the same things.
 const SEED = 20_240_611;
@@ -39,7 +40,9 @@ const LOCK_MEMORIES = 10_000;
 // The local model's size; searches per row of the KNN table.
 const VECTORS = { dimensions: 512, queries: 300 };
 // Run order: the drain last, so that its default size can be fitted to the time left.
-const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "drain"];
+const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "vault", "drain"];
+// Memories in the daemons whose Save and vault latencies are timed.
+const VAULT_MEMORIES = 10_000;
 
 async function main(): Promise<number> {
   let options;
@@ -79,6 +82,7 @@ async function main(): Promise<number> {
     hybrid: null,
     hooks: null,
     mcp: null,
+    vault: null,
     seconds: {},
     totalSeconds: 0,
   };
@@ -146,6 +150,14 @@ async function main(): Promise<number> {
           break;
         case "mcp":
           report.mcp = await measureMcpStartup({ progress });
+          break;
+        case "vault":
+          report.vault = await measureVault(corpus, {
+            memories: VAULT_MEMORIES,
+            rebuildMemories: options.vaultMemories,
+            seeds: { imported: SEEDS.imported, ids: SEEDS.ids, saved: SEEDS.saved },
+            progress,
+          });
           break;
         case "drain": {
           const perSecond = report.embed?.batched.perSecond ?? null;
