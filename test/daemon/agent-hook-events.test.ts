@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Memory, MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { until } from "../helpers/until.js";
 
 const HOOK_FIXTURES = path.join(REPO_ROOT, "test/hooks/fixtures");
 const CAPTURE_FIXTURES = path.join(REPO_ROOT, "test/capture/fixtures");
@@ -30,15 +31,6 @@ function post(socketPath: string, route: string, body: string): Promise<{ status
   });
 }
 
-/** Reads until `done` holds or 20 s pass, then returns the last reading for the assertions to judge. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("other agents' failure and sweep routes against a running daemon", () => {
   let daemon: TestDaemon;

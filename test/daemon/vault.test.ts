@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Memory, MemoryKind, MemorySchema, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { until } from "../helpers/until.js";
 
 const ALL = [MemoryStatus.ACTIVE, MemoryStatus.STAGED, MemoryStatus.ARCHIVED, MemoryStatus.SUPERSEDED];
 const daemons: TestDaemon[] = [];
@@ -42,15 +43,6 @@ function vaultFiles(vault: string): Map<string, string> {
   return files;
 }
 
-/** Reads until `done` holds or 20 s pass, then returns the last reading for the assertions to judge. */
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The file of a memory: the one whose frontmatter names its id. */
 function fileOf(vault: string, id: string): [string, string] | undefined {

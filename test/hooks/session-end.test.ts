@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaptureOutcome } from "../../gen/memd/v1/capture_service_pb.js";
 import { type Memory, MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { type CliResult, makeHome, REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { until } from "../helpers/until.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
 const HOOK_FIXTURES = path.join(REPO_ROOT, "test/hooks/fixtures");
@@ -36,15 +37,6 @@ function payload(event: "session-end" | "pre-compact", sessionId: string, worksp
   return { ...fixture, session_id: sessionId, cwd: workspace, transcript_path: transcript };
 }
 
-/** Reads until `done` holds or 20 s pass, then returns the last reading for the assertions to judge. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));

@@ -1,28 +1,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CaptureCandidate } from "./candidate.js";
 import { extractCandidates } from "./extract-candidates.js";
 import { readTranscript } from "./read-transcript.js";
-import type { TranscriptEvent, TranscriptToolResult, TranscriptToolUse } from "./transcript-event.js";
 import { parseTranscriptLine } from "./transcript-line.js";
+import { eventsOf, toolResultsOf, toolUsesOf, transcriptFixture } from "../../../test/helpers/transcript-fixture.js";
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../test/capture/fixtures/codex-rollout.jsonl");
+const { file: FIXTURE, lines: LINES } = transcriptFixture("codex-rollout.jsonl");
 const ROLLOUT = fs.readFileSync(FIXTURE, "utf8");
-const LINES = ROLLOUT.split("\n").filter((l) => l.trim() !== "");
 
-function eventsOf(lines: readonly string[]): TranscriptEvent[] {
-  return lines.flatMap((line, i) => {
-    const parsed = parseTranscriptLine(line, i + 1);
-    return parsed.ok ? parsed.events : [];
-  });
-}
 
 const events = eventsOf(LINES);
-const uses = events.filter((e): e is TranscriptToolUse => e.kind === "tool-use");
-const results = events.filter((e): e is TranscriptToolResult => e.kind === "tool-result");
+const uses = toolUsesOf(events);
+const results = toolResultsOf(events);
 const resultOf = (id: string) => results.find((r) => r.toolUseId === id);
 /** The fixture's line numbers, found by what they hold, so the assertions say what they mean. */
 const lineWith = (needle: string) => LINES.findIndex((l) => l.includes(needle)) + 1;

@@ -1,30 +1,21 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CaptureCandidate } from "./candidate.js";
 import { extractCandidates } from "./extract-candidates.js";
 import { readTranscript } from "./read-transcript.js";
-import type { TranscriptEvent, TranscriptText, TranscriptToolResult, TranscriptToolUse } from "./transcript-event.js";
+import type { TranscriptToolResult } from "./transcript-event.js";
 import { parseTranscriptLine } from "./transcript-line.js";
+import { AUTH_FIX_TEXTS, eventsOf, textsOf, toolUsesOf, transcriptFixture } from "../../../test/helpers/transcript-fixture.js";
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../test/capture/fixtures/copilot-transcript.jsonl");
-const LINES = fs.readFileSync(FIXTURE, "utf8").split("\n").filter((l) => l.trim() !== "");
+const { file: FIXTURE, lines: LINES } = transcriptFixture("copilot-transcript.jsonl");
 const ROOT = "/home/maya/code/acme-api";
 const TEST_1 = "toolu_bdrk_01Hq7N2kVwz3R8sT5yLpXcAe";
 const EDIT = "toolu_bdrk_01Kd4F8sQm2Wn7Xc3VbRtYuP";
 const TEST_2 = "toolu_bdrk_01Pz9Lm3Qx7Tn2Vb5Rc8YwEk";
 
-function eventsOf(lines: readonly unknown[]): TranscriptEvent[] {
-  return lines.flatMap((line, i) => {
-    const parsed = parseTranscriptLine(typeof line === "string" ? line : JSON.stringify(line), i + 1);
-    return parsed.ok ? parsed.events : [];
-  });
-}
 
 const events = eventsOf(LINES);
-const texts = (list: readonly TranscriptEvent[]) => list.filter((e): e is TranscriptText => e.kind === "text").map((e) => [e.role, e.text]);
-const uses = events.filter((e): e is TranscriptToolUse => e.kind === "tool-use");
+const texts = textsOf;
+const uses = toolUsesOf(events);
 const resultOf = (id: string) => events.find((e): e is TranscriptToolResult => e.kind === "tool-result" && e.toolUseId === id);
 const lineWith = (needle: string) => LINES.findIndex((l) => l.includes(needle)) + 1;
 
@@ -40,15 +31,7 @@ describe("readTranscript on a Copilot CLI events.jsonl", () => {
   });
 
   it("reads each message once, and no message Copilot wrote itself", () => {
-    expect(texts(events)).toEqual([
-      ["user", "The auth tests fail since the secret rotation. Can you fix verifyAccessToken?"],
-      ["assistant", "I'll run the auth tests first to see the failure."],
-      ["assistant", expect.stringMatching(/^verifyAccessToken still reads JWT_SECRET/)],
-      ["assistant", "The verifier now uses the signing key. Running the auth tests again."],
-      ["assistant", "verifyAccessToken now reads JWT_SIGNING_KEY, and all three auth tests pass."],
-      ["user", "Thanks. From now on, run the auth tests before you say a fix is done."],
-      ["assistant", "Understood: I'll run the auth tests before calling a fix done."],
-    ]);
+    expect(texts(events)).toEqual(AUTH_FIX_TEXTS);
     // A skill's hidden prompt has a source; the transformed content (with its wrapping) is not read.
     expect(JSON.stringify(events)).not.toMatch(/short paragraph|current_datetime/);
   });

@@ -1,30 +1,20 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CaptureCandidate } from "./candidate.js";
 import { extractCandidates } from "./extract-candidates.js";
 import { readTranscript } from "./read-transcript.js";
-import type { TranscriptEvent, TranscriptText, TranscriptToolResult, TranscriptToolUse } from "./transcript-event.js";
 import { parseTranscriptLine } from "./transcript-line.js";
+import { AUTH_FIX_TEXTS, eventsOf, textsOf, toolResultsOf, toolUsesOf, transcriptFixture } from "../../../test/helpers/transcript-fixture.js";
 
 // The Cursor transcript format is not documented: the fixture follows the shape third-party
 // readers describe (see test/capture/fixtures/README.md), so these tests pin that reading only.
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../test/capture/fixtures/cursor-transcript.jsonl");
-const LINES = fs.readFileSync(FIXTURE, "utf8").split("\n").filter((l) => l.trim() !== "");
+const { file: FIXTURE, lines: LINES } = transcriptFixture("cursor-transcript.jsonl");
 const ROOT = "/home/maya/code/acme-api";
 
-function eventsOf(lines: readonly unknown[]): TranscriptEvent[] {
-  return lines.flatMap((line, i) => {
-    const parsed = parseTranscriptLine(typeof line === "string" ? line : JSON.stringify(line), i + 1);
-    return parsed.ok ? parsed.events : [];
-  });
-}
 
 const events = eventsOf(LINES);
-const texts = (list: readonly TranscriptEvent[]) => list.filter((e): e is TranscriptText => e.kind === "text").map((e) => [e.role, e.text]);
-const uses = events.filter((e): e is TranscriptToolUse => e.kind === "tool-use");
-const results = events.filter((e): e is TranscriptToolResult => e.kind === "tool-result");
+const texts = textsOf;
+const uses = toolUsesOf(events);
+const results = toolResultsOf(events);
 
 describe("readTranscript on a Cursor agent transcript (inferred format)", () => {
   it("reads every line; the format records no session id or working directory", async () => {
@@ -34,15 +24,7 @@ describe("readTranscript on a Cursor agent transcript (inferred format)", () => 
   });
 
   it("reads the user's words from <user_query> only, and no context block Cursor added", () => {
-    expect(texts(events)).toEqual([
-      ["user", "The auth tests fail since the secret rotation. Can you fix verifyAccessToken?"],
-      ["assistant", "I'll run the auth tests first to see the failure."],
-      ["assistant", expect.stringMatching(/^verifyAccessToken still reads JWT_SECRET/)],
-      ["assistant", "The verifier now uses the signing key. Running the auth tests again."],
-      ["assistant", "verifyAccessToken now reads JWT_SIGNING_KEY, and all three auth tests pass."],
-      ["user", "Thanks. From now on, run the auth tests before you say a fix is done."],
-      ["assistant", "Understood: I'll run the auth tests before calling a fix done."],
-    ]);
+    expect(texts(events)).toEqual(AUTH_FIX_TEXTS);
     expect(JSON.stringify(texts(events))).not.toMatch(/user_info|Always answer in English|timestamp|Exit code/);
     const turnEnded = LINES.findIndex((l) => l.includes('"type":"turn_ended"'));
     expect(parseTranscriptLine(LINES[turnEnded] as string, turnEnded + 1)).toMatchObject({ ok: true, events: [] });

@@ -1,16 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CaptureCandidate } from "./candidate.js";
 import { extractCandidates } from "./extract-candidates.js";
 import { readTranscript } from "./read-transcript.js";
-import type { TranscriptEvent, TranscriptText, TranscriptToolResult, TranscriptToolUse } from "./transcript-event.js";
+import type { TranscriptEvent, TranscriptToolResult, TranscriptToolUse } from "./transcript-event.js";
 import { parseTranscriptLine } from "./transcript-line.js";
+import { AUTH_FIX_TEXTS, textsOf, transcriptFixture } from "../../../test/helpers/transcript-fixture.js";
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../test/capture/fixtures/gemini-transcript.jsonl");
-const LINES = fs.readFileSync(FIXTURE, "utf8").split("\n").filter((l) => l.trim() !== "");
+const { file: FIXTURE, lines: LINES } = transcriptFixture("gemini-transcript.jsonl");
 const ROOT = "/home/maya/code/acme-api";
 const SHELL_1 = "run_shell_command-1796117467210-a3f9c2";
 const EDIT = "replace-1796117476120-b71e04";
@@ -18,7 +17,7 @@ const SHELL_2 = "run_shell_command-1796117481377-c58d13";
 
 /** The fixture's line numbers, found by what they hold. */
 const lastLineWith = (needle: string) => LINES.findLastIndex((l) => l.includes(needle)) + 1;
-const texts = (events: readonly TranscriptEvent[]) => events.filter((e): e is TranscriptText => e.kind === "text").map((e) => [e.role, e.text]);
+const texts = textsOf;
 const uses = (events: readonly TranscriptEvent[]) => events.filter((e): e is TranscriptToolUse => e.kind === "tool-use");
 const results = (events: readonly TranscriptEvent[]) => events.filter((e): e is TranscriptToolResult => e.kind === "tool-result");
 
@@ -53,15 +52,7 @@ describe("readTranscript on a Gemini CLI chat recording", () => {
 
   it("reads each message once, from its last copy, and nothing a rewind took back", async () => {
     const { events } = await readTranscript(FIXTURE);
-    expect(texts(events)).toEqual([
-      ["user", "The auth tests fail since the secret rotation. Can you fix verifyAccessToken?"],
-      ["assistant", "I'll run the auth tests first to see the failure."],
-      ["assistant", expect.stringMatching(/^verifyAccessToken still reads JWT_SECRET/)],
-      ["assistant", "The verifier now uses the signing key. Running the auth tests again."],
-      ["assistant", "verifyAccessToken now reads JWT_SIGNING_KEY, and all three auth tests pass."],
-      ["user", "Thanks. From now on, run the auth tests before you say a fix is done."],
-      ["assistant", "Understood: I'll run the auth tests before calling a fix done."],
-    ]);
+    expect(texts(events)).toEqual(AUTH_FIX_TEXTS);
     // The first reply is written three times (text, tokens, tool call): its events are the last copy's.
     expect(LINES.filter((l) => l.includes('"id":"9e4c1a2b-6d7f-4a3e-b5c8-1f0e2d3c4b5a"'))).toHaveLength(3);
     expect(uses(events).find((u) => u.id === SHELL_1)?.line).toBe(lastLineWith('"id":"9e4c1a2b-6d7f-4a3e-b5c8-1f0e2d3c4b5a"'));
