@@ -124,6 +124,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       claudeHome: config.claudeHome,
       models: { dir: config.embeddings.modelsDir, hub: config.embeddings.modelsHub },
       llm,
+      vaultNotice: vault ? () => vault.watcher.takeNotice() : undefined,
       daemon: {
         version: readVersion(),
         home: config.home,

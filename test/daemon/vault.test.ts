@@ -231,7 +231,7 @@ describe("the vault", () => {
     expect(rewritten).toContain("We take payments with Stripe, not PayPal.");
   });
 
-  it("leaves a broken file exactly as written and reports its line; redacts a secret typed into a file, there and in the database", async () => {
+  it("leaves a broken file exactly as written and reports its line, once to the briefing; redacts a secret typed into a file, there and in the database", async () => {
     const home = newHome();
     const daemon = await start(home);
     const vault = path.join(home, "vault");
@@ -244,6 +244,9 @@ describe("the vault", () => {
     const status = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.unreadable.length > 0);
     const line = broken.split("\n").findIndex((l) => l.startsWith("importance:")) + 1;
     expect(status.unreadable).toEqual([expect.objectContaining({ path: relative, line, reason: expect.stringMatching(/importance/) })]);
+    // The agent is told once, at its next briefing, so that it can tell the person.
+    expect((await daemon.clients.memory.brief({ project: "ops", sessionId: "s1" })).text).toContain(`memd could not read a file in its vault, left as written until fixed: ${relative}:${line}`);
+    expect((await daemon.clients.memory.brief({ project: "ops", sessionId: "s2" })).text).not.toContain("could not read");
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fs.readFileSync(file, "utf8")).toBe(broken);
     expect((await daemon.clients.memory.get({ id })).memory?.importance).toBe(3);

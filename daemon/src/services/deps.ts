@@ -23,6 +23,8 @@ export interface ServiceDeps {
   models: { dir: string; hub: string };
   /** The optional language model (MEMD_LLM) behind its daily spend cap, for Stats; absent or null when none is configured. */
   llm?: CappedChatModel | null;
+  /** A line for the next briefing about vault files memd could not read, each told once; absent without a vault. */
+  vaultNotice?: () => string | null;
 }
 
 /** Facts about the running daemon that Health and Sync report. */

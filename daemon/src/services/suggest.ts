@@ -74,10 +74,12 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
     { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.sessionInjections(sessionId) },
   );
   remember(deps, sessionId, briefing.injectedIds, now);
+  // A file the person broke in the vault is said once, so that the agent can tell them.
+  const notice = deps.vaultNotice?.() ?? null;
   return {
     project,
     items: briefing.items.map((item) => ({ zone: ZONES[item.zone], memoryId: item.memoryId, line: item.line })),
-    text: briefing.text,
+    text: notice === null ? briefing.text : [briefing.text, notice].filter((part) => part !== "").join("\n\n"),
   };
 }
 

@@ -53,6 +53,8 @@ export class VaultWatcher {
   private watch: FolderWatch | null = null;
   private stopped = false;
   private readonly problems = new Map<string, VaultProblem & { hash: string }>();
+  /** The problems a briefing already named, by path and the hash of the text that had them. */
+  private readonly announced = new Set<string>();
   /** Files whose events are settling: read once no further event came for settleMs. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
 
@@ -108,6 +110,19 @@ export class VaultWatcher {
     }, this.options.settleMs ?? DEFAULT_SETTLE_MS);
     timer.unref();
     this.settling.set(file, timer);
+  }
+
+  /**
+   * A line for an agent's briefing naming the files memd could not read that no briefing named
+   * yet (a file fixed and broken again counts again), or null when there are none.
+   */
+  takeNotice(): string | null {
+    const fresh = [...this.problems.values()].filter((p) => !this.announced.has(`${p.path}\0${p.hash}`));
+    if (fresh.length === 0) return null;
+    for (const p of fresh) this.announced.add(`${p.path}\0${p.hash}`);
+    const named = fresh.slice(0, 3).map((p) => `${p.path}${p.line > 0 ? `:${p.line}` : ""} (${p.reason})`).join("; ");
+    const more = fresh.length > 3 ? `, and ${fresh.length - 3} more` : "";
+    return `memd could not read ${fresh.length === 1 ? "a file" : `${fresh.length} files`} in its vault, left as written until fixed: ${named}${more}. Tell the user; \`memctl vault status\` lists them.`;
   }
 
   /** Files memd could not read as memories, left as they are. */
