@@ -229,6 +229,16 @@ describe("the vault", () => {
     // The same file, now memd's: rewritten in place with the new memory's id.
     const rewritten = await until(() => fs.readFileSync(handWritten, "utf8"), (t) => t.includes(`id: ${memory?.id}`));
     expect(rewritten).toContain("We take payments with Stripe, not PayPal.");
+
+    // A person's own note outside memd's <project>/<kind>/ folders is none of memd's business.
+    const note = path.join(vault, "notes", "todo.md");
+    fs.mkdirSync(path.dirname(note), { recursive: true });
+    const noteText = "---\ntags: [personal]\n---\nBuy milk. Renew the Stripe certificate.\n";
+    fs.writeFileSync(note, noteText);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fs.readFileSync(note, "utf8")).toBe(noteText);
+    expect((await daemon.clients.memory.search({ query: "milk", allProjects: true, mode: SearchMode.KEYWORD })).results).toEqual([]);
+    expect((await daemon.clients.vault.getVaultStatus({})).unreadable).toEqual([]);
   });
 
   it("leaves a broken file exactly as written and reports its line, once to the briefing; redacts a secret typed into a file, there and in the database", async () => {

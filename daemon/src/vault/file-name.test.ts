@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MEMORY_KINDS } from "../memory/memory.js";
-import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
+import { fileStem, isMemoryFilePath, vaultFolder, vaultPath } from "./file-name.js";
 
 const ID = "01JZ4TG8P0X3M9QK5RDWN7B2HC";
 
@@ -101,5 +101,17 @@ describe("vaultFolder", () => {
 describe("vaultPath", () => {
   it("joins the folder and the file's stem with .md", () => {
     expect(vaultPath({ id: ID, content: "Use pnpm", project: "acme-api", kind: "preference" })).toBe("acme-api/preference/use-pnpm-dwn7b2hc.md");
+  });
+});
+
+describe("isMemoryFilePath", () => {
+  it("takes <project>/<kind>/<name>.md with a kind memd knows, and nothing else", () => {
+    expect(isMemoryFilePath("shop/decision/use-stripe.md")).toBe(true);
+    expect(isMemoryFilePath("notes/todo.md")).toBe(false);
+    expect(isMemoryFilePath("shop/recipes/soup.md")).toBe(false);
+    expect(isMemoryFilePath("shop/fact/deeper/x.md")).toBe(false);
+    expect(isMemoryFilePath("shop/fact/.x.md.memd-1.tmp")).toBe(false);
+    expect(isMemoryFilePath(".obsidian/fact/x.md")).toBe(false);
+    expect(isMemoryFilePath("shop/fact/x.txt")).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from "../memory/memory.js";
+import { MEMORY_KINDS, type MemoryRecord } from "../memory/memory.js";
 
 /**
  * Where a memory lives in the vault: `<project>/<kind>/<slug>-<id suffix>.md`. The names are for
@@ -94,4 +94,15 @@ function truncateUtf8(text: string, maxBytes: number): string {
     bytes += size;
   }
   return out;
+}
+
+/**
+ * True for a path (relative to the vault, POSIX) where memd keeps memories:
+ * `<project>/<kind>/<name>.md` with a kind memd knows. Anything else in the vault (a person's
+ * own notes, when the vault is inside their Obsidian vault) is not memd's: never read, never
+ * rewritten, never reported.
+ */
+export function isMemoryFilePath(relative: string): boolean {
+  const parts = relative.split("/");
+  return parts.length === 3 && (MEMORY_KINDS as readonly string[]).includes(parts[1] as string) && (parts[2] as string).endsWith(".md") && !parts.some((part) => part.startsWith("."));
 }

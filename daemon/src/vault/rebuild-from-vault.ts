@@ -5,6 +5,7 @@ import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { ImportCounts, MemoryStore } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
+import { isMemoryFilePath } from "./file-name.js";
 import { parseMemoryFile } from "./memory-file.js";
 import { textHash } from "./vault-writer.js";
 
@@ -95,8 +96,16 @@ export async function rebuildFromVault(dir: string, store: MemoryStore, vault: V
   return outcome;
 }
 
-/** The vault's memory files, as POSIX paths relative to it; dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories. */
+/**
+ * The vault's memory files (`<project>/<kind>/<name>.md`), as POSIX paths relative to it, in
+ * name order; a person's own notes elsewhere in the vault are not memd's.
+ */
 export function* vaultMemoryFiles(dir: string): Generator<string> {
+  for (const relative of filesUnder(dir)) if (isMemoryFilePath(relative)) yield relative;
+}
+
+/** The .md files under a folder, skipping dot-folders (.git, .obsidian) and dot-files (memd's temporary files). */
+function* filesUnder(dir: string): Generator<string> {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -107,7 +116,7 @@ export function* vaultMemoryFiles(dir: string): Generator<string> {
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith(".")) continue;
     if (entry.isDirectory()) {
-      for (const inner of vaultMemoryFiles(path.join(dir, entry.name))) yield path.posix.join(entry.name, inner);
+      for (const inner of filesUnder(path.join(dir, entry.name))) yield path.posix.join(entry.name, inner);
     } else if (entry.isFile() && entry.name.endsWith(".md")) {
       yield entry.name;
     }

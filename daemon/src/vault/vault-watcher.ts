@@ -2,13 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../logger.js";
 import { applyPatch } from "../memory/apply-patch.js";
-import { GLOBAL_PROJECT, MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
+import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import { readTextIfExists } from "../memory-files/markdown-files.js";
 import type { MemoryStore } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
+import { isMemoryFilePath } from "./file-name.js";
 import { FolderWatch } from "./folder-watch.js";
 import { parseMemoryFile } from "./memory-file.js";
 import { type VaultProblem, vaultMemoryFiles } from "./rebuild-from-vault.js";
@@ -41,7 +42,8 @@ const SCAN_STEP = 200;
  *   recorded in the history with provenance human and the version it replaced, so both stay;
  *   the file is then rewritten as memd stores it (a secret typed in is redacted there too);
  * - a new file without an id becomes a new memory, its project and kind from its folder
- *   (`<project>/<kind>/name.md`) unless its frontmatter says otherwise;
+ *   (`<project>/<kind>/name.md`) unless its frontmatter says otherwise; files anywhere else in
+ *   the vault (a person's own notes) are not memd's and are never read or rewritten;
  * - a deleted file archives its memory, never deletes it (the file comes back, archived);
  * - a file memd cannot parse is left exactly as written and reported with its line, once
  *   in the log and in `memctl vault status`, and nothing of it is applied.
@@ -66,7 +68,7 @@ export class VaultWatcher {
     fs.mkdirSync(dir, { recursive: true });
     this.watch = new FolderWatch(dir, {
       file: (file) => {
-        if (file.endsWith(".md")) this.settle(file);
+        if (isMemoryFilePath(this.relative(file))) this.settle(file);
       },
       folderGone: (folder) => this.folderGone(folder),
       // Dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories.
@@ -197,14 +199,15 @@ export class VaultWatcher {
 
   private created(relative: string, hash: string, fields: Partial<MemoryRecord>): void {
     const { store, vault, now, newId, limits } = this.options;
-    const [folderProject, folderKind] = relative.split("/").length >= 3 ? relative.split("/") : [];
-    const kind = fields.kind ?? (MEMORY_KINDS.includes(folderKind as MemoryKind) ? (folderKind as MemoryKind) : "fact");
+    // Memory files live at <project>/<kind>/<name>.md (isMemoryFilePath).
+    const [folderProject, folderKind] = relative.split("/") as [string, MemoryKind];
+    const kind = fields.kind ?? folderKind;
     const at = now();
     const memory = buildMemory(
       {
         content: fields.content ?? "",
         kind,
-        project: fields.project ?? folderProject ?? GLOBAL_PROJECT,
+        project: fields.project ?? folderProject,
         problem: fields.problem,
         solution: fields.solution,
         concepts: fields.concepts,
