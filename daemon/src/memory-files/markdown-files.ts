@@ -41,8 +41,11 @@ export function writeFileAtomic(file: string, text: string): void {
 /**
  * writeFileAtomic with the file I/O off the event loop (libuv's thread pool): the vault writes
  * thousands of files while requests are being answered, and a flush to disk takes milliseconds.
+ * `stillWanted` is asked once the new text is on disk, right before the rename, which then
+ * happens in the same turn of the event loop: a file someone changed while it was being written
+ * is not replaced (returns false, and nothing changed).
  */
-export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
+export async function writeFileAtomicAsync(file: string, text: string, stillWanted: () => boolean = () => true): Promise<boolean> {
   const real = await fs.promises.realpath(file).catch(() => file);
   const { target, mode, temp } = atomicWritePlan(file, real);
   try {
@@ -54,7 +57,12 @@ export async function writeFileAtomicAsync(file: string, text: string): Promise<
       await handle.close();
     }
     if (mode !== undefined) await fs.promises.chmod(temp, mode);
-    await fs.promises.rename(temp, target);
+    if (!stillWanted()) {
+      fs.rmSync(temp, { force: true });
+      return false;
+    }
+    fs.renameSync(temp, target);
+    return true;
   } catch (error) {
     await fs.promises.rm(temp, { force: true });
     throw error;

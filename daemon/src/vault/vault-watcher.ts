@@ -6,6 +6,7 @@ import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import { readTextIfExists } from "../memory-files/markdown-files.js";
+import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryStore } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
@@ -27,9 +28,13 @@ export interface VaultWatcherOptions {
   onChange?: () => void;
   /** How long a file must stay unchanged before it is read: an editor's save may take several writes. */
   settleMs?: number;
+  /** True for a text memd itself just wrote at a path and has not recorded yet (VaultWriter.wrote). */
+  ownWrite?: (relative: string, hash: string) => boolean;
 }
 
 const DEFAULT_SETTLE_MS = 75;
+/** How soon a file is read again when another process held the database's write lock. */
+const LOCKED_RETRY_MS = 500;
 const MAX_PROBLEMS = 1000;
 
 /** Files read per turn of the event loop by the start-up pass. */
@@ -104,12 +109,13 @@ export class VaultWatcher {
    * Reads a file once its events have stopped for a moment: an editor's save may write it in
    * several steps, or replace it (a delete, then a new file). A file gone by then was deleted.
    */
-  private settle(file: string): void {
+  private settle(file: string, afterMs = this.options.settleMs ?? DEFAULT_SETTLE_MS): void {
+    if (this.stopped) return;
     clearTimeout(this.settling.get(file));
     const timer = setTimeout(() => {
       this.settling.delete(file);
       this.guard(file, () => (fs.existsSync(file) ? this.changed(file) : this.removed(file)));
-    }, this.options.settleMs ?? DEFAULT_SETTLE_MS);
+    }, afterMs);
     timer.unref();
     this.settling.set(file, timer);
   }
@@ -132,11 +138,15 @@ export class VaultWatcher {
     return [...this.problems.values()].map(({ path: file, line, reason }) => ({ path: file, line, reason }));
   }
 
-  /** A failure in one file's handling is that file's problem, never the watcher's end. */
+  /**
+   * A failure in one file's handling is that file's problem, never the watcher's end; while
+   * another process holds the database's write lock, the file is read again a moment later.
+   */
   private guard(file: string, work: () => void): void {
     try {
       work();
     } catch (error) {
+      if (isDatabaseLocked(error)) return this.settle(file, LOCKED_RETRY_MS);
       const relative = this.relative(file);
       this.report(relative, 1, error instanceof Error ? error.message : String(error), "");
     }
@@ -153,7 +163,7 @@ export class VaultWatcher {
     if (text === null) return;
     const hash = textHash(text);
     const record = vault.fileAt(relative);
-    if (record?.hash === hash) {
+    if (record?.hash === hash || this.options.ownWrite?.(relative, hash) === true) {
       this.problems.delete(relative);
       return;
     }

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { readTextIfExists, writeFileAtomicAsync } from "../memory-files/markdown-files.js";
+import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryStore } from "../store/store.js";
 import type { VaultJob, VaultJobResult, VaultStore } from "../store/vault-store.js";
 import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
@@ -63,6 +64,8 @@ export class VaultWriter {
   private lastWriteAt: number | null = null;
   private lastError = "";
   private readonly held = new Map<string, HeldFile>();
+  /** Files written and not yet recorded, by path: the hash of the text memd put there. */
+  private readonly unrecorded = new Map<string, string>();
   private readonly batch: number;
 
   constructor(private readonly options: VaultWriterOptions) {
@@ -95,11 +98,25 @@ export class VaultWriter {
     };
   }
 
+  /**
+   * True when memd itself put this text at this path and has not recorded it yet: the watcher
+   * must not read memd's own write as a person's edit in the moment before the record lands.
+   */
+  wrote(relative: string, hash: string): boolean {
+    return this.unrecorded.get(relative) === hash;
+  }
+
   private drainSoon(): void {
     if (this.draining || this.stopped) return;
-    this.draining = this.drain().finally(() => {
-      this.draining = null;
-    });
+    this.draining = this.drain()
+      .catch((error: unknown) => {
+        // Nothing here may end the daemon: what failed stays queued for the next poll.
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.options.logger.warn({ err: error }, "the vault writer stopped a batch; it is tried again");
+      })
+      .finally(() => {
+        this.draining = null;
+      });
   }
 
   private async drain(): Promise<void> {
@@ -139,7 +156,9 @@ export class VaultWriter {
         }
         writes.push(
           write().then(
-            () => {
+            (written) => {
+              // Not written: someone changed the file meanwhile. The job stays; the watcher reads their change.
+              if (!written) return;
               this.lastWriteAt = Date.now();
               after.push(landed);
               settled.push(result);
@@ -152,7 +171,15 @@ export class VaultWriter {
       }
     }
     await Promise.all(writes);
-    this.options.vault.settle(settled);
+    try {
+      this.options.vault.settle(settled);
+      for (const { file } of settled) if (file && this.unrecorded.get(file.path) === file.hash) this.unrecorded.delete(file.path);
+    } catch (error) {
+      if (!isDatabaseLocked(error)) throw error;
+      // Another process holds the write lock: the files are written, and the next poll finds them so and records them.
+      this.lastError = "the database is locked by another process: the files written wait to be recorded";
+      return 0;
+    }
     for (const done of after) done();
     if (failed) return 0;
     this.lastError = "";
@@ -163,7 +190,7 @@ export class VaultWriter {
    * What settling a job takes: the file write to make (null when none is needed), the record to
    * keep, and what to do once that is recorded (the old file of a moved or purged memory removed).
    */
-  private plan(job: VaultJob, claimed: Set<string>): { write: (() => Promise<void>) | null; landed: () => void; result: VaultJobResult } {
+  private plan(job: VaultJob, claimed: Set<string>): { write: (() => Promise<boolean>) | null; landed: () => void; result: VaultJobResult } {
     const { store, vault, dir } = this.options;
     const memory = store.get(job.memoryId);
     const record = vault.fileOf(job.memoryId);
@@ -190,9 +217,16 @@ export class VaultWriter {
     };
     const result = { job, file: { memoryId: memory.id, path: target, hash } };
     if (current !== null && textHash(current) === hash) return { write: null, landed, result };
+    const found = current === null ? null : textHash(current);
     const write = async () => {
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomicAsync(file, text);
+      // Replaced only if it still holds what was read here: a person's save meanwhile is kept.
+      return writeFileAtomicAsync(file, text, () => {
+        const now = readTextIfExists(file);
+        if ((now === null ? null : textHash(now)) !== found) return false;
+        this.unrecorded.set(target, hash);
+        return true;
+      });
     };
     return { write, landed, result };
   }
