@@ -43,7 +43,8 @@ export interface VaultStore {
   fileOf(memoryId: string): VaultFileRecord | undefined;
   /** The record of the file at a path, whichever memory it belongs to. */
   fileAt(path: string): VaultFileRecord | undefined;
-  putFile(record: VaultFileRecord): void;
+  /** Records files, in one transaction (a rebuild records thousands). */
+  putFiles(records: readonly VaultFileRecord[]): void;
   forgetFile(memoryId: string): void;
   /** How many memories have a file. */
   fileCount(): number;

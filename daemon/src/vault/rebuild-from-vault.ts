@@ -52,7 +52,7 @@ export async function rebuildFromVault(dir: string, store: MemoryStore, vault: V
     outcome.updated += counts.updated;
     outcome.unchanged += counts.unchanged;
     outcome.events += store.importEvents(batch.flatMap((b) => b.history));
-    for (const b of batch) vault.putFile({ memoryId: b.memory.id, path: b.path, hash: b.hash });
+    vault.putFiles(batch.map((b) => ({ memoryId: b.memory.id, path: b.path, hash: b.hash })));
     batch = [];
     await new Promise((resolve) => setImmediate(resolve));
   };

@@ -181,7 +181,7 @@ export class VaultWatcher {
     if (edit.kind === "refused") return this.report(relative, 1, edit.reason, hash);
     if (edit.kind === "update") this.apply(current, edit, relative);
     // Recorded as read, then queued: the file is rewritten as memd now stores the memory.
-    vault.putFile({ memoryId: id, path: relative, hash });
+    vault.putFiles([{ memoryId: id, path: relative, hash }]);
     vault.queue(id);
     this.problems.delete(relative);
   }
@@ -239,7 +239,7 @@ export class VaultWatcher {
     );
     store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
     // The file is memd's from now on: it is rewritten in place, with the new memory's id.
-    vault.putFile({ memoryId: memory.id, path: relative, hash });
+    vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
     this.problems.delete(relative);
     this.options.onChange?.();
   }

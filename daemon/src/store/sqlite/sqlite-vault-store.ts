@@ -41,7 +41,7 @@ export class SqliteVaultStore implements VaultStore {
     try {
       this.db.transaction(() => {
         for (const { job, file } of results) {
-          if (file) this.putFile(file);
+          if (file) this.putFiles([file]);
           else this.forgetFile(job.memoryId);
           this.sql("DELETE FROM vault_outbox WHERE memory_id = ? AND token = ?").run(job.memoryId, job.token);
         }
@@ -71,11 +71,13 @@ export class SqliteVaultStore implements VaultStore {
     return toRecord(this.sql("SELECT memory_id, path, hash FROM vault_files WHERE path = ?").get(path));
   }
 
-  putFile(record: VaultFileRecord): void {
+  putFiles(records: readonly VaultFileRecord[]): void {
     this.db.transaction(() => {
-      // A path is one memory's: a record left at it by a memory since moved goes.
-      this.sql("DELETE FROM vault_files WHERE path = ? AND memory_id != ?").run(record.path, record.memoryId);
-      this.sql("INSERT OR REPLACE INTO vault_files (memory_id, path, hash) VALUES (?, ?, ?)").run(record.memoryId, record.path, record.hash);
+      for (const record of records) {
+        // A path is one memory's: a record left at it by a memory since moved goes.
+        this.sql("DELETE FROM vault_files WHERE path = ? AND memory_id != ?").run(record.path, record.memoryId);
+        this.sql("INSERT OR REPLACE INTO vault_files (memory_id, path, hash) VALUES (?, ?, ?)").run(record.memoryId, record.path, record.hash);
+      }
     })();
   }
 
