@@ -9,6 +9,7 @@ import { StringListSchema } from "../../gen/memd/v1/memory_service_pb.js";
 import { COMMAND_LINE_SECRET_SAMPLES } from "../../daemon/src/redact/command-line-corpus.js";
 import { SECRET_SAMPLES } from "../../daemon/src/redact/secret-corpus.js";
 import { REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { until } from "../helpers/until.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
 /** The daemon's limit on one entry of concepts, files and tags: longer samples stay out of those fields whole. */
@@ -125,6 +126,8 @@ describe("the secret corpus on every path", () => {
       expect(exported.code).toBe(0);
       expect(exported.stdout.split("\n").filter(Boolean).length).toBeGreaterThan(stored);
 
+      // Read once the vault has written its files: a file being written is a temporary one for a moment.
+      expect((await until(() => d.clients.vault.getVaultStatus({}), (s) => s.pending === 0n)).pending).toBe(0n);
       // The WAL is folded into the database on shutdown: read the files while the daemon runs too.
       const read = () => filesUnder(d.home).filter((file) => !file.endsWith(".jsonl") && !file.endsWith(".md")).map((file) => ({ where: file, text: fs.readFileSync(file).toString("latin1") }));
       const running = read();

@@ -149,6 +149,8 @@ describe("the transcript sweep against a running daemon", () => {
     const res = await daemon.clients.capture.captureTranscript({ transcriptPath: transcript, sessionId: "secret-1", cwd: workspace, trigger: "test", wait: true });
     const saved = res.memories.find((m) => m.memory?.content.startsWith("Always deploy with"));
     expect(saved?.memory?.content).toMatch(/^Always deploy with AWS_ACCESS_KEY_ID=\[REDACTED:[\w-]+\] AWS_SECRET_ACCESS_KEY=\[REDACTED:/);
+    // Read once the vault has written its files: a file being written is a temporary one for a moment.
+    expect((await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.pending === 0n)).pending).toBe(0n);
     const files = filesUnder(daemon.home);
     expect(files).toEqual(expect.arrayContaining([path.join(daemon.home, "memd.db"), path.join(daemon.home, "logs", "memd.log")]));
     expect(files.some((f) => f.endsWith("memd.db-wal"))).toBe(true);
