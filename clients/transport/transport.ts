@@ -1,5 +1,5 @@
 import net from "node:net";
-import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
@@ -58,15 +58,4 @@ export interface MemdClients {
 
 export function createMemdClients(transport: Transport): MemdClients {
   return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport) };
-}
-
-const DOWN_CODES = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);
-
-/** True when a call failed because no daemon answered on the socket (not running, or gone mid-call). */
-export function isDaemonDown(error: unknown): boolean {
-  if (!(error instanceof ConnectError)) return false;
-  if (error.code !== Code.Unavailable && error.code !== Code.Internal) return false;
-  // The HTTP/1.1 client reports a failed connect as Internal with the socket error as cause.
-  const cause = error.cause as NodeJS.ErrnoException | undefined;
-  return DOWN_CODES.has(cause?.code ?? "");
 }

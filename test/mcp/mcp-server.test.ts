@@ -314,3 +314,24 @@ describe("memd-mcp against a running daemon", () => {
     expect(textOf(result)).toMatch(/memory_start/);
   });
 });
+
+describe("memd-mcp against a daemon with an embedder", () => {
+  let daemon: TestDaemon;
+  let session: McpSession;
+
+  beforeAll(async () => {
+    daemon = await spawnDaemon({ env: { MEMD_EMBEDDER: "local" } });
+    session = await connectMcp(daemon.home, process.cwd());
+  });
+
+  afterAll(async () => {
+    await session.client.close();
+    await daemon.stop();
+  });
+
+  // The embedder's state is named from the services' descriptors, which memd-mcp loads with its
+  // transport on the first tool call rather than at start-up.
+  it("names the embedder and its state in health", async () => {
+    expect(await ok(session.client, "memory_health")).toMatch(/^embedder: local \S+, (idle|ready|failing), \d+ queued/m);
+  });
+});

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { ConnectError } from "@connectrpc/connect";
 import { memdEndpoint, type MemdEndpoint } from "../../transport/endpoint.js";
-import { createMemdClients, createSocketTransport, isDaemonDown, type MemdClients } from "../../transport/transport.js";
+import { isDaemonDown } from "../../transport/daemon-down.js";
+import { createMemdClients, createSocketTransport, type MemdClients } from "../../transport/transport.js";
 
 /** What every command gets: where the daemon is, clients for it, and how to print. */
 export interface CliContext {

@@ -6,7 +6,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { InstructionsChannel } from "../../../gen/memd/v1/admin_service_pb.js";
 import { healthPid } from "../../transport/daemon-start.js";
 import { freeLoopbackPort } from "../../transport/free-port.js";
-import { isDaemonDown } from "../../transport/transport.js";
+import { isDaemonDown } from "../../transport/daemon-down.js";
 import { action, type CliContext, CliFailure } from "./context.js";
 import { splitList } from "./enums.js";
 import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";

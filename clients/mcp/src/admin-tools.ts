@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Count } from "../../../gen/memd/v1/admin_service_pb.js";
-import { type EmbedderStatus, EmbedderStateSchema, type HealthStatus } from "../../../gen/memd/v1/memory_service_pb.js";
+import type { EmbedderStatus, HealthStatus } from "../../../gen/memd/v1/memory_service_pb.js";
 import { enumName } from "./enum-names.js";
 import { memoryLine } from "./format.js";
 import { dryRunField, projectField, sessionField } from "./input-fields.js";
@@ -22,7 +22,7 @@ export function registerAdminTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.sync({
+        const res = await (await ctx.link.clients()).memory.sync({
           project: args.project,
           cwd: ctx.cwd,
           sessionId: args.session_id ?? ctx.sessionId,
@@ -48,8 +48,8 @@ export function registerAdminTools(server: McpServer, ctx: ToolContext): void {
     },
     () =>
       runTool(async () => {
-        const { health } = await ctx.link.clients().admin.health({});
-        return [healthLine(health), `home ${health?.home ?? "?"}`, ...(health?.embedder ? [embedderLine(health.embedder)] : [])].join("\n");
+        const { health } = await (await ctx.link.clients()).admin.health({});
+        return [healthLine(health), `home ${health?.home ?? "?"}`, ...(health?.embedder ? [await embedderLine(health.embedder)] : [])].join("\n");
       }),
   );
 
@@ -74,14 +74,14 @@ export function registerAdminTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const s = await ctx.link.clients().admin.stats({ project: args.project });
+        const s = await (await ctx.link.clients()).admin.stats({ project: args.project });
         return [
           `total ${s.total} memories${args.project ? ` in ${args.project}` : ""}, database ${(Number(s.databaseBytes) / 1024).toFixed(0)} KiB, schema ${s.schemaVersion}`,
           `by status: ${counts(s.byStatus)}`,
           `active by kind: ${counts(s.byKind)}`,
           `active by project: ${counts(s.byProject)}`,
           `ledger: ${counts(s.ledger)}`,
-          ...(s.embedder ? [embedderLine(s.embedder)] : []),
+          ...(s.embedder ? [await embedderLine(s.embedder)] : []),
         ].join("\n");
       }),
   );
@@ -98,7 +98,7 @@ export function registerAdminTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().admin.clean({ dryRun: args.dry_run });
+        const res = await (await ctx.link.clients()).admin.clean({ dryRun: args.dry_run });
         const verb = res.dryRun ? "would archive" : "archived";
         if (res.archived.length === 0) return `${verb} nothing`;
         const lines = res.archived.map((a) => `${a.memoryId} ${a.reason}${a.relatedId ? ` (kept ${a.relatedId})` : ""}`);
@@ -118,7 +118,7 @@ export function registerAdminTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().admin.consolidate({ dryRun: args.dry_run });
+        const res = await (await ctx.link.clients()).admin.consolidate({ dryRun: args.dry_run });
         const verb = res.dryRun ? "would merge" : "merged";
         if (res.consolidations.length === 0) return `${verb} nothing: no cluster of similar aging memories`;
         const blocks = res.consolidations.map((c) => {
@@ -136,8 +136,10 @@ function healthLine(health: HealthStatus | undefined): string {
   return `memd ${health.version} ${health.ok ? "ok" : "NOT ok"}, pid ${health.pid}, up ${health.uptimeSeconds}s`;
 }
 
-function embedderLine(e: EmbedderStatus): string {
+async function embedderLine(e: EmbedderStatus): Promise<string> {
   if (e.provider === "none" || e.provider === "") return `embedder: none (${e.reason || "keyword search only"})`;
+  // The services' descriptors came with the transport (see daemon-link.ts), so this import is already loaded.
+  const { EmbedderStateSchema } = await import("../../../gen/memd/v1/memory_service_pb.js");
   const error = e.lastError ? `, last error: ${e.lastError}` : "";
   return `embedder: ${e.provider} ${e.model}, ${enumName(EmbedderStateSchema, e.state)}, ${e.queueDepth} queued${e.reindexing ? ", reindexing" : ""}${error}`;
 }

@@ -28,7 +28,7 @@ export function registerMemoryFileTools(server: McpServer, ctx: ToolContext): vo
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memoryFiles.compressMemoryFiles({
+        const res = await (await ctx.link.clients()).memoryFiles.compressMemoryFiles({
           paths: args.directory ? [args.directory] : [],
           dryRun: args.dry_run,
           project: args.project,

@@ -45,7 +45,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.save({
+        const res = await (await ctx.link.clients()).memory.save({
           content: args.content,
           kind: enumValue(MemoryKindSchema, args.kind),
           project: args.project,
@@ -94,7 +94,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.checkpoint({
+        const res = await (await ctx.link.clients()).memory.checkpoint({
           summary: args.summary,
           problem: args.problem,
           solution: args.solution,
@@ -123,7 +123,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = required((await ctx.link.clients().memory.get({ id: args.id })).memory);
+        const memory = required((await (await ctx.link.clients()).memory.get({ id: args.id })).memory);
         return args.format === "json" ? memoryJson(memory) : memoryFull(memory);
       }),
   );
@@ -156,7 +156,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       runTool(async () => {
         const { id, ...fields } = args;
         if (Object.values(fields).every((v) => v === undefined)) throw new ToolFailure("nothing to change: give at least one field besides id");
-        const res = await ctx.link.clients().memory.update({
+        const res = await (await ctx.link.clients()).memory.update({
           id,
           content: fields.content,
           kind: enumValue(MemoryKindSchema, fields.kind),
@@ -195,7 +195,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.supersede({
+        const res = await (await ctx.link.clients()).memory.supersede({
           id: args.id,
           content: args.content,
           reason: args.reason,
@@ -224,7 +224,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.archive({ id: args.id, reason: args.reason });
+        const res = await (await ctx.link.clients()).memory.archive({ id: args.id, reason: args.reason });
         return `archived ${memoryLine(required(res.memory))}`;
       }),
   );
@@ -239,7 +239,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.history({ id: args.id });
+        const res = await (await ctx.link.clients()).memory.history({ id: args.id });
         const chain = res.chain.map((m) => memoryLine(m));
         const events = res.events.map((e) => {
           const detail = e.detail && e.action !== "updated" ? ` (${e.detail})` : "";

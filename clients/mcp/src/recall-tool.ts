@@ -36,7 +36,7 @@ export function registerRecallTool(server: McpServer, ctx: ToolContext): void {
       runTool(async () => {
         if (!args.query?.trim() && !args.ids?.length) throw new ToolFailure("give a query (or ids from an earlier memory_search)");
         const ids = args.ids ?? [];
-        const res = await ctx.link.clients().memory.recall({
+        const res = await (await ctx.link.clients()).memory.recall({
           query: args.query,
           // Ids only make sense at depth 2 or more; asking for them implies it.
           depth: args.depth ?? (ids.length > 0 ? 2 : 1),

@@ -23,7 +23,7 @@ export function registerStagedTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.list({
+        const res = await (await ctx.link.clients()).memory.list({
           project: args.project,
           statuses: [MemoryStatus.STAGED],
           pageSize: args.limit ?? 50,
@@ -43,7 +43,7 @@ export function registerStagedTools(server: McpServer, ctx: ToolContext): void {
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
-      runTool(async () => `promoted ${memoryLine(required((await ctx.link.clients().memory.promote({ id: args.id })).memory))}`),
+      runTool(async () => `promoted ${memoryLine(required((await (await ctx.link.clients()).memory.promote({ id: args.id })).memory))}`),
   );
 
   server.registerTool(
@@ -59,7 +59,7 @@ export function registerStagedTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(async () => {
-        const res = await ctx.link.clients().memory.reject({ id: args.id, reason: args.reason });
+        const res = await (await ctx.link.clients()).memory.reject({ id: args.id, reason: args.reason });
         return `rejected ${memoryLine(required(res.memory))}`;
       }),
   );

@@ -1,6 +1,6 @@
 import { ConnectError } from "@connectrpc/connect";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isDaemonDown } from "../../transport/transport.js";
+import { isDaemonDown } from "../../transport/daemon-down.js";
 
 /** A failure whose message is already written for the agent. */
 export class ToolFailure extends Error {
