@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Embedder } from "./embedder.js";
-import { createLocalEmbedder, localWorkerUrl } from "./local-embedder.js";
+import { createLocalEmbedder } from "./local-embedder.js";
 import { embeddingFailure } from "../../../test/embed/embedding-failure.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-local-embedder-"));
@@ -137,13 +137,6 @@ describe("local embedder worker pool (with a stand-in worker)", () => {
     const error = await embeddingFailure(embedder({ workerUrl: worker.url }).embed([" "], "document"));
     expect(error.retryable).toBe(false);
     expect(worker.starts()).toBe(0);
-  });
-});
-
-describe("localWorkerUrl", () => {
-  it("runs the worker beside the compiled module, and the compiled twin when running TypeScript sources", () => {
-    expect(localWorkerUrl("file:///app/dist/daemon/src/embed/local-embedder.js").href).toBe("file:///app/dist/daemon/src/embed/local-worker.js");
-    expect(localWorkerUrl("file:///repo/daemon/src/embed/local-embedder.ts").href).toBe("file:///repo/dist/daemon/src/embed/local-worker.js");
   });
 });
 

@@ -4,6 +4,7 @@ import { type Embedder, EmbeddingError, type EmbeddingPurpose, type EmbeddingSpa
 import type { LocalEmbedRequest, LocalWorkerReply, LocalWorkerSettings } from "./local-protocol.js";
 import { chunksOf, prepareTexts } from "./prepare-texts.js";
 import { USE_DIMENSIONS } from "./use-lite-windows.js";
+import { workerModuleUrl } from "../worker-url.js";
 
 export interface LocalEmbedderOptions {
   /**
@@ -20,7 +21,7 @@ export interface LocalEmbedderOptions {
    * waits behind at most one job per thread. Default 16.
    */
   jobSize?: number;
-  /** The compiled worker module. Default: see localWorkerUrl. */
+  /** The compiled worker module. Default: local-worker.js beside this module (see workerModuleUrl). */
   workerUrl?: URL;
 }
 
@@ -39,16 +40,6 @@ export const LOCAL_MAX_INPUT_CHARS = 2048;
 // Measured: tokens per CPU-second stay flat from 8 to 32 texts a call; a smaller budget keeps
 // the WebAssembly heap, which never shrinks, small.
 const WORKER_SETTINGS: LocalWorkerSettings = { maxBatchWindows: 16, batchTokenBudget: 1024 };
-
-/**
- * The worker module beside this one. Under vitest this module is the TypeScript source, which
- * Node 20's worker threads cannot load, so its compiled twin in dist/ is used instead (the
- * test suite's global setup builds dist/ before any test runs).
- */
-export function localWorkerUrl(moduleUrl: string = import.meta.url): URL {
-  if (!moduleUrl.endsWith(".ts")) return new URL("./local-worker.js", moduleUrl);
-  return new URL("../../../dist/daemon/src/embed/local-worker.js", moduleUrl);
-}
 
 interface Call {
   vectors: (Float32Array | undefined)[];
@@ -84,7 +75,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
   const idleMs = options.idleMs ?? 60_000;
   const maxInputChars = options.maxInputChars ?? LOCAL_MAX_INPUT_CHARS;
   const jobSize = Math.max(1, options.jobSize ?? 16);
-  const workerUrl = options.workerUrl ?? localWorkerUrl();
+  const workerUrl = options.workerUrl ?? workerModuleUrl("local-worker", import.meta.url);
   const slots: Slot[] = [];
   const queues: Record<EmbeddingPurpose, Job[]> = { query: [], document: [] };
   let nextRequestId = 0;
