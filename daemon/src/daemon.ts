@@ -358,6 +358,6 @@ function startVault(
   if (queued > 0) logger.info({ vault: config.vault, queued }, "vault turned on (or moved): every memory is queued for its file");
   const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, logger });
   writer.start();
-  const watcher = new VaultWatcher({ dir: config.vault, store, vault: store.vault, logger, ...edits, ownWrite: (relative, hash) => writer.wrote(relative, hash) });
+  const watcher = new VaultWatcher({ dir: config.vault, store, vault: store.vault, logger, ...edits, ownWrite: (relative, hash) => writer.wrote(relative, hash), busy: (relative) => writer.busy(relative) });
   return { dir: config.vault, store: store.vault, writer, watcher };
 }

@@ -91,6 +91,18 @@ describe("the vault", () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it.runIf(process.platform === "linux")("writes the files from a thread of lower priority than the one answering requests", async () => {
+    const daemon = await start(newHome());
+    await daemon.clients.memory.save({ content: "Invoices are numbered per tenant.", kind: MemoryKind.FACT, project: "shop" });
+    await drained(daemon);
+    const pid = (await daemon.clients.admin.health({})).health?.pid ?? 0;
+    // The nice value is the 19th field of /proc/<pid>/task/<tid>/stat, the 17th after the command's closing parenthesis.
+    const nice = (tid: string) => Number(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+    const threads = fs.readdirSync(`/proc/${pid}/task`).map(nice);
+    expect(nice(String(pid))).toBe(0);
+    expect(threads).toContain(10);
+  });
+
   it("shows a correction as two files linked both ways, and every status", async () => {
     const home = newHome();
     const daemon = await start(home);

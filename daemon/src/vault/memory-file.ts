@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Document, LineCounter, Scalar, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Node } from "yaml";
 import { InvalidInputError } from "../errors.js";
 import {
@@ -40,6 +41,11 @@ const ACTIONS: Record<MemoryEvent["action"], true> = {
   created: true, updated: true, superseded: true, archived: true, promoted: true, rejected: true, reinforced: true,
 };
 const EVENT_ACTIONS = Object.keys(ACTIONS) as MemoryEvent["action"][];
+
+/** The hash recorded for a file's text, to tell memd's own writes from edits made since. */
+export function textHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
 
 /** The file text of a memory: deterministic, LF line ends, keys sorted, no trailing spaces in the frontmatter. */
 export function renderMemoryFile(memory: MemoryRecord, history: readonly MemoryEvent[], links: MemoryFileLinks): string {

@@ -6,8 +6,7 @@ import type { MemoryLimits } from "../memory/validate.js";
 import type { ImportCounts, MemoryStore } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { isMemoryFilePath } from "./file-name.js";
-import { parseMemoryFile } from "./memory-file.js";
-import { textHash } from "./vault-writer.js";
+import { parseMemoryFile, textHash } from "./memory-file.js";
 
 /** A file the rebuild could not use. */
 export interface VaultProblem {

@@ -12,9 +12,8 @@ import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
 import { isMemoryFilePath } from "./file-name.js";
 import { FolderWatch } from "./folder-watch.js";
-import { parseMemoryFile } from "./memory-file.js";
+import { parseMemoryFile, textHash } from "./memory-file.js";
 import { type VaultProblem, vaultMemoryFiles } from "./rebuild-from-vault.js";
-import { textHash } from "./vault-writer.js";
 
 export interface VaultWatcherOptions {
   dir: string;
@@ -30,6 +29,8 @@ export interface VaultWatcherOptions {
   settleMs?: number;
   /** True for a text memd itself just wrote at a path and has not recorded yet (VaultWriter.wrote). */
   ownWrite?: (relative: string, hash: string) => boolean;
+  /** True while memd itself may be writing a path (VaultWriter.busy): it is read once that is over. */
+  busy?: (relative: string) => boolean;
 }
 
 const DEFAULT_SETTLE_MS = 75;
@@ -83,8 +84,7 @@ export class VaultWatcher {
     let read = 0;
     for (const relative of vaultMemoryFiles(dir)) {
       if (this.stopped) return;
-      const file = path.join(dir, relative);
-      this.guard(file, () => this.changed(file));
+      this.look(path.join(dir, relative));
       if (++read % SCAN_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.guard(dir, () => this.sweepMissing());
@@ -114,10 +114,16 @@ export class VaultWatcher {
     clearTimeout(this.settling.get(file));
     const timer = setTimeout(() => {
       this.settling.delete(file);
-      this.guard(file, () => (fs.existsSync(file) ? this.changed(file) : this.removed(file)));
+      this.look(file);
     }, afterMs);
     timer.unref();
     this.settling.set(file, timer);
+  }
+
+  /** Reads a file now, or, while memd's own write of it is under way, once that is recorded. */
+  private look(file: string): void {
+    if (this.options.busy?.(this.relative(file)) === true) return this.settle(file);
+    this.guard(file, () => (fs.existsSync(file) ? this.changed(file) : this.removed(file)));
   }
 
   /**
