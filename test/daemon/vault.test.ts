@@ -197,7 +197,8 @@ describe("the vault", () => {
     await drained(daemon);
     const [relative, text] = fileOf(vault, id) ?? ["", ""];
     const file = path.join(vault, relative);
-    const edited = text.replace("Logs go to Loki.", "Logs go to Loki and are kept for 30 days.").replace("concepts:\n  - logging\n", "concepts:\n  - logging\n  - retention\n");
+    // aliases is an Obsidian property of the person's own, which memd keeps when it rewrites the file.
+    const edited = text.replace("Logs go to Loki.", "Logs go to Loki and are kept for 30 days.").replace("concepts:\n  - logging\n", "aliases:\n  - loki\nconcepts:\n  - logging\n  - retention\n");
     const started = Date.now();
     fs.writeFileSync(file, edited);
     const found = await until(() => daemon.clients.memory.search({ query: "kept 30 days", project: "ops", mode: SearchMode.KEYWORD }), (r) => r.results.length > 0);
@@ -211,6 +212,9 @@ describe("the vault", () => {
     await drained(daemon);
     expect(fs.readFileSync(file, "utf8")).toContain("action: updated");
     expect((await daemon.clients.memory.history({ id })).events.length).toBe(history.events.length);
+    await daemon.clients.memory.update({ id, importance: 4 });
+    const rewritten = await until(() => fs.readFileSync(file, "utf8"), (t) => t.includes("importance: 4\n"));
+    expect(rewritten).toContain("aliases:\n  - loki\n");
 
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("status: active", "status: archived"));
     const archived = await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.status === MemoryStatus.ARCHIVED);

@@ -69,6 +69,23 @@ describe("writeMemoryFiles", () => {
     expect(read("shop/decision/use-stripe.md")).toBe(edited);
   });
 
+  it("keeps the properties a person added to the file when it rewrites it, also in another folder", async () => {
+    const [first] = await writeMemoryFiles(dir, [task(memory(A, "Use Stripe."))]);
+    const file = path.join(dir, "shop/decision/use-stripe.md");
+    fs.writeFileSync(file, read("shop/decision/use-stripe.md").replace("---\n", "---\naliases:\n  - payments\n"));
+    // As the watcher records a person's edit once it has read it.
+    const record = first?.kind === "written" ? { ...first.file, hash: textHash(fs.readFileSync(file, "utf8")) } : null;
+    const [rewritten] = await writeMemoryFiles(dir, [task(memory(A, "Use Stripe for payments."), { record })]);
+    expect(rewritten?.kind).toBe("written");
+    expect(read("shop/decision/use-stripe.md")).toMatch(/^---\naliases:\n {2}- payments\n/);
+    expect(read("shop/decision/use-stripe.md")).toContain("Use Stripe for payments.");
+    const moved = rewritten?.kind === "written" ? rewritten.file : null;
+    const fact = { ...memory(A, "Use Stripe for payments."), kind: "fact" as const };
+    const [again] = await writeMemoryFiles(dir, [task(fact, { record: moved, wanted: "shop/fact/use-stripe.md" })]);
+    expect(again?.kind === "written" && again.file.path).toBe("shop/fact/use-stripe.md");
+    expect(read("shop/fact/use-stripe.md")).toMatch(/^---\naliases:\n {2}- payments\n/);
+  });
+
   it("makes a folder again that someone deleted after memd made it", async () => {
     const folders = new FolderCache();
     await writeMemoryFiles(dir, [task(memory(A, "Use Stripe."))], folders);

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import { readTextIfExists, writeFileAtomicAsync } from "../memory-files/markdown-files.js";
 import type { VaultFileRecord } from "../store/vault-store.js";
-import { type MemoryFileLinks, parseMemoryFile, renderMemoryFile, textHash } from "./memory-file.js";
+import { foreignProperties, type MemoryFileLinks, parseMemoryFile, renderMemoryFile, textHash } from "./memory-file.js";
 
 /**
  * The file side of the vault writer, run in its own thread (file-thread.ts): rendering a
@@ -85,10 +85,12 @@ function writeOne(dir: string, task: WriteTask, claimed: Set<string>, folders: F
   if (record && !unchangedSinceWritten(dir, record)) return Promise.resolve({ kind: "held", path: record.path });
   const target = !claimed.has(task.wanted) && freeFor(dir, task) ? task.wanted : task.fallback;
   claimed.add(target);
-  const text = renderMemoryFile(memory, task.history, task.links);
-  const file = { memoryId: memory.id, path: target, hash: textHash(text) };
   const absolute = path.join(dir, target);
   const current = readTextIfExists(absolute);
+  // The properties a person added to the file are kept, also when the file moves to another folder.
+  const previous = record && record.path !== target ? readTextIfExists(path.join(dir, record.path)) : current;
+  const text = renderMemoryFile(memory, task.history, task.links, previous === null ? {} : foreignProperties(previous));
+  const file = { memoryId: memory.id, path: target, hash: textHash(text) };
   const found = current === null ? null : textHash(current);
   if (found === file.hash) return Promise.resolve({ kind: "unchanged", file });
   const folder = path.dirname(absolute);

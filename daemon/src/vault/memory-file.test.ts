@@ -5,7 +5,7 @@ import {
   EARLIEST_TIME_MS, LATEST_TIME_MS, MEMORY_KINDS, MEMORY_STATUSES, PROVENANCES, TIERS,
   type MemoryEvent, type MemoryRecord,
 } from "../memory/memory.js";
-import { NOT_IN_VAULT, parseMemoryFile, renderMemoryFile, type MemoryFileLinks } from "./memory-file.js";
+import { foreignProperties, NOT_IN_VAULT, parseMemoryFile, renderMemoryFile, type MemoryFileLinks } from "./memory-file.js";
 
 const SEED = 20261201;
 const ID = "01JZ4TG8P0X3M9QK5RDWN7B2HC";
@@ -285,6 +285,19 @@ describe("parseMemoryFile", () => {
       .replace("[[run-migrations-first-1kd7f]]", "[[somewhere-else]]")
       .replace('superseded_by_link: ""', "superseded_by_link: 42");
     expect(parseMemoryFile(edited)).toEqual(parseMemoryFile(GOLDEN));
+  });
+
+  it("gives a person's own properties apart, to be written back, and none of memd's keys", () => {
+    const edited = GOLDEN.replace("archive_reason", "aliases:\n  - migrate first\ncssclasses: wide\nrating: 4\narchive_reason");
+    expect(foreignProperties(edited)).toEqual({ aliases: ["migrate first"], cssclasses: "wide", rating: 4 });
+    expect(foreignProperties(GOLDEN)).toEqual({});
+    expect(foreignProperties("no frontmatter")).toEqual({});
+    expect(foreignProperties("---\naliases: [unclosed\n---\n")).toEqual({});
+    const rendered = renderMemoryFile(checkpoint, checkpointHistory, checkpointLinks, foreignProperties(edited));
+    expect(rendered).toContain("---\naliases:\n  - migrate first\narchive_reason:");
+    expect(rendered).toMatch(/\ncssclasses: wide\n/);
+    expect(foreignProperties(rendered)).toEqual({ aliases: ["migrate first"], cssclasses: "wide", rating: 4 });
+    expect(parseMemoryFile(rendered)).toEqual(parseMemoryFile(GOLDEN));
   });
 
   it("reads times as people write them: a date, no seconds, an offset, more digits", () => {

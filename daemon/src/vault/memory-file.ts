@@ -47,9 +47,14 @@ export function textHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The file text of a memory: deterministic, LF line ends, keys sorted, no trailing spaces in the frontmatter. */
-export function renderMemoryFile(memory: MemoryRecord, history: readonly MemoryEvent[], links: MemoryFileLinks): string {
+/**
+ * The file text of a memory: deterministic, LF line ends, keys sorted, no trailing spaces in the
+ * frontmatter. `foreign` are the properties a person added to the file (see foreignProperties),
+ * written back beside memd's own.
+ */
+export function renderMemoryFile(memory: MemoryRecord, history: readonly MemoryEvent[], links: MemoryFileLinks, foreign: Readonly<Record<string, unknown>> = {}): string {
   const values: Record<string, unknown> = {
+    ...foreign,
     history: history.map((e) => ({ action: e.action, at: isoTime(e.at), detail: e.detail, session: e.sessionId })),
     superseded_by_link: wikilink(links.supersededBy),
     supersedes_link: wikilink(links.supersedes),
@@ -78,17 +83,37 @@ class FileFormatError extends Error {
   }
 }
 
-function readFile(text: string): ParsedMemoryFile {
+/**
+ * The properties a person added to a file's frontmatter that memd neither stores nor derives
+ * (Obsidian's aliases or cssclasses, say), as plain values, so that memd rewriting the file keeps
+ * them; none when the frontmatter cannot be read. Comments and the person's formatting are not kept.
+ */
+export function foreignProperties(text: string): Record<string, unknown> {
+  const parts = splitFile(text);
+  if (typeof parts === "string") return {};
+  const doc = parseDocument(parts.frontmatter, { schema: "core", version: "1.2", uniqueKeys: true });
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return {};
+  return Object.fromEntries(Object.entries(doc.toJS() as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
+}
+
+/** The frontmatter's YAML and the body of a file, or why it has no frontmatter. */
+function splitFile(text: string): { frontmatter: string; body: string } | string {
   const lines = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").split("\n");
   if (!FENCE.test(lines[0] ?? "")) {
-    throw new FileFormatError(1, "the file does not start with a --- line: a memory file begins with YAML frontmatter between two --- lines (for a new memory, two --- lines with nothing between are enough)");
+    return "the file does not start with a --- line: a memory file begins with YAML frontmatter between two --- lines (for a new memory, two --- lines with nothing between are enough)";
   }
   const close = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
-  if (close === -1) throw new FileFormatError(1, "the frontmatter opened on line 1 is never closed: add a --- line after its last key");
-  const memory = readFrontmatter(lines.slice(1, close).join("\n"));
+  if (close === -1) return "the frontmatter opened on line 1 is never closed: add a --- line after its last key";
+  return { frontmatter: lines.slice(1, close).join("\n"), body: lines.slice(close + 1).join("\n") };
+}
+
+function readFile(text: string): ParsedMemoryFile {
+  const parts = splitFile(text);
+  if (typeof parts === "string") throw new FileFormatError(1, parts);
+  const memory = readFrontmatter(parts.frontmatter);
   const history = memory.history;
   delete memory.history;
-  const body = readBody(lines.slice(close + 1).join("\n").replace(/\n$/, ""));
+  const body = readBody(parts.body.replace(/\n$/, ""));
   memory.content = body.content;
   // A file with an id stands for a stored memory, whose body is all of its text: sections a person
   // deleted mean an empty problem and solution. A new memory gets only what the file says.
@@ -220,6 +245,9 @@ const FIELDS: { [K in keyof FrontmatterFields]: Codec<FrontmatterFields[K]> } = 
   sourceAgent: text("source_agent"),
   archiveReason: text("archive_reason"),
 };
+
+/** Every key memd writes: its fields, the history, and the wikilinks derived from the supersede links. */
+const MEMD_KEYS: ReadonlySet<string> = new Set([...Object.values(FIELDS).map((codec) => codec.key), "history", "superseded_by_link", "supersedes_link"]);
 
 /** A blank value (`key:` or `key: null`) reads as empty text, as a person clearing it would mean. */
 function readText(found: Found): string {
