@@ -8,6 +8,7 @@ import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
+import { ViewerService } from "../../gen/memd/v1/viewer_service_pb.js";
 
 export interface SocketTransportOptions {
   socketPath: string;
@@ -54,8 +55,9 @@ export interface MemdClients {
   skills: Client<typeof SkillService>;
   models: Client<typeof ModelService>;
   vault: Client<typeof VaultService>;
+  viewer: Client<typeof ViewerService>;
 }
 
 export function createMemdClients(transport: Transport): MemdClients {
-  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport) };
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport), viewer: createClient(ViewerService, transport) };
 }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import type net from "node:net";
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { monotonicFactory } from "ulid";
@@ -9,6 +10,7 @@ import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
+import { ViewerService } from "../../gen/memd/v1/viewer_service_pb.js";
 import type { Config, ListenAddress } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
 import { EmbeddingRuntime, type EmbeddingRuntimeOptions } from "./embed/embedding-runtime.js";
@@ -33,6 +35,7 @@ import { createModelService } from "./services/model-service.js";
 import { createProjectResolver } from "./services/project-resolver.js";
 import { createSkillService } from "./services/skill-service.js";
 import { createVaultService, type VaultHandle } from "./services/vault-service.js";
+import { createViewerService } from "./services/viewer-service.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor } from "./server/interceptors.js";
@@ -47,6 +50,8 @@ import { rebuildFromVault, vaultHasFiles } from "./vault/rebuild-from-vault.js";
 import { VaultWatcher, type VaultWatcherOptions } from "./vault/vault-watcher.js";
 import { VaultWriter } from "./vault/vault-writer.js";
 import { readVersion } from "./version.js";
+import { createViewerRoutes, fromViewerPage } from "./viewer/viewer-http.js";
+import { ViewerSessions } from "./viewer/viewer-sessions.js";
 
 export interface DaemonOptions {
   /** The clock; tests inject one to live through months in milliseconds. */
@@ -68,6 +73,8 @@ export interface RunningDaemon {
 const READ_MAX_BYTES = 32 * 1024 * 1024;
 const DRAIN_TIMEOUT_MS = 10_000;
 const ABORT_GRACE_MS = 500;
+/** The web viewer's built page: dist/clients/web, beside dist/daemon. */
+const VIEWER_DIR = fileURLToPath(new URL("../../clients/web/", import.meta.url));
 
 export async function startDaemon(config: Config, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const now = options.now ?? Date.now;
@@ -137,6 +144,8 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     // Background transcript sweeps finish (or time out) before the database closes.
     const capture = createCaptureService(deps, { distiller: llm && createTranscriptDistiller(llm) });
     cleanups.push(() => capture.drain(drainTimeoutMs));
+    const viewerSessions = new ViewerSessions();
+    let tcp: RunningDaemon["tcp"] = null;
     const routes = (router: ConnectRouter) => {
       router.service(MemoryService, createMemoryService(deps));
       router.service(AdminService, createAdminService(deps));
@@ -145,6 +154,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
       router.service(ModelService, createModelService(deps));
       router.service(VaultService, createVaultService(deps, vault));
+      router.service(ViewerService, createViewerService({ sessions: viewerSessions, now: deps.now, origin: () => (tcp ? listenerOrigin(tcp) : null) }));
     };
     if (vault && databaseMissing && vaultHasFiles(vault.dir)) {
       // Edits are read once the files' memories are back: before, every file would name a memory memd does not hold.
@@ -164,7 +174,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     // Aborts the signal of every call still running once the drain below is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
     const shutdown = new AbortController();
-    const adapter = (interceptors: Interceptor[], refuse?: Pick<ConnectHandlerOptions, "refuse" | "refuseHook">) =>
+    const adapter = (interceptors: Interceptor[], refuse?: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages">) =>
       inFlight.wrap(
         createConnectHandler({
           routes,
@@ -185,15 +195,15 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     await listenPrivately(socketServer.server, config.socketPath);
     cleanups.push(() => fs.rmSync(config.socketPath, { force: true }));
 
-    let tcp: RunningDaemon["tcp"] = null;
     const listen = config.listen ?? recordedListenAddress(config.listenFile, logger);
     if (listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const hookToken = loadOrCreateToken(config.hookTokenFile);
       const tcpServer = createSniffingServer(
         adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], {
-          refuse: tcpRequestRefusal([token]),
+          refuse: tcpRequestRefusal([token], (headers) => fromViewerPage(headers, viewerSessions, deps.now())),
           refuseHook: hookRequestRefusal(token, hookToken),
+          pages: createViewerRoutes({ sessions: viewerSessions, dir: VIEWER_DIR, now: deps.now, logger }),
         }),
       );
       try {
@@ -287,6 +297,11 @@ async function startEmbeddings(
   });
 }
 
+
+/** The origin a browser sees the loopback listener at: http://127.0.0.1:7345, http://[::1]:7345. */
+function listenerOrigin(tcp: { host: string; port: number }): string {
+  return `http://${tcp.host.includes(":") ? `[${tcp.host}]` : tcp.host}:${tcp.port}`;
+}
 
 /** Listens on a Unix socket that only this user can open (0600 from the first moment). */
 async function listenPrivately(server: net.Server, socketPath: string): Promise<void> {

@@ -19,6 +19,8 @@ export interface ConnectHandlerOptions extends ConnectRouterOptions {
   refuse?: (headers: IncomingHttpHeaders) => ConnectError | null;
   /** The same for the agents' hook routes (server/agent-hook-routes.ts), which take the hook token too. */
   refuseHook?: (headers: IncomingHttpHeaders) => ConnectError | null;
+  /** Pages served beside the API (the web viewer, on the TCP listener); true when it answered the request. */
+  pages?: (req: NodeRequest, res: NodeResponse) => boolean;
   logger: Logger;
 }
 
@@ -30,7 +32,7 @@ export interface ConnectHandlerOptions extends ConnectRouterOptions {
  * request is the caller's mistake and must say so: see undecodable-request.ts.)
  */
 export function createConnectHandler(options: ConnectHandlerOptions): NodeHandler {
-  const { routes, refuse, refuseHook, logger, ...routerOptions } = options;
+  const { routes, refuse, refuseHook, pages, logger, ...routerOptions } = options;
   const router = createConnectRouter({
     ...routerOptions,
     acceptCompression: (routerOptions.acceptCompression ?? [compressionGzip, compressionBrotli]).map(strictDecompression),
@@ -40,7 +42,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
   const paths = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
   const hookRoutes = createAgentHookRoutes({ handlers: paths, logger, refuse: refuseHook });
   return (req, res) => {
-    if (hookRoutes(req, res)) return;
+    if (hookRoutes(req, res) || pages?.(req, res) === true) return;
     const handler = paths.get(req.url?.split("?", 2)[0] ?? "");
     if (!handler) {
       res.writeHead(404);

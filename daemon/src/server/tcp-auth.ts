@@ -6,10 +6,14 @@ import { isLoopbackHost } from "../config/config.js";
 /**
  * Guards the loopback TCP listener from a request's headers alone, so that nothing of a refused
  * request's body is read: a Host that is not a loopback name is refused (DNS rebinding from a
- * browser), then the bearer token must be one of `tokens`. Returns the refusal, or null to let
+ * browser), then the bearer token must be one of `tokens`, or the request must come from the web
+ * viewer's own page with a live session (`fromViewerPage`). Returns the refusal, or null to let
  * it through.
  */
-export function tcpRequestRefusal(tokens: readonly string[]): (headers: IncomingHttpHeaders) => ConnectError | null {
+export function tcpRequestRefusal(
+  tokens: readonly string[],
+  fromViewerPage: (headers: IncomingHttpHeaders) => boolean = () => false,
+): (headers: IncomingHttpHeaders) => ConnectError | null {
   const accepted = tokens.map((token) => Buffer.from(`Bearer ${token}`));
   return (headers) => {
     const host = headers.host ?? (headers[":authority"] as string | undefined) ?? "";
@@ -20,6 +24,8 @@ export function tcpRequestRefusal(tokens: readonly string[]): (headers: Incoming
       );
     }
     const authorization = headers.authorization ?? "";
+    // The web viewer's own page signs its calls with its session cookie instead (viewer/viewer-http.ts).
+    if (authorization === "" && fromViewerPage(headers)) return null;
     const given = Buffer.from(authorization);
     if (!accepted.some((expected) => given.length === expected.length && timingSafeEqual(given, expected))) {
       return new ConnectError(
