@@ -11,4 +11,5 @@ export default function setup(): void {
     stdio: "inherit",
   });
   execFileSync(process.execPath, [path.join(root, "clients/mcp/bundle.mjs")], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(root, "clients/web/build.mjs")], { cwd: root, stdio: "inherit" });
 }

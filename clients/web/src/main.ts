@@ -1,7 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
-import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
+import { MemoryService, SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
 import { renderResults, renderSummary } from "./search-view.js";
 
 /**
@@ -38,7 +38,7 @@ async function search(): Promise<void> {
   const started = performance.now();
   try {
     const scope = project.value.trim();
-    const res = await memory.search({ query: text, project: scope, allProjects: scope === "", explain: true, limit: 20 }, { signal: call.signal });
+    const res = await memory.search({ query: text, project: scope, allProjects: scope === "", mode: SearchMode.HYBRID, explain: true, limit: 20 }, { signal: call.signal });
     if (call.signal.aborted) return;
     renderResults(results, res.results);
     renderSummary(summary, res, performance.now() - started);

@@ -17,7 +17,7 @@ export function renderResults(list: HTMLOListElement, found: readonly SearchResu
       const meta = document.createElement("p");
       meta.className = "meta";
       meta.textContent = m
-        ? [MemoryKind[m.kind]?.toLowerCase(), m.project, MemoryStatus[m.status]?.toLowerCase(), m.createdAt ? timestampDate(m.createdAt).toISOString().slice(0, 10) : "", m.id].filter(Boolean).join(" · ")
+        ? [MemoryKind[m.kind]?.toLowerCase(), m.project, MemoryStatus[m.status]?.toLowerCase(), m.createTime ? timestampDate(m.createTime).toISOString().slice(0, 10) : "", m.id].filter(Boolean).join(" · ")
         : "";
       item.append(content, meta);
       if (result.explanation) item.append(explainList(result.explanation, explanations, result.score));
