@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp", "vault"] as const;
+export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp", "vault", "viewer"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -58,6 +58,8 @@ Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, o
   vault    Save p50/p99 with the vault off and on (10k memories), a Save until its file exists, a file
            edit until Search finds it, the writer's files per second, and a rebuild of --vault-memories
            memories from the vault alone after the database is deleted (keyword only)
+  viewer   the web viewer in Debian's Chromium against 100k memories: first page usable, and search
+           as you type, timed inside the page; the size of its JavaScript
 --only runs the named parts (comma-separated); --json adds one JSON object with every number on the last line.`;
 
 export class UsageError extends Error {

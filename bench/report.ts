@@ -5,6 +5,7 @@ import { formatHookLatency, type HookLatencyResult } from "./hook-latency.js";
 import { formatHybridLatency, type HybridLatencyResult } from "./hybrid-latency.js";
 import { formatMcpStartup, type McpStartupResult } from "./mcp-startup.js";
 import { formatVault, type VaultResult } from "./vault-latency.js";
+import { formatViewer, type ViewerResult } from "./viewer-latency.js";
 import { formatOnnx, type OnnxResult } from "./onnx-throughput.js";
 import { formatOutsideLock, type OutsideLockResult } from "./outside-lock.js";
 import { formatQueueDrain, type QueueDrainResult } from "./queue-drain.js";
@@ -34,6 +35,7 @@ export interface BenchReport {
   hooks: HookLatencyResult | null;
   mcp: McpStartupResult | null;
   vault: VaultResult | null;
+  viewer: ViewerResult | null;
   /** Wall time of each part that ran. */
   seconds: Partial<Record<Section, number>>;
   totalSeconds: number;
@@ -50,6 +52,7 @@ const TITLES: Record<Section, string> = {
   hooks: "Claude Code hook: UserPromptSubmit end to end, and failing open",
   mcp: "MCP server start-up",
   vault: "The vault: Markdown files written, edits read back, the database rebuilt (real daemons)",
+  viewer: "The web viewer in a real browser",
 };
 
 /** The report as plain text: the setting, then one titled part per section that ran, in SECTIONS order. */
@@ -102,5 +105,7 @@ function formatSection(report: BenchReport, section: Section): string | null {
       return report.mcp && formatMcpStartup(report.mcp);
     case "vault":
       return report.vault && formatVault(report.vault);
+    case "viewer":
+      return report.viewer && formatViewer(report.viewer);
   }
 }

@@ -13,6 +13,7 @@ import { measureSocketLatency } from "./socket-latency.js";
 import { createSyntheticCorpus } from "./synthetic-memories.js";
 import { runVectorKnnBench } from "./vector-knn.js";
 import { measureVault } from "./vault-latency.js";
+import { measureViewer } from "./viewer-latency.js";
 
 // One seed per random stream, so that every run stores and asks exactly the same things.
 const SEED = 20_240_611;
@@ -40,9 +41,11 @@ const LOCK_MEMORIES = 10_000;
 // The local model's size; searches per row of the KNN table.
 const VECTORS = { dimensions: 512, queries: 300 };
 // Run order: the drain last, so that its default size can be fitted to the time left.
-const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "vault", "drain"];
+const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "vault", "viewer", "drain"];
 // Memories in the daemons whose Save and vault latencies are timed.
 const VAULT_MEMORIES = 10_000;
+// From the issue: search as you type is measured at 100k memories.
+const VIEWER_MEMORIES = 100_000;
 
 async function main(): Promise<number> {
   let options;
@@ -83,6 +86,7 @@ async function main(): Promise<number> {
     hooks: null,
     mcp: null,
     vault: null,
+    viewer: null,
     seconds: {},
     totalSeconds: 0,
   };
@@ -150,6 +154,9 @@ async function main(): Promise<number> {
           break;
         case "mcp":
           report.mcp = await measureMcpStartup({ progress });
+          break;
+        case "viewer":
+          report.viewer = await measureViewer(corpus, { memories: VIEWER_MEMORIES, seeds: { imported: SEEDS.imported, ids: SEEDS.ids, queries: SEEDS.queries }, progress });
           break;
         case "vault":
           report.vault = await measureVault(corpus, {

@@ -42,6 +42,8 @@ async function search(): Promise<void> {
     if (call.signal.aborted) return;
     renderResults(results, res.results);
     renderSummary(summary, res, performance.now() - started);
+    // From the search sent to its results drawn; the viewer's benchmark reads these (bench/viewer-latency.ts).
+    performance.measure("memd:search", { start: started, end: performance.now() });
   } catch (error) {
     if (call.signal.aborted) return;
     summary.textContent = `memd did not answer: ${error instanceof Error ? error.message : String(error)}`;
@@ -64,6 +66,8 @@ admin
   .health({})
   .then(({ health }) => {
     element("health").textContent = health ? `memd ${health.version}, ${health.home}` : "";
+    // The page is usable: it answers typing, and it has heard from the daemon.
+    performance.mark("memd:usable");
   })
   .catch((error: unknown) => {
     element("health").textContent = `memd did not answer: ${error instanceof Error ? error.message : String(error)}`;
