@@ -52,6 +52,29 @@ describe("corrections without overwriting", () => {
   });
 });
 
+describe("restoring an archived memory", () => {
+  it("makes it active and searchable again, with the archive and the restore in its history", async () => {
+    const { memory } = await daemon.clients.memory.save({ content: "Nightly backups go to the Hetzner storage box", project: "ops", concepts: ["backups"] });
+    const id = memory?.id ?? "";
+    await daemon.clients.memory.archive({ id, reason: "moved to S3" });
+    expect((await daemon.clients.memory.search({ query: "Hetzner storage box", project: "ops" })).results).toEqual([]);
+    const cli = await runCli(daemon.home, ["restore", id]);
+    expect(cli.stdout.trim()).toBe(`restored ${id}`);
+    expect((await daemon.clients.memory.get({ id })).memory).toMatchObject({ status: MemoryStatus.ACTIVE, archiveReason: "" });
+    expect((await daemon.clients.memory.search({ query: "Hetzner storage box", project: "ops" })).results.map((r) => r.memory?.id)).toEqual([id]);
+    const events = (await daemon.clients.memory.history({ id })).events;
+    expect(events.map((e) => e.action)).toEqual(["created", "archived", "updated"]);
+    expect(JSON.parse(events[2]?.detail ?? "{}")).toEqual({ by: "a person", changed: ["status"], replaced: { status: "archived", archiveReason: "moved to S3" } });
+  });
+
+  it("refuses a memory that is not archived, and an unknown one, changing nothing", async () => {
+    const { memory } = await daemon.clients.memory.save({ content: "Deploys happen on weekdays only", project: "ops" });
+    expect(await refusalCode(daemon.clients.memory.restore({ id: memory?.id ?? "" }))).toBe(Code.FailedPrecondition);
+    expect(await refusalCode(daemon.clients.memory.restore({ id: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }))).toBe(Code.NotFound);
+    expect((await daemon.clients.memory.history({ id: memory?.id ?? "" })).events.map((e) => e.action)).toEqual(["created"]);
+  });
+});
+
 describe("the promotion gate, by hand", () => {
   it("stages what was inferred, and a person can promote or reject it", async () => {
     const { memory: guess } = await daemon.clients.memory.save({ content: "User seems to prefer squash merges", project: "global", provenance: Provenance.DISTILLED });

@@ -71,6 +71,18 @@ export function registerCorrectionCommands(program: Command): void {
     );
 
   program
+    .command("restore")
+    .description("say an archived memory still holds: it becomes active again")
+    .argument("<id>", "the archived memory")
+    .action(
+      action(async (ctx, id: string) => {
+        const res = await ctx.clients.memory.restore({ id });
+        if (ctx.json) ctx.printJson(res.memory && memoryJson(res.memory));
+        else ctx.print(`restored ${id}`);
+      }),
+    );
+
+  program
     .command("reject")
     .description("say a staged memory is wrong: it is archived, never deleted")
     .argument("<id>", "the staged memory")

@@ -87,3 +87,11 @@ export function rejectMemory(memory: MemoryRecord, reason: string, now: number):
   }
   return { ...memory, status: "archived", archiveReason: reason.trim() || "rejected", updatedAt: now };
 }
+
+/** A person said an archived memory still holds: it is active again, its archive reason cleared. */
+export function restoreMemory(memory: MemoryRecord, now: number): MemoryRecord {
+  if (memory.status !== "archived") {
+    throw new FailedPreconditionError(`memory ${memory.id} is ${memory.status}, not archived: only archived memories can be restored`);
+  }
+  return { ...memory, status: "active", archiveReason: "", updatedAt: now };
+}

@@ -6,7 +6,7 @@ import {
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus } from "../memory/memory.js";
-import { promoteMemory, rejectMemory, supersedeMemory } from "../memory/corrections.js";
+import { promoteMemory, rejectMemory, restoreMemory, supersedeMemory } from "../memory/corrections.js";
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
@@ -334,6 +334,17 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const at = now();
       const reason = redact(req.reason.trim());
       const memory = store.modify(id, (current) => rejectMemory(current, reason, at), () => ({ at, action: "rejected", sessionId: "", detail: reason }));
+      return { memory: memoryToPb(memory) };
+    },
+
+    restore(req) {
+      const id = validateId(req.id);
+      const at = now();
+      const memory = store.modify(
+        id,
+        (current) => restoreMemory(current, at),
+        (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ by: "a person", changed: ["status"], replaced: { status: current.status, archiveReason: current.archiveReason } }) }),
+      );
       return { memory: memoryToPb(memory) };
     },
 
