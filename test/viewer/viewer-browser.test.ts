@@ -3,9 +3,9 @@
 // skipped and says so, and in CI it fails. MEMD_SCREENSHOTS=docs writes the README's screenshots.
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
+import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { freePort, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
@@ -56,6 +56,62 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     expect(await first.getByRole("meter", { name: "keyword" }).getAttribute("aria-valuenow")).toBe("1.00");
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-search.png") });
     await context.close();
+  });
+
+  /** A browser signed in through a fresh one-time link, on the page at `hash`. */
+  async function signedIn(hash = "#/"): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: "light" });
+    const page = await context.newPage();
+    await page.goto((await daemon.clients.viewer.openViewer({})).url);
+    await page.goto(`http://127.0.0.1:${port}/ui/${hash}`);
+    return page;
+  }
+
+  it("supersedes a memory from its page, and shows both claims in the new one's history", async () => {
+    const { memory } = await daemon.clients.memory.save({ content: "We deploy with Capistrano.", kind: MemoryKind.DECISION, project: "shop" });
+    const page = await signedIn(`#/memory/${memory?.id}`);
+    await expect.poll(() => page.textContent("#memory-view .content")).toBe("We deploy with Capistrano.");
+    await page.getByLabel("Correction").fill("We deploy with Kamal 2, not Capistrano.");
+    await page.getByRole("button", { name: "Supersede" }).click();
+    await expect.poll(() => page.textContent("#memory-view .content")).toBe("We deploy with Kamal 2, not Capistrano.");
+    const claims = page.getByRole("list", { name: "Claims, oldest first" }).getByRole("listitem");
+    expect(await claims.allTextContents()).toEqual([expect.stringMatching(/superseded\s*We deploy with Capistrano\.$/), expect.stringMatching(/active\s*We deploy with Kamal 2/)]);
+    const newId = new URL(page.url()).hash.split("/")[2] ?? "";
+    expect((await daemon.clients.memory.get({ id: memory?.id ?? "" })).memory).toMatchObject({ status: MemoryStatus.SUPERSEDED, supersededBy: newId });
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-memory.png"), fullPage: true });
+    await page.context().close();
+  });
+
+  it("promotes one staged guess and rejects another from the staged page, each in one click", async () => {
+    const keep = (await daemon.clients.memory.save({ content: "The user seems to prefer squash merges.", project: "global", provenance: Provenance.DISTILLED, sessionId: "s-42" })).memory;
+    const drop = (await daemon.clients.memory.save({ content: "The user seems to like tabs.", project: "global", provenance: Provenance.DISTILLED, sessionId: "s-42" })).memory;
+    expect([keep?.status, drop?.status]).toEqual([MemoryStatus.STAGED, MemoryStatus.STAGED]);
+    const page = await signedIn("#/staged");
+    const item = (text: string) => page.getByRole("list", { name: "Staged memories, newest first" }).getByRole("listitem").filter({ hasText: text });
+    await expect.poll(() => item("squash merges").count()).toBe(1);
+    expect(await item("squash merges").textContent()).toContain("session s-42");
+    await item("squash merges").getByRole("button", { name: "Promote" }).click();
+    await expect.poll(() => item("squash merges").count()).toBe(0);
+    await item("like tabs").getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => item("like tabs").count()).toBe(0);
+    expect((await daemon.clients.memory.get({ id: keep?.id ?? "" })).memory?.status).toBe(MemoryStatus.ACTIVE);
+    expect((await daemon.clients.memory.get({ id: drop?.id ?? "" })).memory?.status).toBe(MemoryStatus.ARCHIVED);
+    expect((await daemon.clients.memory.history({ id: keep?.id ?? "" })).events.map((e) => e.action)).toEqual(["created", "promoted"]);
+    await page.context().close();
+  });
+
+  it("archives a memory and restores it, each change in its history", async () => {
+    const { memory } = await daemon.clients.memory.save({ content: "Nightly backups go to the storage box.", kind: MemoryKind.FACT, project: "ops" });
+    const page = await signedIn(`#/memory/${memory?.id}`);
+    await page.getByRole("button", { name: "Archive" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Restore" }).count()).toBe(1);
+    expect((await daemon.clients.memory.get({ id: memory?.id ?? "" })).memory?.status).toBe(MemoryStatus.ARCHIVED);
+    await page.getByRole("button", { name: "Restore" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Archive" }).count()).toBe(1);
+    expect((await daemon.clients.memory.get({ id: memory?.id ?? "" })).memory?.status).toBe(MemoryStatus.ACTIVE);
+    const changes = page.getByRole("list", { name: "Changes, oldest first" }).getByRole("listitem");
+    expect((await changes.allTextContents()).map((t) => /(created|archived|updated)/.exec(t)?.[1])).toEqual(["created", "archived", "updated"]);
+    await page.context().close();
   });
 
   it("gives a browser that did not sign in neither the page nor the API", async () => {

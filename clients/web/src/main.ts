@@ -1,17 +1,14 @@
-import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-web";
-import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
-import { MemoryService, SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
+import { SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
+import { admin, describe, memory } from "./daemon.js";
+import { showProblem } from "./dom.js";
+import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";
+import { renderStaged } from "./staged-view.js";
 
 /**
- * The web viewer's page. It calls the daemon's own Connect API on the origin it was served from;
- * the browser signs each call with the viewer's session cookie, and nothing here decides what
- * the daemon decides.
+ * The web viewer's page: search (#/), one memory (#/memory/<id>) and the staged guesses
+ * (#/staged), each a view of the daemon's own API.
  */
-const transport = createConnectTransport({ baseUrl: location.origin });
-const memory = createClient(MemoryService, transport);
-const admin = createClient(AdminService, transport);
 
 /** How long typing must pause before a search is sent. */
 const TYPING_PAUSE_MS = 120;
@@ -21,6 +18,7 @@ const query = element<HTMLInputElement>("query");
 const project = element<HTMLInputElement>("project");
 const results = element<HTMLOListElement>("results");
 const summary = element<HTMLParagraphElement>("summary");
+const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view") };
 
 let pending: AbortController | null = null;
 let timer: number | undefined;
@@ -46,7 +44,7 @@ async function search(): Promise<void> {
     performance.measure("memd:search", { start: started, end: performance.now() });
   } catch (error) {
     if (call.signal.aborted) return;
-    summary.textContent = `memd did not answer: ${error instanceof Error ? error.message : String(error)}`;
+    summary.textContent = `memd did not answer: ${describe(error)}`;
   }
 }
 
@@ -55,12 +53,24 @@ function searchSoon(): void {
   timer = window.setTimeout(() => void search(), TYPING_PAUSE_MS);
 }
 
+/** Shows the view the address names. */
+function route(): void {
+  showProblem("");
+  const [, page, id] = location.hash.split("/");
+  const shown = page === "memory" && id ? views.memory : page === "staged" ? views.staged : views.search;
+  for (const view of Object.values(views)) view.hidden = view !== shown;
+  const drawn = shown === views.memory ? renderMemory(views.memory, decodeURIComponent(id ?? "")) : shown === views.staged ? renderStaged(views.staged) : Promise.resolve();
+  drawn.catch((error: unknown) => showProblem(describe(error)));
+}
+
 query.addEventListener("input", searchSoon);
 project.addEventListener("input", searchSoon);
 element<HTMLFormElement>("search").addEventListener("submit", (event) => {
   event.preventDefault();
   void search();
 });
+window.addEventListener("hashchange", route);
+route();
 
 admin
   .health({})
@@ -70,5 +80,5 @@ admin
     performance.mark("memd:usable");
   })
   .catch((error: unknown) => {
-    element("health").textContent = `memd did not answer: ${error instanceof Error ? error.message : String(error)}`;
+    element("health").textContent = `memd did not answer: ${describe(error)}`;
   });

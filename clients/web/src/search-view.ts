@@ -9,11 +9,13 @@ export function renderResults(list: HTMLOListElement, found: readonly SearchResu
   list.replaceChildren(
     ...found.map((result) => {
       const item = document.createElement("li");
-      item.tabIndex = 0;
       const m = result.memory;
       const content = document.createElement("p");
       content.className = "content";
-      content.textContent = m?.content ?? "";
+      const link = document.createElement("a");
+      link.href = `#/memory/${m?.id ?? ""}`;
+      link.textContent = m?.content ?? "";
+      content.append(link);
       const meta = document.createElement("p");
       meta.className = "meta";
       meta.textContent = m

@@ -1,0 +1,18 @@
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
+import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
+
+/**
+ * The daemon's own Connect API, on the origin the page was served from: the browser signs each
+ * call with the viewer's session cookie. Nothing in the page decides what the daemon decides.
+ */
+const transport = createConnectTransport({ baseUrl: location.origin });
+export const memory = createClient(MemoryService, transport);
+export const admin = createClient(AdminService, transport);
+
+/** A failure as a sentence: the daemon's own message when it sent one. */
+export function describe(error: unknown): string {
+  if (error instanceof Error) return error.message.replace(/^\[\w+\] /, "");
+  return String(error);
+}

@@ -1,0 +1,31 @@
+/** An element with its text, class and attributes: the page builds its views from these. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { text?: string; className?: string; attrs?: Record<string, string> } = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (props.text !== undefined) node.textContent = props.text;
+  if (props.className) node.className = props.className;
+  for (const [name, value] of Object.entries(props.attrs ?? {})) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+/** A button that runs `act` when pressed, disabled while it runs. */
+export function button(label: string, act: () => Promise<void>): HTMLButtonElement {
+  const b = el("button", { text: label, attrs: { type: "button" } });
+  b.addEventListener("click", () => {
+    b.disabled = true;
+    void act().finally(() => {
+      b.disabled = false;
+    });
+  });
+  return b;
+}
+
+/** Says what went wrong where a person sees it (role=alert), or clears it. */
+export function showProblem(text: string): void {
+  const line = document.getElementById("problem");
+  if (line) line.textContent = text;
+}

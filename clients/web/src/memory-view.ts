@@ -1,0 +1,139 @@
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { type Memory, MemoryKind, MemoryStatus, Provenance, Tier } from "../../../gen/memd/v1/memory_pb.js";
+import type { MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
+import { describe, memory as memories } from "./daemon.js";
+import { button, el, showProblem } from "./dom.js";
+
+const name = (values: Record<number, string>, value: number) => (values[value] ?? String(value)).toLowerCase();
+const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "-");
+const memoryLink = (id: string) => (id === "" ? el("span", { text: "-" }) : el("a", { text: id, attrs: { href: `#/memory/${id}` } }));
+
+/**
+ * One memory: every field, its chain of claims and recorded changes as a timeline, and what a
+ * person can do with it. Each action is the daemon's own RPC, so it lands in the history.
+ */
+export async function renderMemory(view: HTMLElement, id: string): Promise<void> {
+  const [{ memory }, history] = await Promise.all([memories.get({ id }), memories.history({ id })]);
+  if (!memory) throw new Error(`memd answered without memory ${id}`);
+  const again = () => renderMemory(view, id).catch((error: unknown) => showProblem(describe(error)));
+  const act = (run: () => Promise<unknown>, then: () => Promise<void> = again) => async () => {
+    try {
+      await run();
+      showProblem("");
+      await then();
+    } catch (error) {
+      showProblem(describe(error));
+    }
+  };
+  view.replaceChildren(
+    el("h2", { text: "Memory" }),
+    el("p", { text: memory.content, className: "content" }),
+    fields(memory),
+    actions(memory, act),
+    edits(memory, act),
+    el("h3", { text: "History" }),
+    timeline(history.chain, history.events, id),
+  );
+}
+
+function fields(m: Memory): HTMLDListElement {
+  const rows: [string, Node | string][] = [
+    ["id", m.id],
+    ["kind", name(MemoryKind, m.kind)],
+    ["project", m.project],
+    ["status", name(MemoryStatus, m.status)],
+    ["confidence", m.confidence.toFixed(2)],
+    ["provenance", name(Provenance, m.provenance)],
+    ["tier", name(Tier, m.tier)],
+    ["importance", String(m.importance)],
+    ["pinned", m.pinned ? "yes" : "no"],
+    ["concepts", m.concepts.join(", ") || "-"],
+    ["files", m.files.join(", ") || "-"],
+    ["tags", m.tags.join(", ") || "-"],
+    ["created", time(m.createTime)],
+    ["updated", time(m.updateTime)],
+    ["expires", time(m.expireTime)],
+    ["review", time(m.reviewTime)],
+    ["session", m.sessionId || "-"],
+    ["agent", m.sourceAgent || "-"],
+    ["supersedes", memoryLink(m.supersedes)],
+    ["superseded by", memoryLink(m.supersededBy)],
+    ["archived because", m.archiveReason || "-"],
+  ];
+  return el("dl", { className: "fields" }, ...rows.flatMap(([term, value]) => [el("dt", { text: term }), el("dd", {}, value)]));
+}
+
+type Act = (run: () => Promise<unknown>, then?: () => Promise<void>) => () => Promise<void>;
+
+function actions(m: Memory, act: Act): HTMLElement {
+  const row = el("div", { className: "actions", attrs: { role: "group", "aria-label": "Actions" } });
+  if (m.status === MemoryStatus.STAGED) {
+    row.append(
+      button("Promote", act(() => memories.promote({ id: m.id }))),
+      button("Reject", act(() => memories.reject({ id: m.id, reason: "rejected in the viewer" }))),
+    );
+  }
+  if (m.status === MemoryStatus.ACTIVE || m.status === MemoryStatus.STAGED) {
+    row.append(button("Archive", act(() => memories.archive({ id: m.id, reason: "archived in the viewer" }))));
+  }
+  if (m.status === MemoryStatus.ARCHIVED) row.append(button("Restore", act(() => memories.restore({ id: m.id }))));
+  row.append(button(m.pinned ? "Unpin" : "Pin", act(() => memories.update({ id: m.id, pinned: !m.pinned }))));
+  return row;
+}
+
+/** Editing changes the memory in place (the old text stays in the history); superseding records a correction as a new memory. */
+function edits(m: Memory, act: Act): HTMLElement {
+  const box = el("div");
+  if (m.status === MemoryStatus.SUPERSEDED) return box;
+  const edit = el("textarea", { attrs: { id: "edit-content", "aria-label": "Content" } });
+  edit.value = m.content;
+  const correction = el("textarea", { attrs: { id: "correction", "aria-label": "Correction", placeholder: "what holds now" } });
+  box.append(
+    el("div", { className: "edit" }, el("label", { text: "Edit the content", attrs: { for: "edit-content" } }), edit, button("Save the edit", act(() => memories.update({ id: m.id, content: edit.value })))),
+  );
+  if (m.status !== MemoryStatus.ARCHIVED) {
+    box.append(
+      el(
+        "div",
+        { className: "edit" },
+        el("label", { text: "Supersede with a correction", attrs: { for: "correction" } }),
+        correction,
+        button("Supersede", async () => {
+          try {
+            const res = await memories.supersede({ id: m.id, content: correction.value, reason: "corrected in the viewer" });
+            showProblem("");
+            location.hash = `#/memory/${res.memory?.id ?? m.id}`;
+          } catch (error) {
+            showProblem(describe(error));
+          }
+        }),
+      ),
+    );
+  }
+  return box;
+}
+
+/** The chain of claims, oldest first, then every recorded change with its time. */
+function timeline(chain: readonly Memory[], events: readonly MemoryEvent[], current: string): HTMLElement {
+  const claims = el(
+    "ol",
+    { className: "timeline", attrs: { "aria-label": "Claims, oldest first" } },
+    ...chain.map((claim) =>
+      el(
+        "li",
+        { className: `status-${name(MemoryStatus, claim.status)}` },
+        el("time", { text: time(claim.createTime) }),
+        el("span", { className: "action", text: name(MemoryStatus, claim.status) }),
+        claim.id === current ? el("span", { text: claim.content }) : el("a", { text: claim.content, attrs: { href: `#/memory/${claim.id}` } }),
+      ),
+    ),
+  );
+  const changes = el(
+    "ol",
+    { className: "timeline", attrs: { "aria-label": "Changes, oldest first" } },
+    ...events.map((event) =>
+      el("li", {}, el("time", { text: time(event.time) }), el("span", { className: "action", text: event.action }), el("span", { className: "detail", text: event.detail })),
+    ),
+  );
+  return el("div", {}, el("h4", { text: "Claims" }), claims, el("h4", { text: "Changes" }), changes);
+}
