@@ -38,7 +38,10 @@ describe("GC (Clean)", () => {
         old(ULIDS[3] as string, "fresh trace from today", 0),
       ],
     });
+    expect((await d.clients.admin.stats({})).lastMaintenance).toBeUndefined();
     const dry = await d.clients.admin.clean({ dryRun: true });
+    // A dry run is no run.
+    expect((await d.clients.admin.stats({})).lastMaintenance).toBeUndefined();
     expect(dry.archived.map((a) => [a.memoryId, a.reason]).sort()).toEqual([
       [ULIDS[0], "decayed"],
       [ULIDS[2], "expired"],
@@ -47,6 +50,7 @@ describe("GC (Clean)", () => {
 
     const real = await d.clients.admin.clean({});
     expect(real.archived).toHaveLength(2);
+    expect((await d.clients.admin.stats({})).lastMaintenance).toMatchObject({ trigger: "clean", archived: 2, consolidated: 0, error: "" });
     expect((await d.clients.memory.get({ id: ULIDS[0] as string })).memory).toMatchObject({ status: MemoryStatus.ARCHIVED, archiveReason: "decayed" });
     expect((await d.clients.memory.get({ id: ULIDS[1] as string })).memory?.status).toBe(MemoryStatus.ACTIVE);
     expect((await d.clients.admin.stats({})).total).toBe(4n);

@@ -114,6 +114,22 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     await page.context().close();
   });
 
+  it("shows the daemon, the embedder, the vault, the last maintenance run and the ledger as a chart", async () => {
+    await daemon.clients.admin.clean({});
+    const page = await signedIn("#/health");
+    const health = page.getByRole("region", { name: "Health" });
+    await expect.poll(() => health.getByRole("img", { name: /^Lifecycle ledger: / }).count()).toBe(1);
+    const stats = await daemon.clients.admin.stats({});
+    const active = stats.ledger.find((c) => c.key === "active")?.count ?? 0n;
+    expect(await health.getByRole("img", { name: /^Lifecycle ledger: / }).getAttribute("aria-label")).toContain(`active ${active}`);
+    expect(await page.locator(`.ledger rect[data-key="active"]`).getAttribute("width")).not.toBe("0");
+    expect(await health.getByRole("region", { name: "Embedder" }).textContent()).toContain("none: ");
+    expect(await health.getByRole("region", { name: "Vault" }).textContent()).toMatch(/files\d+, 0 waiting to be written|files\d+, \d+ waiting/);
+    expect(await health.getByRole("region", { name: "Last maintenance" }).textContent()).toMatch(/\(clean\)/);
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-health.png"), fullPage: true });
+    await page.context().close();
+  });
+
   it("gives a browser that did not sign in neither the page nor the API", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -2,6 +2,7 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
 import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
+import { VaultService } from "../../../gen/memd/v1/vault_service_pb.js";
 
 /**
  * The daemon's own Connect API, on the origin the page was served from: the browser signs each
@@ -10,6 +11,7 @@ import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
 const transport = createConnectTransport({ baseUrl: location.origin });
 export const memory = createClient(MemoryService, transport);
 export const admin = createClient(AdminService, transport);
+export const vault = createClient(VaultService, transport);
 
 /** A failure as a sentence: the daemon's own message when it sent one. */
 export function describe(error: unknown): string {

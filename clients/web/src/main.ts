@@ -1,13 +1,14 @@
 import { SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
 import { admin, describe, memory } from "./daemon.js";
 import { showProblem } from "./dom.js";
+import { renderHealth } from "./health-view.js";
 import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";
 import { renderStaged } from "./staged-view.js";
 
 /**
- * The web viewer's page: search (#/), one memory (#/memory/<id>) and the staged guesses
- * (#/staged), each a view of the daemon's own API.
+ * The web viewer's page: search (#/), one memory (#/memory/<id>), the staged guesses
+ * (#/staged) and health (#/health), each a view of the daemon's own API.
  */
 
 /** How long typing must pause before a search is sent. */
@@ -18,7 +19,7 @@ const query = element<HTMLInputElement>("query");
 const project = element<HTMLInputElement>("project");
 const results = element<HTMLOListElement>("results");
 const summary = element<HTMLParagraphElement>("summary");
-const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view") };
+const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), health: element("health-view") };
 
 let pending: AbortController | null = null;
 let timer: number | undefined;
@@ -57,9 +58,16 @@ function searchSoon(): void {
 function route(): void {
   showProblem("");
   const [, page, id] = location.hash.split("/");
-  const shown = page === "memory" && id ? views.memory : page === "staged" ? views.staged : views.search;
+  const shown = page === "memory" && id ? views.memory : page === "staged" ? views.staged : page === "health" ? views.health : views.search;
   for (const view of Object.values(views)) view.hidden = view !== shown;
-  const drawn = shown === views.memory ? renderMemory(views.memory, decodeURIComponent(id ?? "")) : shown === views.staged ? renderStaged(views.staged) : Promise.resolve();
+  const drawn =
+    shown === views.memory
+      ? renderMemory(views.memory, decodeURIComponent(id ?? ""))
+      : shown === views.staged
+        ? renderStaged(views.staged)
+        : shown === views.health
+          ? renderHealth(views.health)
+          : Promise.resolve();
   drawn.catch((error: unknown) => showProblem(describe(error)));
 }
 

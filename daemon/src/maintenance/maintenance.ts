@@ -22,6 +22,16 @@ export interface ConsolidationAction {
   originalIds: string[];
 }
 
+/** One finished maintenance run, for Stats. */
+export interface MaintenanceRunRecord {
+  endedAt: number;
+  trigger: "schedule" | "saves" | "clean" | "consolidate";
+  consolidated: number;
+  archived: number;
+  /** Why it failed; empty when it did not. */
+  error: string;
+}
+
 export interface MaintenanceOptions {
   store: MemoryStore;
   embeddings: EmbeddingRuntime | null;
@@ -64,8 +74,14 @@ export class Maintenance {
   private stopped = false;
   private lastSaveTriggeredAt = Number.NEGATIVE_INFINITY;
   private task: ReturnType<typeof cron.schedule> | null = null;
+  private last: MaintenanceRunRecord | null = null;
 
   constructor(private readonly options: MaintenanceOptions) {}
+
+  /** The last run that changed or could have changed something (dry runs do not count), since memd started. */
+  lastRun(): MaintenanceRunRecord | null {
+    return this.last;
+  }
 
   start(): void {
     this.task = cron.schedule(this.options.schedule ?? "17 3 * * *", () => void this.runAll("schedule"), { noOverlap: true });
@@ -84,12 +100,22 @@ export class Maintenance {
     void this.runAll("saves");
   }
 
-  clean(dryRun: boolean): Promise<ArchivedAction[]> {
-    return this.exclusive(() => this.cleanNow(dryRun));
+  /** Archives what the lifecycle says should go (a person asked, through Clean). */
+  async clean(dryRun: boolean): Promise<ArchivedAction[]> {
+    const archived = await this.exclusive(() => this.cleanNow(dryRun));
+    if (!dryRun) this.record("clean", 0, archived.length, "");
+    return archived;
   }
 
-  consolidate(dryRun: boolean): Promise<ConsolidationAction[]> {
-    return this.exclusive(() => this.consolidateNow(dryRun));
+  /** Merges aging clusters (a person asked, through Consolidate). */
+  async consolidate(dryRun: boolean): Promise<ConsolidationAction[]> {
+    const merged = await this.exclusive(() => this.consolidateNow(dryRun));
+    if (!dryRun) this.record("consolidate", merged.length, 0, "");
+    return merged;
+  }
+
+  private record(trigger: MaintenanceRunRecord["trigger"], consolidated: number, archived: number, error: string): void {
+    this.last = { endedAt: this.options.now(), trigger, consolidated, archived, error };
   }
 
   async stop(): Promise<void> {
@@ -102,15 +128,17 @@ export class Maintenance {
     }
   }
 
-  private async runAll(trigger: string): Promise<void> {
+  private async runAll(trigger: "schedule" | "saves"): Promise<void> {
     if (this.queued || this.stopped) return;
     this.queued = true;
     try {
-      const consolidated = await this.consolidate(false);
+      const consolidated = await this.exclusive(() => this.consolidateNow(false));
       if (this.stopped) return;
-      const archived = await this.clean(false);
+      const archived = await this.exclusive(() => this.cleanNow(false));
+      this.record(trigger, consolidated.length, archived.length, "");
       this.options.logger.info({ trigger, consolidated: consolidated.length, archived: archived.length }, "maintenance ran");
     } catch (error) {
+      this.record(trigger, 0, 0, error instanceof Error ? error.message : String(error));
       this.options.logger.error({ err: error, trigger }, "maintenance failed");
     } finally {
       this.queued = false;

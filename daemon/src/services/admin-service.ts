@@ -5,7 +5,8 @@ import { AdminService, InstructionsChannel, ReindexTarget } from "../../../gen/m
 import { InvalidInputError, UnavailableError } from "../errors.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
 import { validateImported } from "../memory/imported-memory.js";
-import { memoryFromPb, memoryToPb } from "./convert.js";
+import type { MaintenanceRunRecord } from "../maintenance/maintenance.js";
+import { memoryFromPb, memoryToPb, timeToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { embedderStatus, healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
@@ -40,6 +41,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
           { key: "review", count: BigInt(rulesDueForReview(store, project, deps.now()).length) },
         ],
         llm: deps.llm ? llmUsage(deps.llm) : undefined,
+        lastMaintenance: maintenanceRun(deps.maintenance.lastRun()),
       };
     },
 
@@ -150,4 +152,8 @@ function llmUsage(llm: CappedChatModel) {
 function stopped(signal: AbortSignal, what: string): ConnectError {
   const cause = ConnectError.from(signal.reason);
   return new ConnectError(`${what} stopped before it was done: ${cause.rawMessage}`, cause.code, undefined, undefined, cause);
+}
+
+function maintenanceRun(run: MaintenanceRunRecord | null) {
+  return run === null ? undefined : { endTime: timeToPb(run.endedAt), trigger: run.trigger, consolidated: run.consolidated, archived: run.archived, error: run.error };
 }

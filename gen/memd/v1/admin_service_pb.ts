@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_memd_v1_field_bounds } from "./field_bounds_pb.js";
 import type { Memory } from "./memory_pb.js";
 import { file_memd_v1_memory } from "./memory_pb.js";
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/admin_service.proto.
  */
 export const file_memd_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyKhAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50Eh4KA2xsbRgJIAEoCzIRLm1lbWQudjEuTGxtVXNhZ2UifQoITGxtVXNhZ2USEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSCwoDZGF5GAMgASgJEhQKDHRva2Vuc190b2RheRgEIAEoAxITCgtjYWxsc190b2RheRgFIAEoAxIYChBkYWlseV9jYXBfdG9rZW5zGAYgASgDIjgKDlJlaW5kZXhSZXF1ZXN0EiYKBnRhcmdldBgBIAEoDjIWLm1lbWQudjEuUmVpbmRleFRhcmdldCJqCg9SZWluZGV4UmVzcG9uc2USJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0EgwKBGRvbmUYAiABKAMSDQoFdG90YWwYAyABKAMSEgoKbGFzdF9lcnJvchgEIAEoCSIgCg1FeHBvcnRSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkiMQoORXhwb3J0UmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiOQoNSW1wb3J0UmVxdWVzdBIoCghtZW1vcmllcxgBIAMoCzIPLm1lbWQudjEuTWVtb3J5QgWouxjoByJFCg5JbXBvcnRSZXNwb25zZRIPCgdjcmVhdGVkGAEgASgFEg8KB3VwZGF0ZWQYAiABKAUSEQoJdW5jaGFuZ2VkGAMgASgFIkQKE0luc3RydWN0aW9uc1JlcXVlc3QSLQoHY2hhbm5lbBgBIAEoDjIcLm1lbWQudjEuSW5zdHJ1Y3Rpb25zQ2hhbm5lbCIkChRJbnN0cnVjdGlvbnNSZXNwb25zZRIMCgR0ZXh0GAEgASgJKmcKDVJlaW5kZXhUYXJnZXQSHgoaUkVJTkRFWF9UQVJHRVRfVU5TUEVDSUZJRUQQABIaChZSRUlOREVYX1RBUkdFVF9WRUNUT1JTEAESGgoWUkVJTkRFWF9UQVJHRVRfS0VZV09SRBACKpYBChNJbnN0cnVjdGlvbnNDaGFubmVsEiQKIElOU1RSVUNUSU9OU19DSEFOTkVMX1VOU1BFQ0lGSUVEEAASHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfQ0xJEAESHQoZSU5TVFJVQ1RJT05TX0NIQU5ORUxfQ1VSTBACEhwKGElOU1RSVUNUSU9OU19DSEFOTkVMX01DUBADMtQECgxBZG1pblNlcnZpY2USPgoGSGVhbHRoEhYubWVtZC52MS5IZWFsdGhSZXF1ZXN0GhcubWVtZC52MS5IZWFsdGhSZXNwb25zZSIDkAIBEjsKBVN0YXRzEhUubWVtZC52MS5TdGF0c1JlcXVlc3QaFi5tZW1kLnYxLlN0YXRzUmVzcG9uc2UiA5ACARJACgZFeHBvcnQSFi5tZW1kLnYxLkV4cG9ydFJlcXVlc3QaFy5tZW1kLnYxLkV4cG9ydFJlc3BvbnNlIgOQAgEwARI5CgZJbXBvcnQSFi5tZW1kLnYxLkltcG9ydFJlcXVlc3QaFy5tZW1kLnYxLkltcG9ydFJlc3BvbnNlElAKDEluc3RydWN0aW9ucxIcLm1lbWQudjEuSW5zdHJ1Y3Rpb25zUmVxdWVzdBodLm1lbWQudjEuSW5zdHJ1Y3Rpb25zUmVzcG9uc2UiA5ACARI+CgdSZWluZGV4EhcubWVtZC52MS5SZWluZGV4UmVxdWVzdBoYLm1lbWQudjEuUmVpbmRleFJlc3BvbnNlMAESNgoFQ2xlYW4SFS5tZW1kLnYxLkNsZWFuUmVxdWVzdBoWLm1lbWQudjEuQ2xlYW5SZXNwb25zZRJICgtDb25zb2xpZGF0ZRIbLm1lbWQudjEuQ29uc29saWRhdGVSZXF1ZXN0GhwubWVtZC52MS5Db25zb2xpZGF0ZVJlc3BvbnNlEjYKBVB1cmdlEhUubWVtZC52MS5QdXJnZVJlcXVlc3QaFi5tZW1kLnYxLlB1cmdlUmVzcG9uc2ViBnByb3RvMw", [file_memd_v1_field_bounds, file_memd_v1_memory, file_memd_v1_memory_service]);
+  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyLUAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50Eh4KA2xsbRgJIAEoCzIRLm1lbWQudjEuTGxtVXNhZ2USMQoQbGFzdF9tYWludGVuYW5jZRgKIAEoCzIXLm1lbWQudjEuTWFpbnRlbmFuY2VSdW4ihgEKDk1haW50ZW5hbmNlUnVuEiwKCGVuZF90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd0cmlnZ2VyGAIgASgJEhQKDGNvbnNvbGlkYXRlZBgDIAEoDRIQCghhcmNoaXZlZBgEIAEoDRINCgVlcnJvchgFIAEoCSJ9CghMbG1Vc2FnZRIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRILCgNkYXkYAyABKAkSFAoMdG9rZW5zX3RvZGF5GAQgASgDEhMKC2NhbGxzX3RvZGF5GAUgASgDEhgKEGRhaWx5X2NhcF90b2tlbnMYBiABKAMiOAoOUmVpbmRleFJlcXVlc3QSJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0ImoKD1JlaW5kZXhSZXNwb25zZRImCgZ0YXJnZXQYASABKA4yFi5tZW1kLnYxLlJlaW5kZXhUYXJnZXQSDAoEZG9uZRgCIAEoAxINCgV0b3RhbBgDIAEoAxISCgpsYXN0X2Vycm9yGAQgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIxCg5FeHBvcnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSI5Cg1JbXBvcnRSZXF1ZXN0EigKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnlCBai7GOgHIkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqZwoNUmVpbmRleFRhcmdldBIeChpSRUlOREVYX1RBUkdFVF9VTlNQRUNJRklFRBAAEhoKFlJFSU5ERVhfVEFSR0VUX1ZFQ1RPUlMQARIaChZSRUlOREVYX1RBUkdFVF9LRVlXT1JEEAIqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMy1AQKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBEj4KB1JlaW5kZXgSFy5tZW1kLnYxLlJlaW5kZXhSZXF1ZXN0GhgubWVtZC52MS5SZWluZGV4UmVzcG9uc2UwARI2CgVDbGVhbhIVLm1lbWQudjEuQ2xlYW5SZXF1ZXN0GhYubWVtZC52MS5DbGVhblJlc3BvbnNlEkgKC0NvbnNvbGlkYXRlEhsubWVtZC52MS5Db25zb2xpZGF0ZVJlcXVlc3QaHC5tZW1kLnYxLkNvbnNvbGlkYXRlUmVzcG9uc2USNgoFUHVyZ2USFS5tZW1kLnYxLlB1cmdlUmVxdWVzdBoWLm1lbWQudjEuUHVyZ2VSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_memd_v1_field_bounds, file_memd_v1_memory, file_memd_v1_memory_service]);
 
 /**
  * PurgeRequest confirms a deletion.
@@ -382,6 +384,14 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
    * @generated from field: memd.v1.LlmUsage llm = 9;
    */
   llm?: LlmUsage | undefined;
+
+  /**
+   * The last maintenance run since memd started (on its schedule, after saves, or asked for);
+   * unset when none has run yet.
+   *
+   * @generated from field: memd.v1.MaintenanceRun last_maintenance = 10;
+   */
+  lastMaintenance?: MaintenanceRun | undefined;
 };
 
 /**
@@ -390,6 +400,55 @@ export type StatsResponse = Message<"memd.v1.StatsResponse"> & {
  */
 export const StatsResponseSchema: GenMessage<StatsResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_admin_service, 12);
+
+/**
+ * MaintenanceRun is one run of consolidation and GC.
+ *
+ * @generated from message memd.v1.MaintenanceRun
+ */
+export type MaintenanceRun = Message<"memd.v1.MaintenanceRun"> & {
+  /**
+   * When it ended.
+   *
+   * @generated from field: google.protobuf.Timestamp end_time = 1;
+   */
+  endTime?: Timestamp | undefined;
+
+  /**
+   * What started it: "schedule", "saves", "clean" or "consolidate".
+   *
+   * @generated from field: string trigger = 2;
+   */
+  trigger: string;
+
+  /**
+   * Clusters merged into one memory each.
+   *
+   * @generated from field: uint32 consolidated = 3;
+   */
+  consolidated: number;
+
+  /**
+   * Memories archived (decayed, expired, stale or duplicates).
+   *
+   * @generated from field: uint32 archived = 4;
+   */
+  archived: number;
+
+  /**
+   * Why the run failed; empty when it did not.
+   *
+   * @generated from field: string error = 5;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message memd.v1.MaintenanceRun.
+ * Use `create(MaintenanceRunSchema)` to create a new message.
+ */
+export const MaintenanceRunSchema: GenMessage<MaintenanceRun> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 13);
 
 /**
  * LlmUsage reports the language model that summarises consolidations and distils transcripts,
@@ -446,7 +505,7 @@ export type LlmUsage = Message<"memd.v1.LlmUsage"> & {
  * Use `create(LlmUsageSchema)` to create a new message.
  */
 export const LlmUsageSchema: GenMessage<LlmUsage> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 13);
+  messageDesc(file_memd_v1_admin_service, 14);
 
 /**
  * ReindexRequest says what to rebuild.
@@ -467,7 +526,7 @@ export type ReindexRequest = Message<"memd.v1.ReindexRequest"> & {
  * Use `create(ReindexRequestSchema)` to create a new message.
  */
 export const ReindexRequestSchema: GenMessage<ReindexRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 14);
+  messageDesc(file_memd_v1_admin_service, 15);
 
 /**
  * ReindexResponse reports progress; the stream ends when the rebuild is complete.
@@ -509,7 +568,7 @@ export type ReindexResponse = Message<"memd.v1.ReindexResponse"> & {
  * Use `create(ReindexResponseSchema)` to create a new message.
  */
 export const ReindexResponseSchema: GenMessage<ReindexResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 15);
+  messageDesc(file_memd_v1_admin_service, 16);
 
 /**
  * ExportRequest selects what to export.
@@ -530,7 +589,7 @@ export type ExportRequest = Message<"memd.v1.ExportRequest"> & {
  * Use `create(ExportRequestSchema)` to create a new message.
  */
 export const ExportRequestSchema: GenMessage<ExportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 16);
+  messageDesc(file_memd_v1_admin_service, 17);
 
 /**
  * ExportResponse carries one exported memory.
@@ -551,7 +610,7 @@ export type ExportResponse = Message<"memd.v1.ExportResponse"> & {
  * Use `create(ExportResponseSchema)` to create a new message.
  */
 export const ExportResponseSchema: GenMessage<ExportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 17);
+  messageDesc(file_memd_v1_admin_service, 18);
 
 /**
  * ImportRequest carries a batch of memories to store.
@@ -572,7 +631,7 @@ export type ImportRequest = Message<"memd.v1.ImportRequest"> & {
  * Use `create(ImportRequestSchema)` to create a new message.
  */
 export const ImportRequestSchema: GenMessage<ImportRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 18);
+  messageDesc(file_memd_v1_admin_service, 19);
 
 /**
  * ImportResponse says what the import did.
@@ -607,7 +666,7 @@ export type ImportResponse = Message<"memd.v1.ImportResponse"> & {
  * Use `create(ImportResponseSchema)` to create a new message.
  */
 export const ImportResponseSchema: GenMessage<ImportResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 19);
+  messageDesc(file_memd_v1_admin_service, 20);
 
 /**
  * InstructionsRequest asks for the agent system prompt.
@@ -628,7 +687,7 @@ export type InstructionsRequest = Message<"memd.v1.InstructionsRequest"> & {
  * Use `create(InstructionsRequestSchema)` to create a new message.
  */
 export const InstructionsRequestSchema: GenMessage<InstructionsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 20);
+  messageDesc(file_memd_v1_admin_service, 21);
 
 /**
  * InstructionsResponse carries the prompt.
@@ -649,7 +708,7 @@ export type InstructionsResponse = Message<"memd.v1.InstructionsResponse"> & {
  * Use `create(InstructionsResponseSchema)` to create a new message.
  */
 export const InstructionsResponseSchema: GenMessage<InstructionsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_admin_service, 21);
+  messageDesc(file_memd_v1_admin_service, 22);
 
 /**
  * ReindexTarget names a derived index.
