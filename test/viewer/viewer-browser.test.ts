@@ -6,7 +6,7 @@ import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { freePort, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { freePort, makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
 const available = fs.existsSync(CHROMIUM);
@@ -19,10 +19,13 @@ describe.runIf(available)("the web viewer in Chromium", () => {
   let daemon: TestDaemon;
   let browser: Browser;
   let port: number;
+  /** Where approved skills are written: never the real ~/.claude. */
+  let claudeHome: string;
 
   beforeAll(async () => {
     port = await freePort();
-    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`] });
+    claudeHome = makeHome();
+    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_CLAUDE_HOME: claudeHome } });
     for (const [content, kind, project, concepts] of [
       ["Payments go through Stripe Checkout; we never store card numbers ourselves.", MemoryKind.DECISION, "shop", ["payments", "stripe"]],
       ["Stripe webhooks are verified with the signing secret before the order is marked paid.", MemoryKind.PROCEDURE, "shop", ["stripe", "webhooks"]],
@@ -37,6 +40,7 @@ describe.runIf(available)("the web viewer in Chromium", () => {
   afterAll(async () => {
     await browser?.close();
     await daemon?.stop();
+    fs.rmSync(claudeHome, { recursive: true, force: true });
   });
 
   it("signs in through the one-time link, searches as the person types, and draws each result's score", async () => {
@@ -127,6 +131,25 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     expect(await health.getByRole("region", { name: "Vault" }).textContent()).toMatch(/files\d+, 0 waiting to be written|files\d+, \d+ waiting/);
     expect(await health.getByRole("region", { name: "Last maintenance" }).textContent()).toMatch(/\(clean\)/);
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-health.png"), fullPage: true });
+    await page.context().close();
+  });
+
+  it("writes an approved skill proposal as a SKILL.md, and stops proposing a dismissed one", async () => {
+    const save = async (content: string) =>
+      (await daemon.clients.memory.save({ content, kind: MemoryKind.PROCEDURE, project: "global", provenance: Provenance.HUMAN, concepts: ["release"] })).memory?.id ?? "";
+    const approved = await save("Tag a release with git tag -s vX.Y.Z, then push the tag; CI publishes it.");
+    const dismissed = await save("Rotate the staging database password every quarter with make rotate-staging.");
+    const page = await signedIn("#/skills");
+    const item = (id: string) => page.getByRole("list", { name: "Skill proposals, most proven first" }).getByRole("listitem").filter({ hasText: id });
+    await expect.poll(() => item(approved).count()).toBe(1);
+    await item(approved).getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => item(approved).count()).toBe(0);
+    const written = fs.readdirSync(path.join(claudeHome, "skills"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("SKILL.md"));
+    expect(written).toHaveLength(1);
+    expect(fs.readFileSync(path.join(claudeHome, "skills", written[0] ?? ""), "utf8")).toContain("git tag -s vX.Y.Z");
+    await item(dismissed).getByRole("button", { name: "Dismiss" }).click();
+    await expect.poll(() => item(dismissed).count()).toBe(0);
+    expect((await daemon.clients.skills.listSkillProposals({ limit: 100 })).proposals.map((p) => p.memoryId)).not.toContain(dismissed);
     await page.context().close();
   });
 

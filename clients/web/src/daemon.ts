@@ -2,6 +2,7 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
 import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
+import { SkillService } from "../../../gen/memd/v1/skill_service_pb.js";
 import { VaultService } from "../../../gen/memd/v1/vault_service_pb.js";
 
 /**
@@ -12,6 +13,7 @@ const transport = createConnectTransport({ baseUrl: location.origin });
 export const memory = createClient(MemoryService, transport);
 export const admin = createClient(AdminService, transport);
 export const vault = createClient(VaultService, transport);
+export const skills = createClient(SkillService, transport);
 
 /** A failure as a sentence: the daemon's own message when it sent one. */
 export function describe(error: unknown): string {

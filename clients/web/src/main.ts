@@ -4,11 +4,12 @@ import { showProblem } from "./dom.js";
 import { renderHealth } from "./health-view.js";
 import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";
+import { renderSkills } from "./skills-view.js";
 import { renderStaged } from "./staged-view.js";
 
 /**
  * The web viewer's page: search (#/), one memory (#/memory/<id>), the staged guesses
- * (#/staged) and health (#/health), each a view of the daemon's own API.
+ * (#/staged), the skill proposals (#/skills) and health (#/health), each a view of the daemon's own API.
  */
 
 /** How long typing must pause before a search is sent. */
@@ -19,7 +20,7 @@ const query = element<HTMLInputElement>("query");
 const project = element<HTMLInputElement>("project");
 const results = element<HTMLOListElement>("results");
 const summary = element<HTMLParagraphElement>("summary");
-const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), health: element("health-view") };
+const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), skills: element("skills-view"), health: element("health-view") };
 
 let pending: AbortController | null = null;
 let timer: number | undefined;
@@ -58,16 +59,19 @@ function searchSoon(): void {
 function route(): void {
   showProblem("");
   const [, page, id] = location.hash.split("/");
-  const shown = page === "memory" && id ? views.memory : page === "staged" ? views.staged : page === "health" ? views.health : views.search;
+  const named: Record<string, HTMLElement> = { staged: views.staged, skills: views.skills, health: views.health };
+  const shown = page === "memory" && id ? views.memory : (named[page ?? ""] ?? views.search);
   for (const view of Object.values(views)) view.hidden = view !== shown;
   const drawn =
     shown === views.memory
       ? renderMemory(views.memory, decodeURIComponent(id ?? ""))
       : shown === views.staged
         ? renderStaged(views.staged)
-        : shown === views.health
-          ? renderHealth(views.health)
-          : Promise.resolve();
+        : shown === views.skills
+          ? renderSkills(views.skills)
+          : shown === views.health
+            ? renderHealth(views.health)
+            : Promise.resolve();
   drawn.catch((error: unknown) => showProblem(describe(error)));
 }
 
