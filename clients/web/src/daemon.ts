@@ -14,9 +14,3 @@ export const memory = createClient(MemoryService, transport);
 export const admin = createClient(AdminService, transport);
 export const vault = createClient(VaultService, transport);
 export const skills = createClient(SkillService, transport);
-
-/** A failure as a sentence: the daemon's own message when it sent one. */
-export function describe(error: unknown): string {
-  if (error instanceof Error) return error.message.replace(/^\[\w+\] /, "");
-  return String(error);
-}

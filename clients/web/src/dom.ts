@@ -29,3 +29,27 @@ export function showProblem(text: string): void {
   const line = document.getElementById("problem");
   if (line) line.textContent = text;
 }
+
+/** A failure as a sentence: the daemon's own message when it sent one. */
+export function describe(error: unknown): string {
+  if (error instanceof Error) return error.message.replace(/^\[\w+\] /, "");
+  return String(error);
+}
+
+/** What an action button runs: the change, then `then` (by default the view drawn again); a failure is shown, never thrown. */
+export type Act = (run: () => Promise<unknown>, then?: () => Promise<void>) => () => Promise<void>;
+
+/** The actions of a view that `redraw` draws again after each change. */
+export function acting(redraw: () => Promise<void>): Act {
+  const again = () => redraw().catch((error: unknown) => showProblem(describe(error)));
+  return (run, then = again) =>
+    async () => {
+      try {
+        await run();
+        showProblem("");
+        await then();
+      } catch (error) {
+        showProblem(describe(error));
+      }
+    };
+}

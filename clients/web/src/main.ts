@@ -1,6 +1,6 @@
 import { SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
-import { admin, describe, memory } from "./daemon.js";
-import { showProblem } from "./dom.js";
+import { admin, memory } from "./daemon.js";
+import { describe, showProblem } from "./dom.js";
 import { renderHealth } from "./health-view.js";
 import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";

@@ -1,8 +1,8 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKind, MemoryStatus, Provenance, Tier } from "../../../gen/memd/v1/memory_pb.js";
 import type { MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
-import { describe, memory as memories } from "./daemon.js";
-import { button, el, showProblem } from "./dom.js";
+import { memory as memories } from "./daemon.js";
+import { type Act, acting, button, describe, el, showProblem } from "./dom.js";
 
 const name = (values: Record<number, string>, value: number) => (values[value] ?? String(value)).toLowerCase();
 const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "-");
@@ -15,16 +15,7 @@ const memoryLink = (id: string) => (id === "" ? el("span", { text: "-" }) : el("
 export async function renderMemory(view: HTMLElement, id: string): Promise<void> {
   const [{ memory }, history] = await Promise.all([memories.get({ id }), memories.history({ id })]);
   if (!memory) throw new Error(`memd answered without memory ${id}`);
-  const again = () => renderMemory(view, id).catch((error: unknown) => showProblem(describe(error)));
-  const act = (run: () => Promise<unknown>, then: () => Promise<void> = again) => async () => {
-    try {
-      await run();
-      showProblem("");
-      await then();
-    } catch (error) {
-      showProblem(describe(error));
-    }
-  };
+  const act = acting(() => renderMemory(view, id));
   view.replaceChildren(
     el("h2", { text: "Memory" }),
     el("p", { text: memory.content, className: "content" }),
@@ -62,8 +53,6 @@ function fields(m: Memory): HTMLDListElement {
   ];
   return el("dl", { className: "fields" }, ...rows.flatMap(([term, value]) => [el("dt", { text: term }), el("dd", {}, value)]));
 }
-
-type Act = (run: () => Promise<unknown>, then?: () => Promise<void>) => () => Promise<void>;
 
 function actions(m: Memory, act: Act): HTMLElement {
   const row = el("div", { className: "actions", attrs: { role: "group", "aria-label": "Actions" } });

@@ -1,20 +1,11 @@
 import { SkillScope } from "../../../gen/memd/v1/skill_service_pb.js";
-import { describe, skills } from "./daemon.js";
-import { button, el, showProblem } from "./dom.js";
+import { skills } from "./daemon.js";
+import { acting, button, el } from "./dom.js";
 
 /** Proven memories memd proposes to write as agent skills (SKILL.md): approve writes one, dismiss stops proposing it. */
 export async function renderSkills(view: HTMLElement): Promise<void> {
   const { proposals } = await skills.listSkillProposals({ limit: 100 });
-  const again = () => renderSkills(view).catch((error: unknown) => showProblem(describe(error)));
-  const act = (run: () => Promise<unknown>) => async () => {
-    try {
-      await run();
-      showProblem("");
-      await again();
-    } catch (error) {
-      showProblem(describe(error));
-    }
-  };
+  const act = acting(() => renderSkills(view));
   view.replaceChildren(
     el("h2", { text: "Skills" }),
     el("p", { className: "meta", text: proposals.length === 0 ? "nothing to propose: no proven procedure or rule that an installed skill does not already cover" : `${proposals.length} proven memories could become skills` }),

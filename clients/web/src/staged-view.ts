@@ -1,20 +1,11 @@
 import { MemoryKind, MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
-import { describe, memory as memories } from "./daemon.js";
-import { button, el, showProblem } from "./dom.js";
+import { memory as memories } from "./daemon.js";
+import { acting, button, el } from "./dom.js";
 
 /** The inferred guesses waiting for corroboration, with the session they came from: promote or reject in one click. */
 export async function renderStaged(view: HTMLElement): Promise<void> {
   const { memories: staged } = await memories.list({ statuses: [MemoryStatus.STAGED], pageSize: 200 });
-  const again = () => renderStaged(view).catch((error: unknown) => showProblem(describe(error)));
-  const act = (run: () => Promise<unknown>) => async () => {
-    try {
-      await run();
-      showProblem("");
-      await again();
-    } catch (error) {
-      showProblem(describe(error));
-    }
-  };
+  const act = acting(() => renderStaged(view));
   view.replaceChildren(
     el("h2", { text: "Staged" }),
     el("p", { className: "meta", text: staged.length === 0 ? "nothing is staged" : `${staged.length} guesses wait for a person or a second session` }),
