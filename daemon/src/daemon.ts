@@ -128,6 +128,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       now,
       newId: () => newId(now()),
       limits,
+      halfLives: config.halfLives,
       claudeHome: config.claudeHome,
       models: { dir: config.embeddings.modelsDir, hub: config.embeddings.modelsHub },
       llm,

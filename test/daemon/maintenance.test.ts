@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { Code } from "@connectrpc/connect";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { startFakeOllama } from "../embed/fake-ollama.js";
 import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { refusalCode } from "../helpers/refusal.js";
 
 const DAY = 86_400_000;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -116,5 +118,20 @@ describe("consolidation (against a local server speaking the Ollama API)", () =>
     const original = await d.clients.memory.get({ id: ULIDS[0] as string });
     expect(original.memory).toMatchObject({ status: MemoryStatus.ARCHIVED, supersededBy: merged?.memory?.id });
     expect((await d.clients.admin.consolidate({})).consolidations).toEqual([]);
+  });
+});
+
+describe("DescribeDecay", () => {
+  it("draws each kind's fading with the daemon's half-lives, and refuses days and confidence out of range", async () => {
+    const d = await daemonWith();
+    const res = await d.clients.admin.describeDecay({ days: 14, confidence: 0 });
+    expect(res.curves).toHaveLength(10);
+    const episode = res.curves.find((c) => c.kind === MemoryKind.EPISODE);
+    expect(episode?.halfLifeDays).toBe(7);
+    expect(episode?.weights).toHaveLength(15);
+    expect(episode?.weights[7]).toBeCloseTo(0.5);
+    expect((await d.clients.admin.describeDecay({})).confidence).toBe(0.5);
+    expect(await refusalCode(d.clients.admin.describeDecay({ days: 4000 }))).toBe(Code.InvalidArgument);
+    expect(await refusalCode(d.clients.admin.describeDecay({ confidence: 1.5 }))).toBe(Code.InvalidArgument);
   });
 });

@@ -3,6 +3,7 @@
 // skipped and says so, and in CI it fails. MEMD_SCREENSHOTS=docs writes the README's screenshots.
 import fs from "node:fs";
 import path from "node:path";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
@@ -150,6 +151,23 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     await item(dismissed).getByRole("button", { name: "Dismiss" }).click();
     await expect.poll(() => item(dismissed).count()).toBe(0);
     expect((await daemon.clients.skills.listSkillProposals({ limit: 100 })).proposals.map((p) => p.memoryId)).not.toContain(dismissed);
+    await page.context().close();
+  });
+
+  it("draws each kind's fading and lists what the next maintenance run would archive", async () => {
+    const monthAgo = timestampFromMs(Date.now() - 30 * 86_400_000);
+    const id = "01JD8X4M2Q9W7E5R3T00000777";
+    await daemon.clients.admin.import({
+      memories: [{ id, content: "npm test failed once on a flaky port", kind: MemoryKind.TRACE, project: "ops", status: MemoryStatus.ACTIVE, confidence: 0.5, importance: 3, createTime: monthAgo, updateTime: monthAgo }],
+    });
+    const page = await signedIn("#/fading");
+    const fading = page.getByRole("region", { name: "Fading" });
+    await expect.poll(() => fading.locator("polyline").count()).toBe(10);
+    expect(await fading.getByRole("img", { name: /^Decay by kind: / }).getAttribute("aria-label")).toMatch(/episode half-life 7 days/);
+    expect(await fading.getByRole("list", { name: "Would be archived" }).textContent()).toContain(`${id} decayed`);
+    // A dry run: nothing was archived.
+    expect((await daemon.clients.memory.get({ id })).memory?.status).toBe(MemoryStatus.ACTIVE);
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-fading.png"), fullPage: true });
     await page.context().close();
   });
 

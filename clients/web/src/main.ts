@@ -1,6 +1,7 @@
 import { SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
 import { admin, memory } from "./daemon.js";
 import { describe, showProblem } from "./dom.js";
+import { renderFading } from "./fading-view.js";
 import { renderHealth } from "./health-view.js";
 import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";
@@ -9,7 +10,8 @@ import { renderStaged } from "./staged-view.js";
 
 /**
  * The web viewer's page: search (#/), one memory (#/memory/<id>), the staged guesses
- * (#/staged), the skill proposals (#/skills) and health (#/health), each a view of the daemon's own API.
+ * (#/staged), how memories fade (#/fading), the skill proposals (#/skills) and health (#/health),
+ * each a view of the daemon's own API.
  */
 
 /** How long typing must pause before a search is sent. */
@@ -20,7 +22,7 @@ const query = element<HTMLInputElement>("query");
 const project = element<HTMLInputElement>("project");
 const results = element<HTMLOListElement>("results");
 const summary = element<HTMLParagraphElement>("summary");
-const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), skills: element("skills-view"), health: element("health-view") };
+const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), fading: element("fading-view"), skills: element("skills-view"), health: element("health-view") };
 
 let pending: AbortController | null = null;
 let timer: number | undefined;
@@ -59,7 +61,7 @@ function searchSoon(): void {
 function route(): void {
   showProblem("");
   const [, page, id] = location.hash.split("/");
-  const named: Record<string, HTMLElement> = { staged: views.staged, skills: views.skills, health: views.health };
+  const named: Record<string, HTMLElement> = { staged: views.staged, fading: views.fading, skills: views.skills, health: views.health };
   const shown = page === "memory" && id ? views.memory : (named[page ?? ""] ?? views.search);
   for (const view of Object.values(views)) view.hidden = view !== shown;
   const drawn =
@@ -67,7 +69,9 @@ function route(): void {
       ? renderMemory(views.memory, decodeURIComponent(id ?? ""))
       : shown === views.staged
         ? renderStaged(views.staged)
-        : shown === views.skills
+        : shown === views.fading
+          ? renderFading(views.fading)
+          : shown === views.skills
           ? renderSkills(views.skills)
           : shown === views.health
             ? renderHealth(views.health)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  type DecayInputs, decayAnchor, decayWeight, effectiveHalfLifeMs, importanceFactor, intensityFactor,
+  type DecayInputs, decayAnchor, decayOverDays, decayWeight, effectiveHalfLifeMs, importanceFactor, intensityFactor,
 } from "./decay.js";
 import { DAY_MS, DEFAULT_HALF_LIVES, validateHalfLives } from "./half-lives.js";
 
@@ -133,5 +133,22 @@ describe("intensityFactor", () => {
     expect(intensityFactor(0.2)).toBeCloseTo(1.08, 12);
     expect(intensityFactor(0.5)).toBe(1.5);
     expect(intensityFactor(1)).toBe(3);
+  });
+});
+
+describe("decayOverDays", () => {
+  it("starts at 1, and at confidence 0 halves at the kind's half-life", () => {
+    const weights = decayOverDays("episode", 0, 14, DEFAULT_HALF_LIVES);
+    expect(weights).toHaveLength(15);
+    expect(weights[0]).toBe(1);
+    expect(weights[7]).toBeCloseTo(0.5);
+    expect(weights[14]).toBeCloseTo(0.25);
+  });
+
+  it("fades slower with more confidence, and never below 0 or above 1", () => {
+    const unsure = decayOverDays("fact", 0.2, 365, DEFAULT_HALF_LIVES);
+    const sure = decayOverDays("fact", 0.9, 365, DEFAULT_HALF_LIVES);
+    expect(sure[365]).toBeGreaterThan(unsure[365] ?? 1);
+    expect([...unsure, ...sure].every((w) => w >= 0 && w <= 1)).toBe(true);
   });
 });

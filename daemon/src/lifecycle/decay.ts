@@ -1,5 +1,5 @@
 import type { MemoryRecord } from "../memory/memory.js";
-import type { HalfLives } from "./half-lives.js";
+import { DAY_MS, type HalfLives } from "./half-lives.js";
 
 /** The fields of a memory that decide how fast it fades. */
 export type DecayInputs = Pick<MemoryRecord, "kind" | "pinned" | "importance" | "intensity" | "confidence" | "createdAt">;
@@ -52,6 +52,15 @@ export function decayWeight(
   if (!Number.isFinite(halfLife) || elapsed === 0) return 1;
   const rate = 1 - clamp(memory.confidence, 0, 1);
   return 2 ** (-(elapsed / halfLife) * rate);
+}
+
+/**
+ * The weight of a memory of `kind`, at default importance and no intensity, on each day
+ * 0..days after it was last reinforced: the curves the viewer draws.
+ */
+export function decayOverDays(kind: MemoryRecord["kind"], confidence: number, days: number, halfLives: HalfLives): number[] {
+  const memory: DecayInputs = { kind, pinned: false, importance: 3, intensity: 0, confidence, createdAt: 0 };
+  return Array.from({ length: days + 1 }, (_, day) => decayWeight(memory, null, day * DAY_MS, halfLives));
 }
 
 function clamp(value: number, min: number, max: number): number {

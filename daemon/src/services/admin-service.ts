@@ -6,13 +6,22 @@ import { InvalidInputError, UnavailableError } from "../errors.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MaintenanceRunRecord } from "../maintenance/maintenance.js";
-import { memoryFromPb, memoryToPb, timeToPb } from "./convert.js";
+import { kindToPb, memoryFromPb, memoryToPb, timeToPb } from "./convert.js";
+import { decayOverDays } from "../lifecycle/decay.js";
+import { DAY_MS } from "../lifecycle/half-lives.js";
+import { MEMORY_KINDS } from "../memory/memory.js";
 import type { ServiceDeps } from "./deps.js";
 import { embedderStatus, healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
 import { instructionsText } from "./instructions.js";
 
 const PURGE_CONFIRMATION = "delete archived memories";
+
+/** DescribeDecay's defaults and bound: a year, drawn for a saved memory's default confidence. */
+const DEFAULT_DECAY_DAYS = 365;
+const MAX_DECAY_DAYS = 3650;
+const DEFAULT_DECAY_CONFIDENCE = 0.5;
+
 /** Memories whose entity links and hash a keyword reindex derives again per turn of the event loop: about 10 ms of work. */
 const RELINK_STEP = 100;
 
@@ -21,6 +30,21 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
   return {
     health() {
       return { health: healthStatus(deps) };
+    },
+
+    describeDecay(req) {
+      const days = req.days === 0 ? DEFAULT_DECAY_DAYS : req.days;
+      if (!Number.isInteger(days) || days < 1 || days > MAX_DECAY_DAYS) throw new InvalidInputError(`days must be between 1 and ${MAX_DECAY_DAYS}, got ${req.days}`);
+      const confidence = req.confidence ?? DEFAULT_DECAY_CONFIDENCE;
+      if (!(confidence >= 0 && confidence <= 1)) throw new InvalidInputError(`confidence must be between 0 and 1, got ${confidence}`);
+      return {
+        confidence,
+        curves: MEMORY_KINDS.map((kind) => ({
+          kind: kindToPb(kind),
+          halfLifeDays: deps.halfLives[kind] / DAY_MS,
+          weights: decayOverDays(kind, confidence, days, deps.halfLives),
+        })),
+      };
     },
 
     stats(req) {

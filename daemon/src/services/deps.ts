@@ -1,3 +1,4 @@
+import type { HalfLives } from "../lifecycle/half-lives.js";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
 import type { Maintenance } from "../maintenance/maintenance.js";
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   embeddings: EmbeddingRuntime | null;
   /** Consolidation and GC, on demand and on schedule. */
   maintenance: Maintenance;
+  /** Each kind's half-life (MEMD_HALF_LIVES), for DescribeDecay. */
+  halfLives: HalfLives;
   /** Claude Code's user directory (~/.claude): installed skills are read from, and approved ones written to, its skills/. */
   claudeHome: string;
   /** Where pulled ONNX models live (MEMD_HOME/models) and the hub they are pulled from. */

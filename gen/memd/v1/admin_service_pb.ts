@@ -7,7 +7,7 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_memd_v1_field_bounds } from "./field_bounds_pb.js";
-import type { Memory } from "./memory_pb.js";
+import type { Memory, MemoryKind } from "./memory_pb.js";
 import { file_memd_v1_memory } from "./memory_pb.js";
 import type { EmbedderStatus, HealthStatus } from "./memory_service_pb.js";
 import { file_memd_v1_memory_service } from "./memory_service_pb.js";
@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/admin_service.proto.
  */
 export const file_memd_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyLUAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50Eh4KA2xsbRgJIAEoCzIRLm1lbWQudjEuTGxtVXNhZ2USMQoQbGFzdF9tYWludGVuYW5jZRgKIAEoCzIXLm1lbWQudjEuTWFpbnRlbmFuY2VSdW4ihgEKDk1haW50ZW5hbmNlUnVuEiwKCGVuZF90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd0cmlnZ2VyGAIgASgJEhQKDGNvbnNvbGlkYXRlZBgDIAEoDRIQCghhcmNoaXZlZBgEIAEoDRINCgVlcnJvchgFIAEoCSJ9CghMbG1Vc2FnZRIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRILCgNkYXkYAyABKAkSFAoMdG9rZW5zX3RvZGF5GAQgASgDEhMKC2NhbGxzX3RvZGF5GAUgASgDEhgKEGRhaWx5X2NhcF90b2tlbnMYBiABKAMiOAoOUmVpbmRleFJlcXVlc3QSJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0ImoKD1JlaW5kZXhSZXNwb25zZRImCgZ0YXJnZXQYASABKA4yFi5tZW1kLnYxLlJlaW5kZXhUYXJnZXQSDAoEZG9uZRgCIAEoAxINCgV0b3RhbBgDIAEoAxISCgpsYXN0X2Vycm9yGAQgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIxCg5FeHBvcnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSI5Cg1JbXBvcnRSZXF1ZXN0EigKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnlCBai7GOgHIkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkqZwoNUmVpbmRleFRhcmdldBIeChpSRUlOREVYX1RBUkdFVF9VTlNQRUNJRklFRBAAEhoKFlJFSU5ERVhfVEFSR0VUX1ZFQ1RPUlMQARIaChZSRUlOREVYX1RBUkdFVF9LRVlXT1JEEAIqlgEKE0luc3RydWN0aW9uc0NoYW5uZWwSJAogSU5TVFJVQ1RJT05TX0NIQU5ORUxfVU5TUEVDSUZJRUQQABIcChhJTlNUUlVDVElPTlNfQ0hBTk5FTF9DTEkQARIdChlJTlNUUlVDVElPTlNfQ0hBTk5FTF9DVVJMEAISHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfTUNQEAMy1AQKDEFkbWluU2VydmljZRI+CgZIZWFsdGgSFi5tZW1kLnYxLkhlYWx0aFJlcXVlc3QaFy5tZW1kLnYxLkhlYWx0aFJlc3BvbnNlIgOQAgESOwoFU3RhdHMSFS5tZW1kLnYxLlN0YXRzUmVxdWVzdBoWLm1lbWQudjEuU3RhdHNSZXNwb25zZSIDkAIBEkAKBkV4cG9ydBIWLm1lbWQudjEuRXhwb3J0UmVxdWVzdBoXLm1lbWQudjEuRXhwb3J0UmVzcG9uc2UiA5ACATABEjkKBkltcG9ydBIWLm1lbWQudjEuSW1wb3J0UmVxdWVzdBoXLm1lbWQudjEuSW1wb3J0UmVzcG9uc2USUAoMSW5zdHJ1Y3Rpb25zEhwubWVtZC52MS5JbnN0cnVjdGlvbnNSZXF1ZXN0Gh0ubWVtZC52MS5JbnN0cnVjdGlvbnNSZXNwb25zZSIDkAIBEj4KB1JlaW5kZXgSFy5tZW1kLnYxLlJlaW5kZXhSZXF1ZXN0GhgubWVtZC52MS5SZWluZGV4UmVzcG9uc2UwARI2CgVDbGVhbhIVLm1lbWQudjEuQ2xlYW5SZXF1ZXN0GhYubWVtZC52MS5DbGVhblJlc3BvbnNlEkgKC0NvbnNvbGlkYXRlEhsubWVtZC52MS5Db25zb2xpZGF0ZVJlcXVlc3QaHC5tZW1kLnYxLkNvbnNvbGlkYXRlUmVzcG9uc2USNgoFUHVyZ2USFS5tZW1kLnYxLlB1cmdlUmVxdWVzdBoWLm1lbWQudjEuUHVyZ2VSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_memd_v1_field_bounds, file_memd_v1_memory, file_memd_v1_memory_service]);
+  fileDesc("ChttZW1kL3YxL2FkbWluX3NlcnZpY2UucHJvdG8SB21lbWQudjEiHwoMUHVyZ2VSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAkiNQoNUHVyZ2VSZXNwb25zZRIPCgdkZWxldGVkGAEgASgDEhMKC2JhY2t1cF9wYXRoGAIgASgJIh8KDENsZWFuUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkoKEU1haW50ZW5hbmNlQWN0aW9uEhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSEgoKcmVsYXRlZF9pZBgDIAEoCSJOCg1DbGVhblJlc3BvbnNlEiwKCGFyY2hpdmVkGAEgAygLMhoubWVtZC52MS5NYWludGVuYW5jZUFjdGlvbhIPCgdkcnlfcnVuGAIgASgIIiUKEkNvbnNvbGlkYXRlUmVxdWVzdBIPCgdkcnlfcnVuGAEgASgIIkwKE0NvbnNvbGlkYXRpb25SZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSFAoMb3JpZ2luYWxfaWRzGAIgAygJIlwKE0NvbnNvbGlkYXRlUmVzcG9uc2USNAoOY29uc29saWRhdGlvbnMYASADKAsyHC5tZW1kLnYxLkNvbnNvbGlkYXRpb25SZXN1bHQSDwoHZHJ5X3J1bhgCIAEoCCIPCg1IZWFsdGhSZXF1ZXN0IjcKDkhlYWx0aFJlc3BvbnNlEiUKBmhlYWx0aBgBIAEoCzIVLm1lbWQudjEuSGVhbHRoU3RhdHVzIh8KDFN0YXRzUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJIiMKBUNvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyLUAgoNU3RhdHNSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIhCglieV9zdGF0dXMYAiADKAsyDi5tZW1kLnYxLkNvdW50Eh8KB2J5X2tpbmQYAyADKAsyDi5tZW1kLnYxLkNvdW50EiIKCmJ5X3Byb2plY3QYBCADKAsyDi5tZW1kLnYxLkNvdW50EhYKDmRhdGFiYXNlX2J5dGVzGAUgASgDEhYKDnNjaGVtYV92ZXJzaW9uGAYgASgFEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cxIeCgZsZWRnZXIYCCADKAsyDi5tZW1kLnYxLkNvdW50Eh4KA2xsbRgJIAEoCzIRLm1lbWQudjEuTGxtVXNhZ2USMQoQbGFzdF9tYWludGVuYW5jZRgKIAEoCzIXLm1lbWQudjEuTWFpbnRlbmFuY2VSdW4ihgEKDk1haW50ZW5hbmNlUnVuEiwKCGVuZF90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd0cmlnZ2VyGAIgASgJEhQKDGNvbnNvbGlkYXRlZBgDIAEoDRIQCghhcmNoaXZlZBgEIAEoDRINCgVlcnJvchgFIAEoCSJ9CghMbG1Vc2FnZRIQCghwcm92aWRlchgBIAEoCRINCgVtb2RlbBgCIAEoCRILCgNkYXkYAyABKAkSFAoMdG9rZW5zX3RvZGF5GAQgASgDEhMKC2NhbGxzX3RvZGF5GAUgASgDEhgKEGRhaWx5X2NhcF90b2tlbnMYBiABKAMiOAoOUmVpbmRleFJlcXVlc3QSJgoGdGFyZ2V0GAEgASgOMhYubWVtZC52MS5SZWluZGV4VGFyZ2V0ImoKD1JlaW5kZXhSZXNwb25zZRImCgZ0YXJnZXQYASABKA4yFi5tZW1kLnYxLlJlaW5kZXhUYXJnZXQSDAoEZG9uZRgCIAEoAxINCgV0b3RhbBgDIAEoAxISCgpsYXN0X2Vycm9yGAQgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCSIxCg5FeHBvcnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSI5Cg1JbXBvcnRSZXF1ZXN0EigKCG1lbW9yaWVzGAEgAygLMg8ubWVtZC52MS5NZW1vcnlCBai7GOgHIkUKDkltcG9ydFJlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSDwoHdXBkYXRlZBgCIAEoBRIRCgl1bmNoYW5nZWQYAyABKAUiRAoTSW5zdHJ1Y3Rpb25zUmVxdWVzdBItCgdjaGFubmVsGAEgASgOMhwubWVtZC52MS5JbnN0cnVjdGlvbnNDaGFubmVsIiQKFEluc3RydWN0aW9uc1Jlc3BvbnNlEgwKBHRleHQYASABKAkiTAoURGVzY3JpYmVEZWNheVJlcXVlc3QSDAoEZGF5cxgBIAEoBRIXCgpjb25maWRlbmNlGAIgASgBSACIAQFCDQoLX2NvbmZpZGVuY2UiWAoKRGVjYXlDdXJ2ZRIhCgRraW5kGAEgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEhYKDmhhbGZfbGlmZV9kYXlzGAIgASgBEg8KB3dlaWdodHMYAyADKAEiUAoVRGVzY3JpYmVEZWNheVJlc3BvbnNlEiMKBmN1cnZlcxgBIAMoCzITLm1lbWQudjEuRGVjYXlDdXJ2ZRISCgpjb25maWRlbmNlGAIgASgBKmcKDVJlaW5kZXhUYXJnZXQSHgoaUkVJTkRFWF9UQVJHRVRfVU5TUEVDSUZJRUQQABIaChZSRUlOREVYX1RBUkdFVF9WRUNUT1JTEAESGgoWUkVJTkRFWF9UQVJHRVRfS0VZV09SRBACKpYBChNJbnN0cnVjdGlvbnNDaGFubmVsEiQKIElOU1RSVUNUSU9OU19DSEFOTkVMX1VOU1BFQ0lGSUVEEAASHAoYSU5TVFJVQ1RJT05TX0NIQU5ORUxfQ0xJEAESHQoZSU5TVFJVQ1RJT05TX0NIQU5ORUxfQ1VSTBACEhwKGElOU1RSVUNUSU9OU19DSEFOTkVMX01DUBADMqkFCgxBZG1pblNlcnZpY2USPgoGSGVhbHRoEhYubWVtZC52MS5IZWFsdGhSZXF1ZXN0GhcubWVtZC52MS5IZWFsdGhSZXNwb25zZSIDkAIBEjsKBVN0YXRzEhUubWVtZC52MS5TdGF0c1JlcXVlc3QaFi5tZW1kLnYxLlN0YXRzUmVzcG9uc2UiA5ACARJACgZFeHBvcnQSFi5tZW1kLnYxLkV4cG9ydFJlcXVlc3QaFy5tZW1kLnYxLkV4cG9ydFJlc3BvbnNlIgOQAgEwARI5CgZJbXBvcnQSFi5tZW1kLnYxLkltcG9ydFJlcXVlc3QaFy5tZW1kLnYxLkltcG9ydFJlc3BvbnNlElAKDEluc3RydWN0aW9ucxIcLm1lbWQudjEuSW5zdHJ1Y3Rpb25zUmVxdWVzdBodLm1lbWQudjEuSW5zdHJ1Y3Rpb25zUmVzcG9uc2UiA5ACARI+CgdSZWluZGV4EhcubWVtZC52MS5SZWluZGV4UmVxdWVzdBoYLm1lbWQudjEuUmVpbmRleFJlc3BvbnNlMAESNgoFQ2xlYW4SFS5tZW1kLnYxLkNsZWFuUmVxdWVzdBoWLm1lbWQudjEuQ2xlYW5SZXNwb25zZRJICgtDb25zb2xpZGF0ZRIbLm1lbWQudjEuQ29uc29saWRhdGVSZXF1ZXN0GhwubWVtZC52MS5Db25zb2xpZGF0ZVJlc3BvbnNlElMKDURlc2NyaWJlRGVjYXkSHS5tZW1kLnYxLkRlc2NyaWJlRGVjYXlSZXF1ZXN0Gh4ubWVtZC52MS5EZXNjcmliZURlY2F5UmVzcG9uc2UiA5ACARI2CgVQdXJnZRIVLm1lbWQudjEuUHVyZ2VSZXF1ZXN0GhYubWVtZC52MS5QdXJnZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_memd_v1_field_bounds, file_memd_v1_memory, file_memd_v1_memory_service]);
 
 /**
  * PurgeRequest confirms a deletion.
@@ -711,6 +711,97 @@ export const InstructionsResponseSchema: GenMessage<InstructionsResponse> = /*@_
   messageDesc(file_memd_v1_admin_service, 22);
 
 /**
+ * DescribeDecayRequest says how far, and for what confidence, to draw the curves.
+ *
+ * @generated from message memd.v1.DescribeDecayRequest
+ */
+export type DescribeDecayRequest = Message<"memd.v1.DescribeDecayRequest"> & {
+  /**
+   * Days to draw, 1 to 3650; 0 means 365.
+   *
+   * @generated from field: int32 days = 1;
+   */
+  days: number;
+
+  /**
+   * The confidence the curves are for, 0 to 1 (more confidence fades slower); unset means 0.5.
+   *
+   * @generated from field: optional double confidence = 2;
+   */
+  confidence?: number | undefined;
+};
+
+/**
+ * Describes the message memd.v1.DescribeDecayRequest.
+ * Use `create(DescribeDecayRequestSchema)` to create a new message.
+ */
+export const DescribeDecayRequestSchema: GenMessage<DescribeDecayRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 23);
+
+/**
+ * DecayCurve is how one kind fades.
+ *
+ * @generated from message memd.v1.DecayCurve
+ */
+export type DecayCurve = Message<"memd.v1.DecayCurve"> & {
+  /**
+   * The kind.
+   *
+   * @generated from field: memd.v1.MemoryKind kind = 1;
+   */
+  kind: MemoryKind;
+
+  /**
+   * Its half-life in days (MEMD_HALF_LIVES), before importance and intensity stretch it.
+   *
+   * @generated from field: double half_life_days = 2;
+   */
+  halfLifeDays: number;
+
+  /**
+   * The weight, 0 to 1, on day 0, 1, ... days after the last reinforcement.
+   *
+   * @generated from field: repeated double weights = 3;
+   */
+  weights: number[];
+};
+
+/**
+ * Describes the message memd.v1.DecayCurve.
+ * Use `create(DecayCurveSchema)` to create a new message.
+ */
+export const DecayCurveSchema: GenMessage<DecayCurve> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 24);
+
+/**
+ * DescribeDecayResponse holds a curve per kind.
+ *
+ * @generated from message memd.v1.DescribeDecayResponse
+ */
+export type DescribeDecayResponse = Message<"memd.v1.DescribeDecayResponse"> & {
+  /**
+   * One per kind, in the order of MemoryKind.
+   *
+   * @generated from field: repeated memd.v1.DecayCurve curves = 1;
+   */
+  curves: DecayCurve[];
+
+  /**
+   * The confidence the curves were drawn for.
+   *
+   * @generated from field: double confidence = 2;
+   */
+  confidence: number;
+};
+
+/**
+ * Describes the message memd.v1.DescribeDecayResponse.
+ * Use `create(DescribeDecayResponseSchema)` to create a new message.
+ */
+export const DescribeDecayResponseSchema: GenMessage<DescribeDecayResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_admin_service, 25);
+
+/**
  * ReindexTarget names a derived index.
  *
  * @generated from enum memd.v1.ReindexTarget
@@ -875,6 +966,18 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ConsolidateRequestSchema;
     output: typeof ConsolidateResponseSchema;
+  },
+  /**
+   * DescribeDecay says how memories fade: for each kind, the weight of a memory of that kind
+   * (importance 3, no emotional intensity) on each day after it was last reinforced, as the
+   * daemon's own decay computes it with its half-lives. It changes nothing.
+   *
+   * @generated from rpc memd.v1.AdminService.DescribeDecay
+   */
+  describeDecay: {
+    methodKind: "unary";
+    input: typeof DescribeDecayRequestSchema;
+    output: typeof DescribeDecayResponseSchema;
   },
   /**
    * Purge deletes archived memories for good, after copying the database to MEMD_HOME/backups.
