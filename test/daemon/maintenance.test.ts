@@ -135,3 +135,22 @@ describe("DescribeDecay", () => {
     expect(await refusalCode(d.clients.admin.describeDecay({ confidence: 1.5 }))).toBe(Code.InvalidArgument);
   });
 });
+
+describe("Timeline", () => {
+  it("counts the day's saves, corrections and archivals, with every day of the range present", async () => {
+    const d = await daemonWith();
+    const first = (await d.clients.memory.save({ content: "Deploys go out on Tuesdays", project: "ops" })).memory?.id ?? "";
+    const second = (await d.clients.memory.save({ content: "The staging box is called lotus", project: "ops" })).memory?.id ?? "";
+    await d.clients.memory.archive({ id: second, reason: "renamed" });
+    await d.clients.memory.supersede({ id: first, content: "Deploys go out on Wednesdays" });
+    await d.clients.memory.save({ content: "Another project's note", project: "web" });
+    const week = await d.clients.admin.timeline({ days: 7, project: "ops" });
+    expect(week.days).toHaveLength(7);
+    expect(week.days.at(-1)?.day).toBe(new Date().toISOString().slice(0, 10));
+    const today = Object.fromEntries((week.days.at(-1)?.counts ?? []).map((c) => [c.key, Number(c.count)]));
+    expect(today).toEqual({ created: 3, archived: 1, superseded: 1 });
+    expect(week.days.slice(0, -1).every((day) => day.counts.length === 0)).toBe(true);
+    expect((await d.clients.admin.timeline({})).days).toHaveLength(30);
+    expect(await refusalCode(d.clients.admin.timeline({ days: 4000 }))).toBe(Code.InvalidArgument);
+  });
+});

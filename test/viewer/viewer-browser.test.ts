@@ -171,6 +171,21 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     await page.context().close();
   });
 
+  it("counts what happened today on the timeline, as the daemon recorded it", async () => {
+    const page = await signedIn("#/timeline");
+    const today = new Date().toISOString().slice(0, 10);
+    const row = page.getByRole("row", { name: new RegExp(`^${today}`) });
+    await expect.poll(() => row.count()).toBe(1);
+    const recorded = (await daemon.clients.admin.timeline({ days: 1 })).days[0]?.counts ?? [];
+    const saved = recorded.find((c) => c.key === "created")?.count ?? 0n;
+    expect(saved).toBeGreaterThan(0n);
+    const cells = await row.getByRole("cell").allTextContents();
+    expect(cells[0]).toBe(String(saved));
+    expect(await page.getByRole("table", { name: /^Changes per day/ }).getByRole("row").count()).toBe(31);
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-timeline.png") });
+    await page.context().close();
+  });
+
   it("gives a browser that did not sign in neither the page nor the API", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -7,10 +7,11 @@ import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";
 import { renderSkills } from "./skills-view.js";
 import { renderStaged } from "./staged-view.js";
+import { renderTimeline } from "./timeline-view.js";
 
 /**
  * The web viewer's page: search (#/), one memory (#/memory/<id>), the staged guesses
- * (#/staged), how memories fade (#/fading), the skill proposals (#/skills) and health (#/health),
+ * (#/staged), what happened day by day (#/timeline), how memories fade (#/fading), the skill proposals (#/skills) and health (#/health),
  * each a view of the daemon's own API.
  */
 
@@ -22,7 +23,7 @@ const query = element<HTMLInputElement>("query");
 const project = element<HTMLInputElement>("project");
 const results = element<HTMLOListElement>("results");
 const summary = element<HTMLParagraphElement>("summary");
-const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), fading: element("fading-view"), skills: element("skills-view"), health: element("health-view") };
+const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), timeline: element("timeline-view"), fading: element("fading-view"), skills: element("skills-view"), health: element("health-view") };
 
 let pending: AbortController | null = null;
 let timer: number | undefined;
@@ -61,7 +62,7 @@ function searchSoon(): void {
 function route(): void {
   showProblem("");
   const [, page, id] = location.hash.split("/");
-  const named: Record<string, HTMLElement> = { staged: views.staged, fading: views.fading, skills: views.skills, health: views.health };
+  const named: Record<string, HTMLElement> = { staged: views.staged, timeline: views.timeline, fading: views.fading, skills: views.skills, health: views.health };
   const shown = page === "memory" && id ? views.memory : (named[page ?? ""] ?? views.search);
   for (const view of Object.values(views)) view.hidden = view !== shown;
   const drawn =
@@ -69,7 +70,9 @@ function route(): void {
       ? renderMemory(views.memory, decodeURIComponent(id ?? ""))
       : shown === views.staged
         ? renderStaged(views.staged)
-        : shown === views.fading
+        : shown === views.timeline
+          ? renderTimeline(views.timeline)
+          : shown === views.fading
           ? renderFading(views.fading)
           : shown === views.skills
           ? renderSkills(views.skills)

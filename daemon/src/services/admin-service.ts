@@ -21,6 +21,9 @@ const PURGE_CONFIRMATION = "delete archived memories";
 const DEFAULT_DECAY_DAYS = 365;
 const MAX_DECAY_DAYS = 3650;
 const DEFAULT_DECAY_CONFIDENCE = 0.5;
+/** Timeline's default and bound, in days. */
+const DEFAULT_TIMELINE_DAYS = 30;
+const MAX_TIMELINE_DAYS = 3650;
 
 /** Memories whose entity links and hash a keyword reindex derives again per turn of the event loop: about 10 ms of work. */
 const RELINK_STEP = 100;
@@ -30,6 +33,18 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
   return {
     health() {
       return { health: healthStatus(deps) };
+    },
+
+    timeline(req) {
+      const days = req.days === 0 ? DEFAULT_TIMELINE_DAYS : req.days;
+      if (!Number.isInteger(days) || days < 1 || days > MAX_TIMELINE_DAYS) throw new InvalidInputError(`days must be between 1 and ${MAX_TIMELINE_DAYS}, got ${req.days}`);
+      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+      const today = Math.floor(deps.now() / DAY_MS) * DAY_MS;
+      const since = today - (days - 1) * DAY_MS;
+      const byDay = new Map<string, { key: string; count: bigint }[]>();
+      for (let at = since; at <= today; at += DAY_MS) byDay.set(new Date(at).toISOString().slice(0, 10), []);
+      for (const row of store.eventsPerDay(since, project)) byDay.get(row.day)?.push({ key: row.action, count: BigInt(row.count) });
+      return { days: [...byDay].map(([day, counts]) => ({ day, counts })) };
     },
 
     describeDecay(req) {

@@ -88,6 +88,11 @@ export interface MemoryStore {
   purgeArchived(backupFile: string): number[];
   /** Lifecycle counts for the ledger (see LedgerCounts). */
   ledger(project?: string): LedgerCounts;
+  /**
+   * Recorded changes since `since` (ms), counted per UTC day (YYYY-MM-DD) and action; archiving
+   * by consolidation counts as "consolidated". Days without changes are left out.
+   */
+  eventsPerDay(since: number, project?: string): { day: string; action: string; count: number }[];
   /** Every project with memories, most recently saved into first. */
   projects(): ProjectInfo[];
   /**

@@ -429,6 +429,20 @@ export class SqliteStore implements MemoryStore {
     return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value ?? 0])) as unknown as LedgerCounts;
   }
 
+  eventsPerDay(since: number, project?: string): { day: string; action: string; count: number }[] {
+    const scope = project === undefined ? "" : "AND m.project = @project";
+    return this
+      .sql(
+        `SELECT strftime('%Y-%m-%d', e.at / 1000, 'unixepoch') AS day,
+                CASE WHEN e.action = 'archived' AND e.detail LIKE 'consolidated into %' THEN 'consolidated' ELSE e.action END AS action,
+                COUNT(*) AS count
+         FROM memory_events e JOIN memories m ON m.id = e.memory_id
+         WHERE e.at >= @since ${scope}
+         GROUP BY day, action ORDER BY day, action`,
+      )
+      .all(project === undefined ? { since } : { since, project }) as { day: string; action: string; count: number }[];
+  }
+
   projects(): ProjectInfo[] {
     const rows = this
       .sql(
