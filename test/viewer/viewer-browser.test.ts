@@ -186,6 +186,25 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     await page.context().close();
   });
 
+  it("draws a project's entity graph, and lists it as text with links to the memories", async () => {
+    const page = await signedIn("#/graph/shop");
+    const listing = page.getByRole("list", { name: "Entities and the memories they link" });
+    await expect.poll(() => listing.getByRole("listitem").filter({ hasText: /^stripe/ }).count()).toBe(1);
+    const stripe = listing.getByRole("listitem").filter({ hasText: /^stripe/ });
+    expect(await stripe.getByRole("link").count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator(".graph canvas").count()).toBeGreaterThan(0);
+    const graph = await daemon.clients.memory.graph({ project: "shop" });
+    expect(await listing.getByRole("listitem").count()).toBe(graph.entities.length);
+    await stripe.getByRole("link").first().click();
+    await expect.poll(() => page.textContent("#memory-view .content")).toContain("Stripe");
+    if (SCREENSHOTS) {
+      await page.goto(`http://127.0.0.1:${port}/ui/#/graph/shop`);
+      await expect.poll(() => listing.getByRole("listitem").count()).toBeGreaterThan(0);
+      await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-graph.png"), fullPage: true });
+    }
+    await page.context().close();
+  });
+
   it("gives a browser that did not sign in neither the page nor the API", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

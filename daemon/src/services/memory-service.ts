@@ -30,6 +30,9 @@ import { decodePageToken, encodePageToken } from "./page-token.js";
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_SEARCH_LIMIT = 10;
+/** Graph: the memories of a project drawn by default, and at most. */
+const DEFAULT_GRAPH_MEMORIES = 200;
+const MAX_GRAPH_MEMORIES = 1000;
 const MAX_SEARCH_LIMIT = 100;
 const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
 /** How long a Save with wait_for_vector waits before answering with vector_ready = false. */
@@ -335,6 +338,18 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const reason = redact(req.reason.trim());
       const memory = store.modify(id, (current) => rejectMemory(current, reason, at), () => ({ at, action: "rejected", sessionId: "", detail: reason }));
       return { memory: memoryToPb(memory) };
+    },
+
+    graph(req) {
+      const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
+      const limit = boundedCount("limit", req.limit, DEFAULT_GRAPH_MEMORIES, MAX_GRAPH_MEMORIES);
+      const graph = store.projectGraph(project, limit);
+      return {
+        project,
+        memories: graph.memories.map((m) => ({ id: m.id, content: m.content, kind: kindToPb(m.kind) })),
+        entities: graph.entities,
+        links: graph.links,
+      };
     },
 
     restore(req) {

@@ -89,6 +89,11 @@ export interface MemoryStore {
   /** Lifecycle counts for the ledger (see LedgerCounts). */
   ledger(project?: string): LedgerCounts;
   /**
+   * A project's entity graph: its `limit` most recent active memories and the entities that link
+   * two or more of them (an entity one memory names links nothing).
+   */
+  projectGraph(project: string, limit: number): ProjectGraph;
+  /**
    * Recorded changes since `since` (ms), counted per UTC day (YYYY-MM-DD) and action; archiving
    * by consolidation counts as "consolidated". Days without changes are left out.
    */
@@ -152,6 +157,13 @@ export interface KeywordSearch extends KeywordScope {
 
 /** An event to record with a write; the store stamps the memory id. */
 export type NewEvent = Omit<MemoryEvent, "memoryId">;
+
+/** A project's memories and the entities that link them (see MemoryStore.projectGraph). */
+export interface ProjectGraph {
+  memories: Pick<MemoryRecord, "id" | "content" | "kind">[];
+  entities: { key: string; type: string }[];
+  links: { memoryId: string; entityKey: string }[];
+}
 
 /** An entity a memory names, as the graph stores it. */
 export interface LinkedEntity {

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIu0ECgtTYXZlUmVxdWVzdBIYCgdjb250ZW50GAEgASgJQgeguxiAgIAIEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSGAoHcHJvYmxlbRgFIAEoCUIHoLsYgICACBIZCghzb2x1dGlvbhgGIAEoCUIHoLsYgICACBIcCghjb25jZXB0cxgHIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgIIAMoCUIKoLsYgBCouxiAAhIYCgR0YWdzGAkgAygJQgqguxiAEKi7GIACEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARIZCgpzZXNzaW9uX2lkGBEgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYEiABKAlCBaC7GIACEi8KC2V4cGlyZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPd2FpdF9mb3JfdmVjdG9yGBUgASgIQg0KC19jb25maWRlbmNlQg0KC19pbXBvcnRhbmNlIloKDFNhdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIUCgx2ZWN0b3JfcmVhZHkYAiABKAgSEwoLbWVyZ2VkX2ludG8YAyABKAkiGAoKR2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIuCgtHZXRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIoCgpTdHJpbmdMaXN0EhoKBnZhbHVlcxgBIAMoCUIKoLsYgBCouxiAAiKIBQoNVXBkYXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIdCgdjb250ZW50GAIgASgJQgeguxiAgIAISACIAQESIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIUCgdwcm9qZWN0GAQgASgJSAGIAQESHQoHcHJvYmxlbRgFIAEoCUIHoLsYgICACEgCiAEBEh4KCHNvbHV0aW9uGAYgASgJQgeguxiAgIAISAOIAQESJQoIY29uY2VwdHMYByABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIgoFZmlsZXMYCCABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIQoEdGFncxgJIAEoCzITLm1lbWQudjEuU3RyaW5nTGlzdBIXCgpjb25maWRlbmNlGAogASgBSASIAQESGwoEdGllchgLIAEoDjINLm1lbWQudjEuVGllchITCgZwaW5uZWQYDCABKAhIBYgBARIXCgppbXBvcnRhbmNlGA0gASgFSAaIAQESFAoHdmFsZW5jZRgOIAEoAUgHiAEBEhYKCWludGVuc2l0eRgPIAEoAUgIiAEBEi8KC2V4cGlyZV90aW1lGBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCgoIX2NvbnRlbnRCCgoIX3Byb2plY3RCCgoIX3Byb2JsZW1CCwoJX3NvbHV0aW9uQg0KC19jb25maWRlbmNlQgkKB19waW5uZWRCDQoLX2ltcG9ydGFuY2VCCgoIX3ZhbGVuY2VCDAoKX2ludGVuc2l0eSIxCg5VcGRhdGVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIsCg5BcmNoaXZlUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMgoPQXJjaGl2ZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5ItECCgtMaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEigKBWtpbmRzGAIgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kQgSouxggEi0KCHN0YXR1c2VzGAMgAygOMhUubWVtZC52MS5NZW1vcnlTdGF0dXNCBKi7GCASGQoKc2Vzc2lvbl9pZBgEIAEoCUIFoLsYgAISEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkSEgoKcmV2aWV3X2R1ZRgKIAEoCCJKCgxMaXN0UmVzcG9uc2USIQoIbWVtb3JpZXMYASADKAsyDy5tZW1kLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkijgIKDVNlYXJjaFJlcXVlc3QSFQoFcXVlcnkYASABKAlCBqC7GICAARIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxhbGxfcHJvamVjdHMYBCABKAgSFgoOZXhjbHVkZV9nbG9iYWwYBSABKAgSKAoFa2luZHMYBiADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASLQoIc3RhdHVzZXMYByADKA4yFS5tZW1kLnYxLk1lbW9yeVN0YXR1c0IEqLsYIBINCgVsaW1pdBgIIAEoBRIhCgRtb2RlGAkgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlEg8KB2V4cGxhaW4YCiABKAgi3QEKEFNjb3JlRXhwbGFuYXRpb24SFAoMa2V5d29yZF9yYW5rGAEgASgFEhUKDWtleXdvcmRfc2NvcmUYAiABKAESEwoLdmVjdG9yX3JhbmsYAyABKAUSGQoRdmVjdG9yX3NpbWlsYXJpdHkYBCABKAESEgoKZ3JhcGhfcGF0aBgFIAEoCRIRCglyZWxldmFuY2UYBiABKAESDQoFZGVjYXkYByABKAESEQoJZnJlcXVlbmN5GAggASgBEhIKCmNvbmZpZGVuY2UYCSABKAESDwoHY29udGV4dBgKIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ihQEKDlNlYXJjaFJlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5tZW1kLnYxLlNlYXJjaFJlc3VsdBIPCgdwcm9qZWN0GAIgASgJEiEKBG1vZGUYAyABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSFwoPdmVjdG9yc19za2lwcGVkGAQgASgJItYBCg1SZWNhbGxSZXF1ZXN0EhUKBXF1ZXJ5GAEgASgJQgaguxiAgAESDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFgoOZXhjbHVkZV9nbG9iYWwYBCABKAgSKAoFa2luZHMYBSADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASDQoFZGVwdGgYBiABKAUSDQoFbGltaXQYByABKAUSEgoKbWF4X3Rva2VucxgIIAEoBRILCgNpZHMYCSADKAkSDwoHZXhwbGFpbhgKIAEoCCLVAQoOUmVjYWxsZWRNZW1vcnkSCgoCaWQYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIhCgRraW5kGAMgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEg8KB3Byb2plY3QYBCABKAkSDQoFc2NvcmUYBSABKAESHwoGbWVtb3J5GAYgASgLMg8ubWVtZC52MS5NZW1vcnkSEgoKYXNzb2NpYXRlZBgHIAEoCBIuCgtleHBsYW5hdGlvbhgIIAEoCzIZLm1lbWQudjEuU2NvcmVFeHBsYW5hdGlvbiKXAQoOUmVjYWxsUmVzcG9uc2USKQoIbWVtb3JpZXMYASADKAsyFy5tZW1kLnYxLlJlY2FsbGVkTWVtb3J5Eg8KB3Byb2plY3QYAiABKAkSDQoFZGVwdGgYAyABKAUSDgoGdG9rZW5zGAQgASgFEhEKCXRydW5jYXRlZBgFIAEoCBIXCg92ZWN0b3JzX3NraXBwZWQYBiABKAkihQIKEFN1cGVyc2VkZVJlcXVlc3QSCgoCaWQYASABKAkSGAoHY29udGVudBgCIAEoCUIHoLsYgICACBIOCgZyZWFzb24YAyABKAkSIQoEa2luZBgEIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIcCghjb25jZXB0cxgFIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgGIAMoCUIKoLsYgBCouxiAAhIZCgpzZXNzaW9uX2lkGAcgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYCCABKAlCBaC7GIACEicKCnByb3ZlbmFuY2UYCSABKA4yEy5tZW1kLnYxLlByb3ZlbmFuY2UiWQoRU3VwZXJzZWRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSIwoKc3VwZXJzZWRlZBgCIAEoCzIPLm1lbWQudjEuTWVtb3J5IhwKDkhpc3RvcnlSZXF1ZXN0EgoKAmlkGAEgASgJIn4KC01lbW9yeUV2ZW50EhEKCW1lbW9yeV9pZBgBIAEoCRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKc2Vzc2lvbl9pZBgEIAEoCRIOCgZkZXRhaWwYBSABKAkiVwoPSGlzdG9yeVJlc3BvbnNlEh4KBWNoYWluGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSJAoGZXZlbnRzGAIgAygLMhQubWVtZC52MS5NZW1vcnlFdmVudCIcCg5Qcm9tb3RlUmVxdWVzdBIKCgJpZBgBIAEoCSIyCg9Qcm9tb3RlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiHAoOUmVzdG9yZVJlcXVlc3QSCgoCaWQYASABKAkiMgoPUmVzdG9yZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IisKDVJlamVjdFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjEKDlJlamVjdFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IpQCChFDaGVja3BvaW50UmVxdWVzdBIYCgdzdW1tYXJ5GAEgASgJQgeguxiAgIAIEhgKB3Byb2JsZW0YAiABKAlCB6C7GICAgAgSGQoIc29sdXRpb24YAyABKAlCB6C7GICAgAgSGQoFZmlsZXMYBCADKAlCCqC7GIAQqLsYgAISHAoIY29uY2VwdHMYBSADKAlCCqC7GIAQqLsYgAISDwoHcHJvamVjdBgGIAEoCRILCgNjd2QYByABKAkSGQoKc2Vzc2lvbl9pZBgIIAEoCUIFoLsYgAISGwoMc291cmNlX2FnZW50GAkgASgJQgWguxiAAhIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJjCgtTeW5jUmVxdWVzdBIZCgpzZXNzaW9uX2lkGAEgASgJQgWguxiAAhIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIbCgxzb3VyY2VfYWdlbnQYBCABKAlCBaC7GIACInYKDlByb2plY3RTdW1tYXJ5EgwKBG5hbWUYASABKAkSDAoEcm9vdBgCIAEoCRIUCgxhY3RpdmVfY291bnQYAyABKAMSMgoObGFzdF9zYXZlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoECCgxTeW5jUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMSDwoHcHJvamVjdBgCIAEoCRIcChRwcm9qZWN0X2FjdGl2ZV9jb3VudBgDIAEoAxIaChJ0b3RhbF9hY3RpdmVfY291bnQYBCABKAMSKQoIcHJvamVjdHMYBSADKAsyFy5tZW1kLnYxLlByb2plY3RTdW1tYXJ5EiMKCnJldmlld19kdWUYBiADKAsyDy5tZW1kLnYxLk1lbW9yeRIvCg9za2lsbF9wcm9wb3NhbHMYByADKAsyFi5tZW1kLnYxLlNraWxsUHJvcG9zYWwioQEKDEhlYWx0aFN0YXR1cxIKCgJvaxgBIAEoCBIPCgd2ZXJzaW9uGAIgASgJEhYKDnNjaGVtYV92ZXJzaW9uGAMgASgFEhYKDnVwdGltZV9zZWNvbmRzGAQgASgDEgsKA3BpZBgFIAEoBRIMCgRob21lGAYgASgJEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cyK5AQoORW1iZWRkZXJTdGF0dXMSEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSEgoKZGltZW5zaW9ucxgDIAEoBRIOCgZyZWFzb24YBCABKAkSJQoFc3RhdGUYBSABKA4yFi5tZW1kLnYxLkVtYmVkZGVyU3RhdGUSEwoLcXVldWVfZGVwdGgYBiABKAMSEgoKbGFzdF9lcnJvchgHIAEoCRISCgpyZWluZGV4aW5nGAggASgIIoYBCgxCcmllZlJlcXVlc3QSGQoKc2Vzc2lvbl9pZBgBIAEoCUIFoLsYgAISDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSEQoJbWF4X2l0ZW1zGAQgASgFEhEKCW1heF9jaGFycxgFIAEoBRIXCg9jb250ZXh0X2NsZWFyZWQYBiABKAgiTgoJQnJpZWZJdGVtEiAKBHpvbmUYASABKA4yEi5tZW1kLnYxLkJyaWVmWm9uZRIRCgltZW1vcnlfaWQYAiABKAkSDAoEbGluZRgDIAEoCSJRCg1CcmllZlJlc3BvbnNlEg8KB3Byb2plY3QYASABKAkSIQoFaXRlbXMYAiADKAsyEi5tZW1kLnYxLkJyaWVmSXRlbRIMCgR0ZXh0GAMgASgJIoQBCg5TdWdnZXN0UmVxdWVzdBIWCgVxdWVyeRgBIAEoCUIHoLsYgICACBIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIZCgpzZXNzaW9uX2lkGAQgASgJQgWguxiAAhINCgVsaW1pdBgFIAEoBRISCgptYXhfdG9rZW5zGAYgASgFImgKDU1lbW9yeVBvaW50ZXISCgoCaWQYASABKAkSIQoEa2luZBgCIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIMCgRsaW5lGAMgASgJEg0KBXNjb3JlGAQgASgBEgsKA3doeRgFIAEoCSJzCg9TdWdnZXN0UmVzcG9uc2USKAoIcG9pbnRlcnMYASADKAsyFi5tZW1kLnYxLk1lbW9yeVBvaW50ZXISDAoEdGV4dBgCIAEoCRIPCgdwcm9qZWN0GAMgASgJEhcKD3ZlY3RvcnNfc2tpcHBlZBgEIAEoCSpyCgpTZWFyY2hNb2RlEhsKF1NFQVJDSF9NT0RFX1VOU1BFQ0lGSUVEEAASFwoTU0VBUkNIX01PREVfS0VZV09SRBABEhYKElNFQVJDSF9NT0RFX1ZFQ1RPUhACEhYKElNFQVJDSF9NT0RFX0hZQlJJRBADKn4KDUVtYmVkZGVyU3RhdGUSHgoaRU1CRURERVJfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNFTUJFRERFUl9TVEFURV9JRExFEAESGAoURU1CRURERVJfU1RBVEVfUkVBRFkQAhIaChZFTUJFRERFUl9TVEFURV9GQUlMSU5HEAMqrAEKCUJyaWVmWm9uZRIaChZCUklFRl9aT05FX1VOU1BFQ0lGSUVEEAASGQoVQlJJRUZfWk9ORV9QUkVGRVJFTkNFEAESFgoSQlJJRUZfWk9ORV9QUk9KRUNUEAISFgoSQlJJRUZfWk9ORV9FUElTT0RFEAMSGQoVQlJJRUZfWk9ORV9SRVZJRVdfRFVFEAQSHQoZQlJJRUZfWk9ORV9TS0lMTF9QUk9QT1NBTBAFMtkHCg1NZW1vcnlTZXJ2aWNlEjMKBFNhdmUSFC5tZW1kLnYxLlNhdmVSZXF1ZXN0GhUubWVtZC52MS5TYXZlUmVzcG9uc2USNQoDR2V0EhMubWVtZC52MS5HZXRSZXF1ZXN0GhQubWVtZC52MS5HZXRSZXNwb25zZSIDkAIBEjkKBlVwZGF0ZRIWLm1lbWQudjEuVXBkYXRlUmVxdWVzdBoXLm1lbWQudjEuVXBkYXRlUmVzcG9uc2USPAoHQXJjaGl2ZRIXLm1lbWQudjEuQXJjaGl2ZVJlcXVlc3QaGC5tZW1kLnYxLkFyY2hpdmVSZXNwb25zZRI4CgRMaXN0EhQubWVtZC52MS5MaXN0UmVxdWVzdBoVLm1lbWQudjEuTGlzdFJlc3BvbnNlIgOQAgESPgoGU2VhcmNoEhYubWVtZC52MS5TZWFyY2hSZXF1ZXN0GhcubWVtZC52MS5TZWFyY2hSZXNwb25zZSIDkAIBEjkKBlJlY2FsbBIWLm1lbWQudjEuUmVjYWxsUmVxdWVzdBoXLm1lbWQudjEuUmVjYWxsUmVzcG9uc2USQgoJU3VwZXJzZWRlEhkubWVtZC52MS5TdXBlcnNlZGVSZXF1ZXN0GhoubWVtZC52MS5TdXBlcnNlZGVSZXNwb25zZRJBCgdIaXN0b3J5EhcubWVtZC52MS5IaXN0b3J5UmVxdWVzdBoYLm1lbWQudjEuSGlzdG9yeVJlc3BvbnNlIgOQAgESPAoHUHJvbW90ZRIXLm1lbWQudjEuUHJvbW90ZVJlcXVlc3QaGC5tZW1kLnYxLlByb21vdGVSZXNwb25zZRI5CgZSZWplY3QSFi5tZW1kLnYxLlJlamVjdFJlcXVlc3QaFy5tZW1kLnYxLlJlamVjdFJlc3BvbnNlEjwKB1Jlc3RvcmUSFy5tZW1kLnYxLlJlc3RvcmVSZXF1ZXN0GhgubWVtZC52MS5SZXN0b3JlUmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlEjYKBUJyaWVmEhUubWVtZC52MS5CcmllZlJlcXVlc3QaFi5tZW1kLnYxLkJyaWVmUmVzcG9uc2USPAoHU3VnZ2VzdBIXLm1lbWQudjEuU3VnZ2VzdFJlcXVlc3QaGC5tZW1kLnYxLlN1Z2dlc3RSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_field_bounds, file_google_protobuf_timestamp, file_memd_v1_memory, file_memd_v1_skill_service]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIu0ECgtTYXZlUmVxdWVzdBIYCgdjb250ZW50GAEgASgJQgeguxiAgIAIEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSGAoHcHJvYmxlbRgFIAEoCUIHoLsYgICACBIZCghzb2x1dGlvbhgGIAEoCUIHoLsYgICACBIcCghjb25jZXB0cxgHIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgIIAMoCUIKoLsYgBCouxiAAhIYCgR0YWdzGAkgAygJQgqguxiAEKi7GIACEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARIZCgpzZXNzaW9uX2lkGBEgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYEiABKAlCBaC7GIACEi8KC2V4cGlyZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPd2FpdF9mb3JfdmVjdG9yGBUgASgIQg0KC19jb25maWRlbmNlQg0KC19pbXBvcnRhbmNlIloKDFNhdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIUCgx2ZWN0b3JfcmVhZHkYAiABKAgSEwoLbWVyZ2VkX2ludG8YAyABKAkiGAoKR2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIuCgtHZXRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIoCgpTdHJpbmdMaXN0EhoKBnZhbHVlcxgBIAMoCUIKoLsYgBCouxiAAiKIBQoNVXBkYXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIdCgdjb250ZW50GAIgASgJQgeguxiAgIAISACIAQESIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIUCgdwcm9qZWN0GAQgASgJSAGIAQESHQoHcHJvYmxlbRgFIAEoCUIHoLsYgICACEgCiAEBEh4KCHNvbHV0aW9uGAYgASgJQgeguxiAgIAISAOIAQESJQoIY29uY2VwdHMYByABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIgoFZmlsZXMYCCABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIQoEdGFncxgJIAEoCzITLm1lbWQudjEuU3RyaW5nTGlzdBIXCgpjb25maWRlbmNlGAogASgBSASIAQESGwoEdGllchgLIAEoDjINLm1lbWQudjEuVGllchITCgZwaW5uZWQYDCABKAhIBYgBARIXCgppbXBvcnRhbmNlGA0gASgFSAaIAQESFAoHdmFsZW5jZRgOIAEoAUgHiAEBEhYKCWludGVuc2l0eRgPIAEoAUgIiAEBEi8KC2V4cGlyZV90aW1lGBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCgoIX2NvbnRlbnRCCgoIX3Byb2plY3RCCgoIX3Byb2JsZW1CCwoJX3NvbHV0aW9uQg0KC19jb25maWRlbmNlQgkKB19waW5uZWRCDQoLX2ltcG9ydGFuY2VCCgoIX3ZhbGVuY2VCDAoKX2ludGVuc2l0eSIxCg5VcGRhdGVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIsCg5BcmNoaXZlUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMgoPQXJjaGl2ZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5ItECCgtMaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEigKBWtpbmRzGAIgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kQgSouxggEi0KCHN0YXR1c2VzGAMgAygOMhUubWVtZC52MS5NZW1vcnlTdGF0dXNCBKi7GCASGQoKc2Vzc2lvbl9pZBgEIAEoCUIFoLsYgAISEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkSEgoKcmV2aWV3X2R1ZRgKIAEoCCJKCgxMaXN0UmVzcG9uc2USIQoIbWVtb3JpZXMYASADKAsyDy5tZW1kLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkijgIKDVNlYXJjaFJlcXVlc3QSFQoFcXVlcnkYASABKAlCBqC7GICAARIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxhbGxfcHJvamVjdHMYBCABKAgSFgoOZXhjbHVkZV9nbG9iYWwYBSABKAgSKAoFa2luZHMYBiADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASLQoIc3RhdHVzZXMYByADKA4yFS5tZW1kLnYxLk1lbW9yeVN0YXR1c0IEqLsYIBINCgVsaW1pdBgIIAEoBRIhCgRtb2RlGAkgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlEg8KB2V4cGxhaW4YCiABKAgi3QEKEFNjb3JlRXhwbGFuYXRpb24SFAoMa2V5d29yZF9yYW5rGAEgASgFEhUKDWtleXdvcmRfc2NvcmUYAiABKAESEwoLdmVjdG9yX3JhbmsYAyABKAUSGQoRdmVjdG9yX3NpbWlsYXJpdHkYBCABKAESEgoKZ3JhcGhfcGF0aBgFIAEoCRIRCglyZWxldmFuY2UYBiABKAESDQoFZGVjYXkYByABKAESEQoJZnJlcXVlbmN5GAggASgBEhIKCmNvbmZpZGVuY2UYCSABKAESDwoHY29udGV4dBgKIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ihQEKDlNlYXJjaFJlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5tZW1kLnYxLlNlYXJjaFJlc3VsdBIPCgdwcm9qZWN0GAIgASgJEiEKBG1vZGUYAyABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSFwoPdmVjdG9yc19za2lwcGVkGAQgASgJItYBCg1SZWNhbGxSZXF1ZXN0EhUKBXF1ZXJ5GAEgASgJQgaguxiAgAESDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFgoOZXhjbHVkZV9nbG9iYWwYBCABKAgSKAoFa2luZHMYBSADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASDQoFZGVwdGgYBiABKAUSDQoFbGltaXQYByABKAUSEgoKbWF4X3Rva2VucxgIIAEoBRILCgNpZHMYCSADKAkSDwoHZXhwbGFpbhgKIAEoCCLVAQoOUmVjYWxsZWRNZW1vcnkSCgoCaWQYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIhCgRraW5kGAMgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEg8KB3Byb2plY3QYBCABKAkSDQoFc2NvcmUYBSABKAESHwoGbWVtb3J5GAYgASgLMg8ubWVtZC52MS5NZW1vcnkSEgoKYXNzb2NpYXRlZBgHIAEoCBIuCgtleHBsYW5hdGlvbhgIIAEoCzIZLm1lbWQudjEuU2NvcmVFeHBsYW5hdGlvbiKXAQoOUmVjYWxsUmVzcG9uc2USKQoIbWVtb3JpZXMYASADKAsyFy5tZW1kLnYxLlJlY2FsbGVkTWVtb3J5Eg8KB3Byb2plY3QYAiABKAkSDQoFZGVwdGgYAyABKAUSDgoGdG9rZW5zGAQgASgFEhEKCXRydW5jYXRlZBgFIAEoCBIXCg92ZWN0b3JzX3NraXBwZWQYBiABKAkihQIKEFN1cGVyc2VkZVJlcXVlc3QSCgoCaWQYASABKAkSGAoHY29udGVudBgCIAEoCUIHoLsYgICACBIOCgZyZWFzb24YAyABKAkSIQoEa2luZBgEIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIcCghjb25jZXB0cxgFIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgGIAMoCUIKoLsYgBCouxiAAhIZCgpzZXNzaW9uX2lkGAcgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYCCABKAlCBaC7GIACEicKCnByb3ZlbmFuY2UYCSABKA4yEy5tZW1kLnYxLlByb3ZlbmFuY2UiWQoRU3VwZXJzZWRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSIwoKc3VwZXJzZWRlZBgCIAEoCzIPLm1lbWQudjEuTWVtb3J5IhwKDkhpc3RvcnlSZXF1ZXN0EgoKAmlkGAEgASgJIn4KC01lbW9yeUV2ZW50EhEKCW1lbW9yeV9pZBgBIAEoCRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKc2Vzc2lvbl9pZBgEIAEoCRIOCgZkZXRhaWwYBSABKAkiVwoPSGlzdG9yeVJlc3BvbnNlEh4KBWNoYWluGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSJAoGZXZlbnRzGAIgAygLMhQubWVtZC52MS5NZW1vcnlFdmVudCIcCg5Qcm9tb3RlUmVxdWVzdBIKCgJpZBgBIAEoCSIyCg9Qcm9tb3RlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiOwoMR3JhcGhSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSCwoDY3dkGAIgASgJEg0KBWxpbWl0GAMgASgFIk0KC0dyYXBoTWVtb3J5EgoKAmlkGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZCIoCgtHcmFwaEVudGl0eRILCgNrZXkYASABKAkSDAoEdHlwZRgCIAEoCSIyCglHcmFwaExpbmsSEQoJbWVtb3J5X2lkGAEgASgJEhIKCmVudGl0eV9rZXkYAiABKAkikwEKDUdyYXBoUmVzcG9uc2USDwoHcHJvamVjdBgBIAEoCRImCghtZW1vcmllcxgCIAMoCzIULm1lbWQudjEuR3JhcGhNZW1vcnkSJgoIZW50aXRpZXMYAyADKAsyFC5tZW1kLnYxLkdyYXBoRW50aXR5EiEKBWxpbmtzGAQgAygLMhIubWVtZC52MS5HcmFwaExpbmsiHAoOUmVzdG9yZVJlcXVlc3QSCgoCaWQYASABKAkiMgoPUmVzdG9yZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IisKDVJlamVjdFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjEKDlJlamVjdFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IpQCChFDaGVja3BvaW50UmVxdWVzdBIYCgdzdW1tYXJ5GAEgASgJQgeguxiAgIAIEhgKB3Byb2JsZW0YAiABKAlCB6C7GICAgAgSGQoIc29sdXRpb24YAyABKAlCB6C7GICAgAgSGQoFZmlsZXMYBCADKAlCCqC7GIAQqLsYgAISHAoIY29uY2VwdHMYBSADKAlCCqC7GIAQqLsYgAISDwoHcHJvamVjdBgGIAEoCRILCgNjd2QYByABKAkSGQoKc2Vzc2lvbl9pZBgIIAEoCUIFoLsYgAISGwoMc291cmNlX2FnZW50GAkgASgJQgWguxiAAhIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJjCgtTeW5jUmVxdWVzdBIZCgpzZXNzaW9uX2lkGAEgASgJQgWguxiAAhIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIbCgxzb3VyY2VfYWdlbnQYBCABKAlCBaC7GIACInYKDlByb2plY3RTdW1tYXJ5EgwKBG5hbWUYASABKAkSDAoEcm9vdBgCIAEoCRIUCgxhY3RpdmVfY291bnQYAyABKAMSMgoObGFzdF9zYXZlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoECCgxTeW5jUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMSDwoHcHJvamVjdBgCIAEoCRIcChRwcm9qZWN0X2FjdGl2ZV9jb3VudBgDIAEoAxIaChJ0b3RhbF9hY3RpdmVfY291bnQYBCABKAMSKQoIcHJvamVjdHMYBSADKAsyFy5tZW1kLnYxLlByb2plY3RTdW1tYXJ5EiMKCnJldmlld19kdWUYBiADKAsyDy5tZW1kLnYxLk1lbW9yeRIvCg9za2lsbF9wcm9wb3NhbHMYByADKAsyFi5tZW1kLnYxLlNraWxsUHJvcG9zYWwioQEKDEhlYWx0aFN0YXR1cxIKCgJvaxgBIAEoCBIPCgd2ZXJzaW9uGAIgASgJEhYKDnNjaGVtYV92ZXJzaW9uGAMgASgFEhYKDnVwdGltZV9zZWNvbmRzGAQgASgDEgsKA3BpZBgFIAEoBRIMCgRob21lGAYgASgJEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cyK5AQoORW1iZWRkZXJTdGF0dXMSEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSEgoKZGltZW5zaW9ucxgDIAEoBRIOCgZyZWFzb24YBCABKAkSJQoFc3RhdGUYBSABKA4yFi5tZW1kLnYxLkVtYmVkZGVyU3RhdGUSEwoLcXVldWVfZGVwdGgYBiABKAMSEgoKbGFzdF9lcnJvchgHIAEoCRISCgpyZWluZGV4aW5nGAggASgIIoYBCgxCcmllZlJlcXVlc3QSGQoKc2Vzc2lvbl9pZBgBIAEoCUIFoLsYgAISDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSEQoJbWF4X2l0ZW1zGAQgASgFEhEKCW1heF9jaGFycxgFIAEoBRIXCg9jb250ZXh0X2NsZWFyZWQYBiABKAgiTgoJQnJpZWZJdGVtEiAKBHpvbmUYASABKA4yEi5tZW1kLnYxLkJyaWVmWm9uZRIRCgltZW1vcnlfaWQYAiABKAkSDAoEbGluZRgDIAEoCSJRCg1CcmllZlJlc3BvbnNlEg8KB3Byb2plY3QYASABKAkSIQoFaXRlbXMYAiADKAsyEi5tZW1kLnYxLkJyaWVmSXRlbRIMCgR0ZXh0GAMgASgJIoQBCg5TdWdnZXN0UmVxdWVzdBIWCgVxdWVyeRgBIAEoCUIHoLsYgICACBIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIZCgpzZXNzaW9uX2lkGAQgASgJQgWguxiAAhINCgVsaW1pdBgFIAEoBRISCgptYXhfdG9rZW5zGAYgASgFImgKDU1lbW9yeVBvaW50ZXISCgoCaWQYASABKAkSIQoEa2luZBgCIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIMCgRsaW5lGAMgASgJEg0KBXNjb3JlGAQgASgBEgsKA3doeRgFIAEoCSJzCg9TdWdnZXN0UmVzcG9uc2USKAoIcG9pbnRlcnMYASADKAsyFi5tZW1kLnYxLk1lbW9yeVBvaW50ZXISDAoEdGV4dBgCIAEoCRIPCgdwcm9qZWN0GAMgASgJEhcKD3ZlY3RvcnNfc2tpcHBlZBgEIAEoCSpyCgpTZWFyY2hNb2RlEhsKF1NFQVJDSF9NT0RFX1VOU1BFQ0lGSUVEEAASFwoTU0VBUkNIX01PREVfS0VZV09SRBABEhYKElNFQVJDSF9NT0RFX1ZFQ1RPUhACEhYKElNFQVJDSF9NT0RFX0hZQlJJRBADKn4KDUVtYmVkZGVyU3RhdGUSHgoaRU1CRURERVJfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNFTUJFRERFUl9TVEFURV9JRExFEAESGAoURU1CRURERVJfU1RBVEVfUkVBRFkQAhIaChZFTUJFRERFUl9TVEFURV9GQUlMSU5HEAMqrAEKCUJyaWVmWm9uZRIaChZCUklFRl9aT05FX1VOU1BFQ0lGSUVEEAASGQoVQlJJRUZfWk9ORV9QUkVGRVJFTkNFEAESFgoSQlJJRUZfWk9ORV9QUk9KRUNUEAISFgoSQlJJRUZfWk9ORV9FUElTT0RFEAMSGQoVQlJJRUZfWk9ORV9SRVZJRVdfRFVFEAQSHQoZQlJJRUZfWk9ORV9TS0lMTF9QUk9QT1NBTBAFMpYICg1NZW1vcnlTZXJ2aWNlEjMKBFNhdmUSFC5tZW1kLnYxLlNhdmVSZXF1ZXN0GhUubWVtZC52MS5TYXZlUmVzcG9uc2USNQoDR2V0EhMubWVtZC52MS5HZXRSZXF1ZXN0GhQubWVtZC52MS5HZXRSZXNwb25zZSIDkAIBEjkKBlVwZGF0ZRIWLm1lbWQudjEuVXBkYXRlUmVxdWVzdBoXLm1lbWQudjEuVXBkYXRlUmVzcG9uc2USPAoHQXJjaGl2ZRIXLm1lbWQudjEuQXJjaGl2ZVJlcXVlc3QaGC5tZW1kLnYxLkFyY2hpdmVSZXNwb25zZRI4CgRMaXN0EhQubWVtZC52MS5MaXN0UmVxdWVzdBoVLm1lbWQudjEuTGlzdFJlc3BvbnNlIgOQAgESPgoGU2VhcmNoEhYubWVtZC52MS5TZWFyY2hSZXF1ZXN0GhcubWVtZC52MS5TZWFyY2hSZXNwb25zZSIDkAIBEjkKBlJlY2FsbBIWLm1lbWQudjEuUmVjYWxsUmVxdWVzdBoXLm1lbWQudjEuUmVjYWxsUmVzcG9uc2USQgoJU3VwZXJzZWRlEhkubWVtZC52MS5TdXBlcnNlZGVSZXF1ZXN0GhoubWVtZC52MS5TdXBlcnNlZGVSZXNwb25zZRJBCgdIaXN0b3J5EhcubWVtZC52MS5IaXN0b3J5UmVxdWVzdBoYLm1lbWQudjEuSGlzdG9yeVJlc3BvbnNlIgOQAgESPAoHUHJvbW90ZRIXLm1lbWQudjEuUHJvbW90ZVJlcXVlc3QaGC5tZW1kLnYxLlByb21vdGVSZXNwb25zZRI5CgZSZWplY3QSFi5tZW1kLnYxLlJlamVjdFJlcXVlc3QaFy5tZW1kLnYxLlJlamVjdFJlc3BvbnNlEjsKBUdyYXBoEhUubWVtZC52MS5HcmFwaFJlcXVlc3QaFi5tZW1kLnYxLkdyYXBoUmVzcG9uc2UiA5ACARI8CgdSZXN0b3JlEhcubWVtZC52MS5SZXN0b3JlUmVxdWVzdBoYLm1lbWQudjEuUmVzdG9yZVJlc3BvbnNlEkUKCkNoZWNrcG9pbnQSGi5tZW1kLnYxLkNoZWNrcG9pbnRSZXF1ZXN0GhsubWVtZC52MS5DaGVja3BvaW50UmVzcG9uc2USMwoEU3luYxIULm1lbWQudjEuU3luY1JlcXVlc3QaFS5tZW1kLnYxLlN5bmNSZXNwb25zZRI2CgVCcmllZhIVLm1lbWQudjEuQnJpZWZSZXF1ZXN0GhYubWVtZC52MS5CcmllZlJlc3BvbnNlEjwKB1N1Z2dlc3QSFy5tZW1kLnYxLlN1Z2dlc3RSZXF1ZXN0GhgubWVtZC52MS5TdWdnZXN0UmVzcG9uc2ViBnByb3RvMw", [file_memd_v1_field_bounds, file_google_protobuf_timestamp, file_memd_v1_memory, file_memd_v1_skill_service]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -1307,6 +1307,174 @@ export const PromoteResponseSchema: GenMessage<PromoteResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 24);
 
 /**
+ * GraphRequest names the project.
+ *
+ * @generated from message memd.v1.GraphRequest
+ */
+export type GraphRequest = Message<"memd.v1.GraphRequest"> & {
+  /**
+   * The project; overrides cwd.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
+
+  /**
+   * A working directory from which the daemon derives the project.
+   *
+   * @generated from field: string cwd = 2;
+   */
+  cwd: string;
+
+  /**
+   * At most this many memories, newest first, 1 to 1000; 0 means 200.
+   *
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message memd.v1.GraphRequest.
+ * Use `create(GraphRequestSchema)` to create a new message.
+ */
+export const GraphRequestSchema: GenMessage<GraphRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 25);
+
+/**
+ * GraphMemory is a memory as a node of the graph.
+ *
+ * @generated from message memd.v1.GraphMemory
+ */
+export type GraphMemory = Message<"memd.v1.GraphMemory"> & {
+  /**
+   * The memory's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Its content.
+   *
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * Its kind.
+   *
+   * @generated from field: memd.v1.MemoryKind kind = 3;
+   */
+  kind: MemoryKind;
+};
+
+/**
+ * Describes the message memd.v1.GraphMemory.
+ * Use `create(GraphMemorySchema)` to create a new message.
+ */
+export const GraphMemorySchema: GenMessage<GraphMemory> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 26);
+
+/**
+ * GraphEntity is an entity as a node of the graph.
+ *
+ * @generated from message memd.v1.GraphEntity
+ */
+export type GraphEntity = Message<"memd.v1.GraphEntity"> & {
+  /**
+   * The entity's key, as the graph stores it (e.g. "ECONNRESET", "src/db.ts").
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * What sort of entity it is (e.g. "error", "path", "identifier").
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+};
+
+/**
+ * Describes the message memd.v1.GraphEntity.
+ * Use `create(GraphEntitySchema)` to create a new message.
+ */
+export const GraphEntitySchema: GenMessage<GraphEntity> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 27);
+
+/**
+ * GraphLink is an edge: a memory names an entity.
+ *
+ * @generated from message memd.v1.GraphLink
+ */
+export type GraphLink = Message<"memd.v1.GraphLink"> & {
+  /**
+   * The memory's id.
+   *
+   * @generated from field: string memory_id = 1;
+   */
+  memoryId: string;
+
+  /**
+   * The entity's key.
+   *
+   * @generated from field: string entity_key = 2;
+   */
+  entityKey: string;
+};
+
+/**
+ * Describes the message memd.v1.GraphLink.
+ * Use `create(GraphLinkSchema)` to create a new message.
+ */
+export const GraphLinkSchema: GenMessage<GraphLink> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 28);
+
+/**
+ * GraphResponse holds the graph.
+ *
+ * @generated from message memd.v1.GraphResponse
+ */
+export type GraphResponse = Message<"memd.v1.GraphResponse"> & {
+  /**
+   * The project the graph is of.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
+
+  /**
+   * Its memories, newest first.
+   *
+   * @generated from field: repeated memd.v1.GraphMemory memories = 2;
+   */
+  memories: GraphMemory[];
+
+  /**
+   * The entities that link two or more of them.
+   *
+   * @generated from field: repeated memd.v1.GraphEntity entities = 3;
+   */
+  entities: GraphEntity[];
+
+  /**
+   * Which memory names which entity.
+   *
+   * @generated from field: repeated memd.v1.GraphLink links = 4;
+   */
+  links: GraphLink[];
+};
+
+/**
+ * Describes the message memd.v1.GraphResponse.
+ * Use `create(GraphResponseSchema)` to create a new message.
+ */
+export const GraphResponseSchema: GenMessage<GraphResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 29);
+
+/**
  * RestoreRequest names an archived memory.
  *
  * @generated from message memd.v1.RestoreRequest
@@ -1325,7 +1493,7 @@ export type RestoreRequest = Message<"memd.v1.RestoreRequest"> & {
  * Use `create(RestoreRequestSchema)` to create a new message.
  */
 export const RestoreRequestSchema: GenMessage<RestoreRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 25);
+  messageDesc(file_memd_v1_memory_service, 30);
 
 /**
  * RestoreResponse returns the restored memory.
@@ -1346,7 +1514,7 @@ export type RestoreResponse = Message<"memd.v1.RestoreResponse"> & {
  * Use `create(RestoreResponseSchema)` to create a new message.
  */
 export const RestoreResponseSchema: GenMessage<RestoreResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 26);
+  messageDesc(file_memd_v1_memory_service, 31);
 
 /**
  * RejectRequest names a staged memory.
@@ -1374,7 +1542,7 @@ export type RejectRequest = Message<"memd.v1.RejectRequest"> & {
  * Use `create(RejectRequestSchema)` to create a new message.
  */
 export const RejectRequestSchema: GenMessage<RejectRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 27);
+  messageDesc(file_memd_v1_memory_service, 32);
 
 /**
  * RejectResponse returns the rejected memory.
@@ -1395,7 +1563,7 @@ export type RejectResponse = Message<"memd.v1.RejectResponse"> & {
  * Use `create(RejectResponseSchema)` to create a new message.
  */
 export const RejectResponseSchema: GenMessage<RejectResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 28);
+  messageDesc(file_memd_v1_memory_service, 33);
 
 /**
  * CheckpointRequest summarises a finished task.
@@ -1479,7 +1647,7 @@ export type CheckpointRequest = Message<"memd.v1.CheckpointRequest"> & {
  * Use `create(CheckpointRequestSchema)` to create a new message.
  */
 export const CheckpointRequestSchema: GenMessage<CheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 29);
+  messageDesc(file_memd_v1_memory_service, 34);
 
 /**
  * CheckpointResponse returns the memory the checkpoint became.
@@ -1500,7 +1668,7 @@ export type CheckpointResponse = Message<"memd.v1.CheckpointResponse"> & {
  * Use `create(CheckpointResponseSchema)` to create a new message.
  */
 export const CheckpointResponseSchema: GenMessage<CheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 30);
+  messageDesc(file_memd_v1_memory_service, 35);
 
 /**
  * SyncRequest opens an agent session.
@@ -1542,7 +1710,7 @@ export type SyncRequest = Message<"memd.v1.SyncRequest"> & {
  * Use `create(SyncRequestSchema)` to create a new message.
  */
 export const SyncRequestSchema: GenMessage<SyncRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 31);
+  messageDesc(file_memd_v1_memory_service, 36);
 
 /**
  * ProjectSummary describes one project memd knows.
@@ -1584,7 +1752,7 @@ export type ProjectSummary = Message<"memd.v1.ProjectSummary"> & {
  * Use `create(ProjectSummarySchema)` to create a new message.
  */
 export const ProjectSummarySchema: GenMessage<ProjectSummary> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 32);
+  messageDesc(file_memd_v1_memory_service, 37);
 
 /**
  * SyncResponse tells the agent where it stands.
@@ -1647,7 +1815,7 @@ export type SyncResponse = Message<"memd.v1.SyncResponse"> & {
  * Use `create(SyncResponseSchema)` to create a new message.
  */
 export const SyncResponseSchema: GenMessage<SyncResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 33);
+  messageDesc(file_memd_v1_memory_service, 38);
 
 /**
  * HealthStatus is the daemon's state, shared by Sync and AdminService.Health.
@@ -1710,7 +1878,7 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
  * Use `create(HealthStatusSchema)` to create a new message.
  */
 export const HealthStatusSchema: GenMessage<HealthStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 34);
+  messageDesc(file_memd_v1_memory_service, 39);
 
 /**
  * EmbedderStatus describes the active embedder and its queue.
@@ -1780,7 +1948,7 @@ export type EmbedderStatus = Message<"memd.v1.EmbedderStatus"> & {
  * Use `create(EmbedderStatusSchema)` to create a new message.
  */
 export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 35);
+  messageDesc(file_memd_v1_memory_service, 40);
 
 /**
  * BriefRequest asks for the briefing of a starting session.
@@ -1838,7 +2006,7 @@ export type BriefRequest = Message<"memd.v1.BriefRequest"> & {
  * Use `create(BriefRequestSchema)` to create a new message.
  */
 export const BriefRequestSchema: GenMessage<BriefRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 36);
+  messageDesc(file_memd_v1_memory_service, 41);
 
 /**
  * BriefItem is one line of a briefing.
@@ -1873,7 +2041,7 @@ export type BriefItem = Message<"memd.v1.BriefItem"> & {
  * Use `create(BriefItemSchema)` to create a new message.
  */
 export const BriefItemSchema: GenMessage<BriefItem> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 37);
+  messageDesc(file_memd_v1_memory_service, 42);
 
 /**
  * BriefResponse holds the briefing.
@@ -1909,7 +2077,7 @@ export type BriefResponse = Message<"memd.v1.BriefResponse"> & {
  * Use `create(BriefResponseSchema)` to create a new message.
  */
 export const BriefResponseSchema: GenMessage<BriefResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 38);
+  messageDesc(file_memd_v1_memory_service, 43);
 
 /**
  * SuggestRequest carries a user's prompt.
@@ -1966,7 +2134,7 @@ export type SuggestRequest = Message<"memd.v1.SuggestRequest"> & {
  * Use `create(SuggestRequestSchema)` to create a new message.
  */
 export const SuggestRequestSchema: GenMessage<SuggestRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 39);
+  messageDesc(file_memd_v1_memory_service, 44);
 
 /**
  * MemoryPointer is one line that points to a memory.
@@ -2015,7 +2183,7 @@ export type MemoryPointer = Message<"memd.v1.MemoryPointer"> & {
  * Use `create(MemoryPointerSchema)` to create a new message.
  */
 export const MemoryPointerSchema: GenMessage<MemoryPointer> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 40);
+  messageDesc(file_memd_v1_memory_service, 45);
 
 /**
  * SuggestResponse holds the pointers, usually none.
@@ -2058,7 +2226,7 @@ export type SuggestResponse = Message<"memd.v1.SuggestResponse"> & {
  * Use `create(SuggestResponseSchema)` to create a new message.
  */
 export const SuggestResponseSchema: GenMessage<SuggestResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 41);
+  messageDesc(file_memd_v1_memory_service, 46);
 
 /**
  * SearchMode chooses which index answers a search.
@@ -2320,6 +2488,17 @@ export const MemoryService: GenService<{
     methodKind: "unary";
     input: typeof RejectRequestSchema;
     output: typeof RejectResponseSchema;
+  },
+  /**
+   * Graph returns a project's entity graph: its most recent active memories and the entities
+   * (identifiers, paths, error codes, names) that link two or more of them. It changes nothing.
+   *
+   * @generated from rpc memd.v1.MemoryService.Graph
+   */
+  graph: {
+    methodKind: "unary";
+    input: typeof GraphRequestSchema;
+    output: typeof GraphResponseSchema;
   },
   /**
    * Restore makes an archived memory active again: a person said it still holds. The history

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
   GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, RankedRow, RankingFacets, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
-  LlmUsageDay, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
+  LlmUsageDay, ProjectGraph, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
 import { EntityGraph } from "./entity-graph.js";
@@ -427,6 +427,30 @@ export class SqliteStore implements MemoryStore {
       )
       .get(project === undefined ? {} : { project }) as Record<keyof LedgerCounts, number | null>;
     return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value ?? 0])) as unknown as LedgerCounts;
+  }
+
+  projectGraph(project: string, limit: number): ProjectGraph {
+    const memories = this
+      .sql("SELECT seq, id, content, kind FROM memories WHERE project = ? AND status = 'active' ORDER BY created_at DESC LIMIT ?")
+      .all(project, limit) as ({ seq: number } & Pick<MemoryRecord, "id" | "content" | "kind">)[];
+    if (memories.length === 0) return { memories: [], entities: [], links: [] };
+    const bySeq = new Map(memories.map((m) => [m.seq, m.id]));
+    const rows = this
+      .sql(
+        `SELECT me.memory_seq AS seq, e.key AS key, e.type AS type
+         FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+         WHERE me.memory_seq IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify([...bySeq.keys()])) as { seq: number; key: string; type: string }[];
+    const named = new Map<string, number>();
+    for (const row of rows) named.set(row.key, (named.get(row.key) ?? 0) + 1);
+    const linking = rows.filter((row) => (named.get(row.key) ?? 0) >= 2);
+    const entities = new Map(linking.map((row) => [row.key, { key: row.key, type: row.type }]));
+    return {
+      memories: memories.map(({ id, content, kind }) => ({ id, content, kind })),
+      entities: [...entities.values()],
+      links: linking.map((row) => ({ memoryId: bySeq.get(row.seq) as string, entityKey: row.key })),
+    };
   }
 
   eventsPerDay(since: number, project?: string): { day: string; action: string; count: number }[] {
