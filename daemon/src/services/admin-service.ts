@@ -10,6 +10,7 @@ import { kindToPb, memoryFromPb, memoryToPb, timeToPb } from "./convert.js";
 import { decayOverDays } from "../lifecycle/decay.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { MEMORY_KINDS } from "../memory/memory.js";
+import { boundedCount } from "./bounded-count.js";
 import type { ServiceDeps } from "./deps.js";
 import { embedderStatus, healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
@@ -36,8 +37,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     timeline(req) {
-      const days = req.days === 0 ? DEFAULT_TIMELINE_DAYS : req.days;
-      if (!Number.isInteger(days) || days < 1 || days > MAX_TIMELINE_DAYS) throw new InvalidInputError(`days must be between 1 and ${MAX_TIMELINE_DAYS}, got ${req.days}`);
+      const days = boundedCount("days", req.days, DEFAULT_TIMELINE_DAYS, MAX_TIMELINE_DAYS);
       const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
       const today = Math.floor(deps.now() / DAY_MS) * DAY_MS;
       const since = today - (days - 1) * DAY_MS;
@@ -48,8 +48,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     describeDecay(req) {
-      const days = req.days === 0 ? DEFAULT_DECAY_DAYS : req.days;
-      if (!Number.isInteger(days) || days < 1 || days > MAX_DECAY_DAYS) throw new InvalidInputError(`days must be between 1 and ${MAX_DECAY_DAYS}, got ${req.days}`);
+      const days = boundedCount("days", req.days, DEFAULT_DECAY_DAYS, MAX_DECAY_DAYS);
       const confidence = req.confidence ?? DEFAULT_DECAY_CONFIDENCE;
       if (!(confidence >= 0 && confidence <= 1)) throw new InvalidInputError(`confidence must be between 0 and 1, got ${confidence}`);
       return {

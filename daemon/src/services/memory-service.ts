@@ -20,6 +20,7 @@ import {
   kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb, timeToPb,
 } from "./convert.js";
 import { logVectorsSkipped } from "./context.js";
+import { boundedCount } from "./bounded-count.js";
 import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
@@ -445,14 +446,6 @@ function patchFromRequest(req: UpdateRequest): MemoryPatch {
 
 function orDefault(statuses: MemoryStatus[]): readonly MemoryStatus[] {
   return statuses.length > 0 ? statuses : DEFAULT_STATUSES;
-}
-
-function boundedCount(field: string, value: number, fallback: number, max: number): number {
-  if (value === 0) return fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new InvalidInputError(`${field} must be between 1 and ${max}, got ${value}`);
-  }
-  return value;
 }
 
 /** Milliseconds of a search: the wait for the query's embedding, and the search work done during it. */

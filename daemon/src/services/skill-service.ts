@@ -7,6 +7,7 @@ import type { PlannedSkill } from "../skills/skill-proposals.js";
 import type { SkillScopeName } from "../skills/skill-target.js";
 import { requestLoggerKey } from "./context.js";
 import { kindToPb, timeToPb } from "./convert.js";
+import { boundedCount } from "./bounded-count.js";
 import type { ServiceDeps } from "./deps.js";
 import type { ProjectHint } from "./project-resolver.js";
 
@@ -18,10 +19,7 @@ const SYNC_PROPOSALS = 3;
 export function createSkillService(deps: ServiceDeps): ServiceImpl<typeof SkillService> {
   return {
     listSkillProposals(req, ctx) {
-      const limit = req.limit === 0 ? DEFAULT_LIST_LIMIT : req.limit;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-        throw new InvalidInputError(`limit must be between 1 and ${MAX_LIST_LIMIT}, got ${req.limit}`);
-      }
+      const limit = boundedCount("limit", req.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
       const scope = graduationScope(deps, req);
       const proposals = proposeSkills(deps, scope, limit, ctx.values.get(requestLoggerKey));
       return { proposals: proposals.map(skillProposalToPb), project: scope.project ?? "" };
