@@ -82,13 +82,15 @@ export function removeUnchangedFiles(dir: string, files: readonly VaultFileRecor
 /** Decided at once (the batch's names are claimed in order); the write itself is awaited by the caller. */
 function writeOne(dir: string, task: WriteTask, claimed: Set<string>, folders: FolderCache): Promise<WriteOutcome> {
   const { memory, record } = task;
-  if (record && !unchangedSinceWritten(dir, record)) return Promise.resolve({ kind: "held", path: record.path });
+  // The file memd last wrote, read once: to tell a person's change, to keep their properties, and as the text it replaces.
+  const atRecord = record === null ? null : readTextIfExists(path.join(dir, record.path));
+  if (record && atRecord !== null && textHash(atRecord) !== record.hash) return Promise.resolve({ kind: "held", path: record.path });
   const target = !claimed.has(task.wanted) && freeFor(dir, task) ? task.wanted : task.fallback;
   claimed.add(target);
   const absolute = path.join(dir, target);
-  const current = readTextIfExists(absolute);
+  const current = record?.path === target ? atRecord : readTextIfExists(absolute);
   // The properties a person added to the file are kept, also when the file moves to another folder.
-  const previous = record && record.path !== target ? readTextIfExists(path.join(dir, record.path)) : current;
+  const previous = record ? atRecord : current;
   const text = renderMemoryFile(memory, task.history, task.links, previous === null ? {} : foreignProperties(previous));
   const file = { memoryId: memory.id, path: target, hash: textHash(text) };
   const found = current === null ? null : textHash(current);

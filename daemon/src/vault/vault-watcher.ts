@@ -123,7 +123,11 @@ export class VaultWatcher {
   /** Reads a file now, or, while memd's own write of it is under way, once that is recorded. */
   private look(file: string): void {
     if (this.options.busy?.(this.relative(file)) === true) return this.settle(file);
-    this.guard(file, () => (fs.existsSync(file) ? this.changed(file) : this.removed(file)));
+    this.guard(file, () => {
+      const text = readTextIfExists(file);
+      if (text === null) this.removed(file);
+      else this.changed(file, text);
+    });
   }
 
   /**
@@ -162,11 +166,9 @@ export class VaultWatcher {
     return path.relative(this.options.dir, file).split(path.sep).join("/");
   }
 
-  private changed(file: string): void {
+  private changed(file: string, text: string): void {
     const { store, vault } = this.options;
     const relative = this.relative(file);
-    const text = readTextIfExists(file);
-    if (text === null) return;
     const hash = textHash(text);
     const record = vault.fileAt(relative);
     if (record?.hash === hash || this.options.ownWrite?.(relative, hash) === true) {
