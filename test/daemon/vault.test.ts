@@ -6,6 +6,7 @@ import { toJson } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Memory, MemoryKind, MemorySchema, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
+import { readTextIfExists } from "../../daemon/src/memory-files/markdown-files.js";
 import { makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { until } from "../helpers/until.js";
 
@@ -38,22 +39,12 @@ function vaultFiles(vault: string): Map<string, string> {
     if (entry.isFile() && entry.name.endsWith(".md")) {
       const file = path.join(entry.parentPath, entry.name);
       // memd may remove a file between the listing and the read (a moved memory's old file): it is gone, not an error.
-      const text = readIfThere(file);
+      const text = readTextIfExists(file);
       if (text !== null) files.set(path.relative(vault, file), text);
     }
   }
   return files;
 }
-
-function readIfThere(file: string): string | null {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
 
 /** The file of a memory: the one whose frontmatter names its id. */
 function fileOf(vault: string, id: string): [string, string] | undefined {
