@@ -12,6 +12,14 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** An SVG element with its attributes and text, for the charts the page draws by hand. */
+export function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 /** A button that runs `act` when pressed, disabled while it runs. */
 export function button(label: string, act: () => Promise<void>): HTMLButtonElement {
   const b = el("button", { text: label, attrs: { type: "button" } });
@@ -36,18 +44,18 @@ export function describe(error: unknown): string {
   return String(error);
 }
 
-/** What an action button runs: the change, then `then` (by default the view drawn again); a failure is shown, never thrown. */
-export type Act = (run: () => Promise<unknown>, then?: () => Promise<void>) => () => Promise<void>;
+/** What an action button runs: the change, then `then` with its answer (by default the view drawn again); a failure is shown, never thrown. */
+export type Act = <T>(run: () => Promise<T>, then?: (answer: T) => Promise<void> | void) => () => Promise<void>;
 
 /** The actions of a view that `redraw` draws again after each change. */
 export function acting(redraw: () => Promise<void>): Act {
   const again = () => redraw().catch((error: unknown) => showProblem(describe(error)));
-  return (run, then = again) =>
+  return (run, then) =>
     async () => {
       try {
-        await run();
+        const answer = await run();
         showProblem("");
-        await then();
+        await (then ? then(answer) : again());
       } catch (error) {
         showProblem(describe(error));
       }

@@ -1,9 +1,8 @@
 import type { DecayCurve } from "../../../gen/memd/v1/admin_service_pb.js";
 import { MemoryKind } from "../../../gen/memd/v1/memory_pb.js";
 import { admin } from "./daemon.js";
-import { el } from "./dom.js";
+import { el, svgEl } from "./dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const DAYS = 365;
 
 /**
@@ -43,17 +42,16 @@ export async function renderFading(view: HTMLElement): Promise<void> {
 function curveChart(curves: readonly DecayCurve[]): HTMLElement {
   const width = 640;
   const height = 240;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("class", "curves");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Decay by kind: ${curves.map((c) => `${kindName(c.kind)} ${halfLife(c)}, ${percent(c.weights.at(-1))} left after a year`).join("; ")}`);
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "curves",
+    role: "img",
+    "aria-label": `Decay by kind: ${curves.map((c) => `${kindName(c.kind)} ${halfLife(c)}, ${percent(c.weights.at(-1))} left after a year`).join("; ")}`,
+  });
   curves.forEach((curve, i) => {
     const last = Math.max(1, curve.weights.length - 1);
     const points = curve.weights.map((w, day) => `${((day / last) * width).toFixed(1)},${((1 - w) * (height - 4) + 2).toFixed(1)}`).join(" ");
-    const line = document.createElementNS(SVG, "polyline");
-    line.setAttribute("points", points);
-    line.setAttribute("data-kind", kindName(curve.kind));
+    const line = svgEl("polyline", { points, "data-kind": kindName(curve.kind) });
     // Through the CSSOM: the page's Content-Security-Policy refuses inline style attributes.
     line.style.stroke = colour(i);
     svg.append(line);

@@ -2,9 +2,8 @@ import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Count } from "../../../gen/memd/v1/admin_service_pb.js";
 import { EmbedderState } from "../../../gen/memd/v1/memory_service_pb.js";
 import { admin, vault } from "./daemon.js";
-import { el } from "./dom.js";
+import { el, svgEl } from "./dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "none yet");
 
 /** The daemon, its embedder and queue, the vault, the last maintenance run, and the lifecycle ledger as a chart. */
@@ -65,29 +64,19 @@ function ledgerChart(ledger: readonly Count[]): SVGSVGElement {
   const labelWidth = 110;
   const width = 640;
   const max = Math.max(1, ...ledger.map((c) => Number(c.count)));
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${ledger.length * rowHeight}`);
-  svg.setAttribute("class", "ledger");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Lifecycle ledger: ${ledger.map((c) => `${c.key} ${c.count}`).join(", ")}`);
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${width} ${ledger.length * rowHeight}`,
+    class: "ledger",
+    role: "img",
+    "aria-label": `Lifecycle ledger: ${ledger.map((c) => `${c.key} ${c.count}`).join(", ")}`,
+  });
   ledger.forEach((c, i) => {
     const y = i * rowHeight;
-    const label = document.createElementNS(SVG, "text");
-    label.setAttribute("x", "0");
-    label.setAttribute("y", String(y + 15));
-    label.textContent = c.key;
-    const bar = document.createElementNS(SVG, "rect");
-    bar.setAttribute("x", String(labelWidth));
-    bar.setAttribute("y", String(y + 4));
-    bar.setAttribute("height", "14");
-    bar.setAttribute("rx", "3");
-    bar.setAttribute("width", String(((width - labelWidth - 60) * Number(c.count)) / max));
-    bar.setAttribute("data-key", c.key);
-    const value = document.createElementNS(SVG, "text");
-    value.setAttribute("x", String(width - 50));
-    value.setAttribute("y", String(y + 15));
-    value.textContent = String(c.count);
-    svg.append(label, bar, value);
+    svg.append(
+      svgEl("text", { x: 0, y: y + 15 }, c.key),
+      svgEl("rect", { x: labelWidth, y: y + 4, height: 14, rx: 3, width: ((width - labelWidth - 60) * Number(c.count)) / max, "data-key": c.key }),
+      svgEl("text", { x: width - 50, y: y + 15 }, String(c.count)),
+    );
   });
   return svg;
 }

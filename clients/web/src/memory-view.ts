@@ -2,7 +2,7 @@ import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKind, MemoryStatus, Provenance, Tier } from "../../../gen/memd/v1/memory_pb.js";
 import type { MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
 import { memory as memories } from "./daemon.js";
-import { type Act, acting, button, describe, el, showProblem } from "./dom.js";
+import { type Act, acting, button, el } from "./dom.js";
 
 const name = (values: Record<number, string>, value: number) => (values[value] ?? String(value)).toLowerCase();
 const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "-");
@@ -87,15 +87,15 @@ function edits(m: Memory, act: Act): HTMLElement {
         { className: "edit" },
         el("label", { text: "Supersede with a correction", attrs: { for: "correction" } }),
         correction,
-        button("Supersede", async () => {
-          try {
-            const res = await memories.supersede({ id: m.id, content: correction.value, reason: "corrected in the viewer" });
-            showProblem("");
-            location.hash = `#/memory/${res.memory?.id ?? m.id}`;
-          } catch (error) {
-            showProblem(describe(error));
-          }
-        }),
+        button(
+          "Supersede",
+          act(
+            () => memories.supersede({ id: m.id, content: correction.value, reason: "corrected in the viewer" }),
+            (res) => {
+              location.hash = `#/memory/${res.memory?.id ?? m.id}`;
+            },
+          ),
+        ),
       ),
     );
   }
