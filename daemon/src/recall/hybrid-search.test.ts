@@ -172,7 +172,8 @@ describe("hybridSearch without the embedder", () => {
     // The wait is what the search spent on it, not what the embedder takes after it gave up.
     arrives();
     expect(waits).toHaveLength(1);
-    expect(waits[0]).toBeGreaterThanOrEqual(29);
+    // Node's timers count whole milliseconds, so a 30 ms wait can read as 28.9 ms on performance.now (a clean-clone run saw it).
+    expect(waits[0]).toBeGreaterThanOrEqual(25);
     expect(waits[0]).toBeLessThan(500);
   });
 
