@@ -82,13 +82,26 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
   };
 }
 
+/** How much of a refused HTTP/1.1 request's body is read (and dropped) before its connection is cut instead. */
+const DISCARD_MAX_BYTES = 64 * 1024;
+
 /**
- * Answers a request whose body memd will not read, and closes its connection (HTTP/1.1) or
- * resets its stream (HTTP/2) so that the client stops sending it instead of memd draining it.
+ * Answers a request whose body memd will not use. HTTP/2 resets its stream, so that the client
+ * stops sending. HTTP/1.1 has no such signal: closing the connection while the client still
+ * writes its body makes the client fail with EPIPE instead of reading the refusal (a clean-clone
+ * run saw one call in six end so), so a small body is read and dropped, and a connection whose
+ * body goes past DISCARD_MAX_BYTES is cut.
  */
 function answerUnread(req: NodeRequest, res: NodeResponse, uRes: UniversalServerResponse, logger: Logger): void {
   if ("stream" in req) res.once("finish", () => req.stream.close());
-  else res.setHeader("connection", "close");
+  else {
+    let discarded = 0;
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > DISCARD_MAX_BYTES) req.socket.destroy();
+    });
+    req.resume();
+  }
   answer(res, uRes, logger);
 }
 
