@@ -66,11 +66,17 @@ export interface MemoryRecord {
   invalidAt: number | null;
 }
 
+/**
+ * What a recorded change did. conflict: a version another machine wrote at the same time lost to
+ * this one (see hub/conflict.ts); the event's detail holds that version whole.
+ */
+export const EVENT_ACTIONS = ["created", "updated", "superseded", "archived", "promoted", "rejected", "reinforced", "conflict"] as const;
+
 /** A recorded change to a memory, kept so that history can be shown and nothing is silently lost. */
 export interface MemoryEvent {
   memoryId: string;
   at: number;
-  action: "created" | "updated" | "superseded" | "archived" | "promoted" | "rejected" | "reinforced";
+  action: (typeof EVENT_ACTIONS)[number];
   sessionId: string;
   detail: string;
 }

@@ -38,7 +38,7 @@ const FENCE = /^---[ \t]*$/;
 const ESCAPED_HEADING = /^\\*## (Problem|Solution)$/;
 const UNESCAPE_HEADING = /^\\(\\*## (?:Problem|Solution))$/;
 const ACTIONS: Record<MemoryEvent["action"], true> = {
-  created: true, updated: true, superseded: true, archived: true, promoted: true, rejected: true, reinforced: true,
+  created: true, updated: true, superseded: true, archived: true, promoted: true, rejected: true, reinforced: true, conflict: true,
 };
 const EVENT_ACTIONS = Object.keys(ACTIONS) as MemoryEvent["action"][];
 

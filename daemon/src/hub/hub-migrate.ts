@@ -1,0 +1,67 @@
+import type pg from "pg";
+import { FailedPreconditionError, SchemaTooNewError } from "../errors.js";
+import { HUB_MIGRATIONS, HUB_SCHEMA_VERSION, type HubMigration } from "./hub-schema.js";
+
+/** Serialises migrations of one hub: two memd owners running `memctl hub init` at once take turns. */
+const MIGRATION_LOCK = 0x6d656d64; // "memd"
+
+/**
+ * Brings the hub's schema up to this memd's, as the hub's owner, one migration per transaction
+ * with its version; refuses a hub written by a newer memd. Returns the versions before and after.
+ */
+export async function migrateHub(client: pg.ClientBase, writtenBy: string, migrations: readonly HubMigration[] = HUB_MIGRATIONS): Promise<{ from: number; to: number }> {
+  const newest = migrations.at(-1)?.version ?? 0;
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE SCHEMA IF NOT EXISTS memd");
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS memd.hub_meta (id int PRIMARY KEY CHECK (id = 1), schema_version int NOT NULL, written_by text NOT NULL)",
+    );
+    const from = await readVersion(client);
+    refuseNewer(from, newest);
+    for (const migration of migrations) {
+      if (migration.version <= from) continue;
+      await client.query(migration.sql);
+      await client.query(
+        "INSERT INTO memd.hub_meta (id, schema_version, written_by) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET schema_version = $1, written_by = $2",
+        [migration.version, writtenBy],
+      );
+    }
+    await client.query("GRANT SELECT ON memd.hub_meta TO memd_user");
+    await client.query("COMMIT");
+    return { from, to: Math.max(from, newest) };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Checks, as a user, that the hub is at exactly this memd's schema: a newer hub is refused (its
+ * rows may mean what this memd cannot know), an older or missing one needs its owner to run
+ * `memctl hub init`.
+ */
+export async function checkHubSchema(client: pg.ClientBase, known = HUB_SCHEMA_VERSION): Promise<number> {
+  const exists = await client.query<{ present: boolean }>("SELECT to_regclass('memd.hub_meta') IS NOT NULL AS present");
+  if (!exists.rows[0]?.present) {
+    throw new FailedPreconditionError("that database is not a memd hub yet: its owner runs `memctl hub init <owner's URL>` once to make the hub's schema");
+  }
+  const version = await readVersion(client);
+  refuseNewer(version, known);
+  if (version < known) {
+    throw new FailedPreconditionError(`the hub's schema is at version ${version} and this memd needs ${known}: its owner runs \`memctl hub init <owner's URL>\` to upgrade it`);
+  }
+  return version;
+}
+
+async function readVersion(client: pg.ClientBase): Promise<number> {
+  const row = await client.query<{ schema_version: number }>("SELECT schema_version FROM memd.hub_meta WHERE id = 1");
+  return row.rows[0]?.schema_version ?? 0;
+}
+
+function refuseNewer(version: number, known: number): void {
+  if (version > known) {
+    throw new SchemaTooNewError(`the hub was written by a newer memd (hub schema ${version}, this memd knows up to ${known}): upgrade memd on this machine`);
+  }
+}

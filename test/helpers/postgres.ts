@@ -1,0 +1,121 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freeLoopbackPort } from "../../clients/transport/free-port.js";
+import { until } from "./until.js";
+
+/**
+ * A throwaway PostgreSQL server for the hub's tests and benchmarks: Debian's own server binaries
+ * (package postgresql, which .ci/run installs), a new cluster in a temporary directory, loopback
+ * TCP with password authentication (as a hub on another machine is reached), removed on stop.
+ * As root (CI), the server runs as the postgres user the package creates: PostgreSQL refuses root.
+ */
+export interface TestPostgres {
+  port: number;
+  /** The cluster's superuser, who owns the hub's schema in the tests. */
+  adminUrl: string;
+  /** A URL for a login role with this password, on the test database. */
+  urlFor(role: string, password: string): string;
+  /** Runs SQL as the superuser. */
+  admin<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<T>>;
+  /** Makes a login role that may use the hub (a member of memd_user, made by the hub's first migration). */
+  createUser(role: string, password: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const ADMIN = "memd_admin";
+const ADMIN_PASSWORD = "admin-secret";
+const DATABASE = "memd_hub";
+
+/** The newest installed server's bin directory, or undefined when no PostgreSQL server is installed. */
+export function postgresBinDir(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!fs.existsSync(root)) return undefined;
+  const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], "bin");
+}
+
+/** Why the hub's tests cannot run here, or undefined when they can. In CI a missing server is a failure, not a skip. */
+export function postgresMissing(): string | undefined {
+  if (postgresBinDir()) return undefined;
+  const why = "PostgreSQL's server is not installed (Debian: apt-get install postgresql; .ci/run does it as root)";
+  if (process.env.CI) throw new Error(why);
+  return why;
+}
+
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("PostgreSQL's server is not installed (apt-get install postgresql)");
+  const asRoot = process.getuid?.() === 0;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-pg-"));
+  const data = path.join(dir, "data");
+  const pwfile = path.join(dir, "pw");
+  fs.writeFileSync(pwfile, ADMIN_PASSWORD);
+  if (asRoot) spawnSync("chown", ["-R", "postgres:postgres", dir]);
+  const run = (command: string, args: string[]): [string, string[]] => (asRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args]);
+  const [initCmd, initArgs] = run(path.join(bin, "initdb"), [
+    "-D", data, "-U", ADMIN, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8",
+  ]);
+  const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  const port = await freeLoopbackPort();
+  // The tests' kill -9 is of memd daemons, never of this server, so its own durability can go.
+  const durability = options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"];
+  const [serverCmd, serverArgs] = run(path.join(bin, "postgres"), [
+    "-D", data, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${dir}`,
+    "-c", "max_connections=200", "-c", "shared_buffers=128MB", ...durability,
+  ]);
+  const server: ChildProcess = spawn(serverCmd, serverArgs, { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  let log = "";
+  server.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8000);
+  });
+  const adminUrl = (db: string) => `postgres://${ADMIN}:${ADMIN_PASSWORD}@127.0.0.1:${port}/${db}`;
+  const ready = await until(async () => {
+    if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+    const client = new pg.Client({ connectionString: adminUrl("postgres") });
+    try {
+      await client.connect();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }, (up) => up, 30_000);
+  if (!ready) throw new Error(`postgres did not accept connections within 30 s: ${log}`);
+  const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
+  await pool.query(`CREATE DATABASE ${DATABASE}`);
+  await pool.end();
+  const adminPool = new pg.Pool({ connectionString: adminUrl(DATABASE), max: 2 });
+  return {
+    port,
+    adminUrl: adminUrl(DATABASE),
+    urlFor: (role, password) => `postgres://${encodeURIComponent(role)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    admin: (text, values) => adminPool.query(text, values),
+    async createUser(role, password) {
+      const client = await adminPool.connect();
+      try {
+        await client.query(`CREATE ROLE ${client.escapeIdentifier(role)} LOGIN PASSWORD ${client.escapeLiteral(password)} IN ROLE memd_user`);
+      } finally {
+        client.release();
+      }
+      return `postgres://${encodeURIComponent(role)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+    },
+    async stop() {
+      await adminPool.end().catch(() => undefined);
+      if (server.exitCode === null && server.pid !== undefined) {
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        try {
+          process.kill(-server.pid, "SIGQUIT");
+        } catch {
+          // Already gone.
+        }
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import fc from "fast-check";
+import pg from "pg";
+import { ulid } from "ulid";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FailedPreconditionError, SchemaTooNewError } from "../../daemon/src/errors.js";
+import { migrateHub } from "../../daemon/src/hub/hub-migrate.js";
+import { HUB_MIGRATIONS } from "../../daemon/src/hub/hub-schema.js";
+import { STREAM_START, type HubPort } from "../../daemon/src/hub/hub-port.js";
+import { connectHub } from "../../daemon/src/hub/pg-hub.js";
+import { buildMemory } from "../../daemon/src/memory/new-memory.js";
+import type { MemoryStatus } from "../../daemon/src/memory/memory.js";
+import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+
+const missing = postgresMissing();
+const USERS = ["ada", "bo", "cy", "di"] as const;
+const TEAMS = ["core", "web"] as const;
+const PROJECTS = ["api", "ui", "ops"] as const;
+const STATUSES: MemoryStatus[] = ["active", "staged", "archived", "superseded"];
+
+describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipped: ${missing})` : ""}`, () => {
+  let server: TestPostgres;
+  const hubs = new Map<string, HubPort>();
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    await migrateHub(admin, "test");
+    await admin.end();
+    for (const user of USERS) hubs.set(user, await connectHub(await server.createUser(user, `${user}-pw`)));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const hub of hubs.values()) await hub.close();
+    await server?.stop();
+  });
+
+  const hub = (user: string) => hubs.get(user) as HubPort;
+
+  it("every user sees exactly their own memories and those shared with a team of theirs (not staged), for generated teams, shares and memories", async () => {
+    const caseArb = fc.record({
+      teamOwners: fc.tuple(fc.constantFrom(...USERS), fc.constantFrom(...USERS)),
+      members: fc.subarray(USERS.flatMap((u) => TEAMS.map((t) => `${u}/${t}`))),
+      shares: fc.subarray(USERS.flatMap((u) => PROJECTS.flatMap((p) => TEAMS.map((t) => `${u}/${p}/${t}`)))),
+      memories: fc.array(fc.tuple(fc.constantFrom(...USERS), fc.constantFrom(...PROJECTS), fc.constantFrom(...STATUSES)), { minLength: 1, maxLength: 24 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(caseArb, async (c) => {
+        await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+        const memberOf = new Map<string, Set<string>>(TEAMS.map((t) => [t, new Set()]));
+        for (const [i, team] of TEAMS.entries()) {
+          const owner = c.teamOwners[i] as string;
+          await hub(owner).teams.create(team);
+          memberOf.get(team)?.add(owner);
+        }
+        for (const pair of c.members) {
+          const [user, team] = pair.split("/") as [string, string];
+          const owner = c.teamOwners[TEAMS.indexOf(team as (typeof TEAMS)[number])] as string;
+          await hub(owner).teams.addMember(team, user);
+          memberOf.get(team)?.add(user);
+        }
+        const shared = new Set<string>();
+        for (const triple of c.shares) {
+          const [user, project, team] = triple.split("/") as [string, string, string];
+          if (memberOf.get(team)?.has(user)) {
+            await hub(user).teams.share(project, team);
+            shared.add(`${user}/${project}/${team}`);
+          } else {
+            await expect(hub(user).teams.share(project, team)).rejects.toBeInstanceOf(FailedPreconditionError);
+          }
+        }
+        const written: { id: string; owner: string; project: string; status: MemoryStatus }[] = [];
+        for (const [owner, project, status] of c.memories) {
+          const record = { ...buildMemory({ content: `${owner} on ${project}`, project }, ulid(), 1_000, { maxContentBytes: 10_000 }), status };
+          if (status === "superseded") record.supersededBy = ulid();
+          const result = await hub(owner).push({ machine: `m-${owner}`, at: 2_000, memories: [{ record, baseSeq: 0 }], events: [
+            { key: `m-${owner}:${written.length}`, event: { memoryId: record.id, at: 1_000, action: "created", sessionId: "", detail: "" } },
+          ] });
+          expect(result.memories[0]?.result).toBe("stored");
+          written.push({ id: record.id, owner, project, status });
+        }
+        const sees = (user: string, m: (typeof written)[number]) =>
+          m.owner === user || (m.status !== "staged" && TEAMS.some((t) => shared.has(`${m.owner}/${m.project}/${t}`) && memberOf.get(t)?.has(user)));
+        for (const user of USERS) {
+          const expected = written.filter((m) => sees(user, m)).map((m) => m.id).sort();
+          const memories = (await hub(user).pullMemories(STREAM_START, 10_000)).map((m) => m.id).sort();
+          const events = (await hub(user).pullEvents(STREAM_START, 10_000)).map((e) => e.memoryId).sort();
+          expect(memories).toEqual(expected);
+          expect(events).toEqual(expected);
+          // A memory this user may not see cannot be written over by them either.
+          for (const hidden of written.filter((m) => !sees(user, m))) {
+            const record = { ...buildMemory({ content: `overwritten by ${user}`, project: hidden.project }, hidden.id, 3_000, { maxContentBytes: 10_000 }) };
+            const result = await hub(user).push({ machine: `m-${user}`, at: 3_000, memories: [{ record, baseSeq: 0 }], events: [] });
+            expect(result.memories[0]?.result).toBe("refused");
+          }
+        }
+        const untouched = await server.admin<{ n: string }>("SELECT count(*) AS n FROM memd.memories WHERE record->>'content' LIKE 'overwritten%'");
+        expect(Number(untouched.rows[0]?.n)).toBe(0);
+      }),
+      { numRuns: 60 },
+    );
+  }, 240_000);
+
+  it("a member removed from a team stops receiving its memories; a project unshared stops reaching the team", async () => {
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    await hub("ada").teams.create("core");
+    await hub("ada").teams.addMember("core", "bo");
+    await hub("ada").teams.share("api", "core");
+    const push = async (content: string) => {
+      const record = buildMemory({ content, project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
+      await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, baseSeq: 0 }], events: [] });
+      return record.id;
+    };
+    const before = await push("before removal");
+    expect((await hub("bo").pullMemories(STREAM_START, 100)).map((m) => m.id)).toEqual([before]);
+    expect(await hub("ada").teams.removeMember("core", "bo")).toBe(true);
+    await push("after removal");
+    expect(await hub("bo").pullMemories(STREAM_START, 100)).toEqual([]);
+    await hub("ada").teams.addMember("core", "bo");
+    expect(await hub("bo").accessGeneration()).toBe(2);
+    expect((await hub("bo").pullMemories(STREAM_START, 100))).toHaveLength(2);
+    expect(await hub("ada").teams.unshare("api", "core")).toBe(true);
+    expect(await hub("bo").pullMemories(STREAM_START, 100)).toEqual([]);
+  });
+
+  it("a pull never passes a change whose transaction is still open, so it cannot be skipped when it commits", async () => {
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    const slow = new pg.Client({ connectionString: server.urlFor("ada", "ada-pw") });
+    await slow.connect();
+    await slow.query("BEGIN");
+    const early = buildMemory({ content: "written first, committed last", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
+    await slow.query("INSERT INTO memd.memories (id, project, status, record, machine) VALUES ($1, 'api', 'active', $2, 'm-slow')", [early.id, JSON.stringify(early)]);
+    const late = buildMemory({ content: "written second, committed first", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
+    await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: late, baseSeq: 0 }], events: [] });
+    const first = await hub("ada").pullMemories(STREAM_START, 100);
+    expect(first).toEqual([]);
+    await slow.query("COMMIT");
+    await slow.end();
+    const all = await hub("ada").pullMemories(STREAM_START, 100);
+    expect(all.map((m) => m.id).sort()).toEqual([early.id, late.id].sort());
+  });
+
+  it("refuses a hub written by a newer memd, and tells a user of a hub not made yet what to do", async () => {
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      const newer = [...HUB_MIGRATIONS, { version: HUB_MIGRATIONS.length + 1, name: "from the future", sql: "CREATE TABLE memd.future (x int)" }];
+      await migrateHub(admin, "newer memd", newer);
+      await expect(connectHub(server.urlFor("ada", "ada-pw"))).rejects.toBeInstanceOf(SchemaTooNewError);
+      await expect(migrateHub(admin, "older memd")).rejects.toBeInstanceOf(SchemaTooNewError);
+      await admin.query("DROP TABLE memd.future");
+      await admin.query("UPDATE memd.hub_meta SET schema_version = $1", [HUB_MIGRATIONS.length]);
+      await admin.query("CREATE DATABASE empty_db");
+      const empty = server.urlFor("ada", "ada-pw").replace("/memd_hub", "/empty_db");
+      await expect(connectHub(empty)).rejects.toThrow(/not a memd hub yet.*memctl hub init/);
+    } finally {
+      await admin.end();
+    }
+  });
+});
