@@ -105,7 +105,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (embeddings) cleanups.push(() => embeddings.close());
 
     // Optional (MEMD_LLM): summaries for consolidation and distillation for the transcript sweep.
-    const llm = chooseChatModel(config.llm, store, now);
+    const llm = chooseChatModel(config.llm, store.llmSpend, now);
     if (llm) logger.info({ model: modelLabel(llm), dailyTokens: config.llm.dailyTokens }, "language model configured for consolidation and transcript sweeps");
 
     const newId = monotonicFactory();

@@ -3,7 +3,7 @@ import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import type { MemoryStore } from "../store/store.js";
+import type { MemoryRecords } from "../store/store.js";
 import type { CaptureCandidate } from "./candidate.js";
 import { MAX_PREFERENCES_PER_SESSION, MAX_STAGED_PER_SESSION } from "./extract-candidates.js";
 
@@ -12,7 +12,7 @@ export const SWEEP_TAG = "transcript-sweep";
 const SESSION_PAGE = 500;
 
 export interface SaveContext {
-  store: MemoryStore;
+  store: MemoryRecords;
   newId: () => string;
   now: number;
   limits: MemoryLimits;
@@ -111,7 +111,7 @@ function sameIn(mine: readonly MemoryRecord[], record: MemoryRecord): MemoryReco
   return mine.find((m) => m.kind === record.kind && m.project === record.project && normalizedContentHash(m.content) === hash);
 }
 
-function sessionMemories(store: MemoryStore, sessionId: string): MemoryRecord[] {
+function sessionMemories(store: MemoryRecords, sessionId: string): MemoryRecord[] {
   const out: MemoryRecord[] = [];
   for (let afterId: string | undefined; ; ) {
     const page = store.list({ sessionId, kinds: [], statuses: [] }, { limit: SESSION_PAGE, afterId });

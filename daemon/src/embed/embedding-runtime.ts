@@ -16,7 +16,7 @@ export type QuantizerTrainer = (sample: readonly Float32Array[]) => Uint8Array;
 
 export interface EmbeddingRuntimeOptions {
   vectorStore: VectorStore;
-  /** A test of a filter on a memory by seq, as the store is now (MemoryStore.admits): searches filter while they choose. */
+  /** A test of a filter on a memory by seq, as the store is now (MemorySearch.admits): searches filter while they choose. */
   admits: (filter: MemoryFilter) => (memorySeq: number) => boolean;
   embedder: Embedder;
   /** Why this embedder was chosen, for Health and Stats. */

@@ -35,7 +35,7 @@ function open(): SqliteStore {
 async function capped(dailyTokens: number, behaviour: Parameters<typeof startFakeOllamaChat>[0] = { behaviour: () => "{}" }) {
   const server = await startFakeOllamaChat(behaviour);
   servers.push(server);
-  const model = withSpendCap(createOllamaChat({ host: server.url, model: "llama3.2", timeoutMs: 200 }), { ledger: store, now: () => clock, dailyTokens });
+  const model = withSpendCap(createOllamaChat({ host: server.url, model: "llama3.2", timeoutMs: 200 }), { ledger: store.llmSpend, now: () => clock, dailyTokens });
   models.push(model);
   return { server, model };
 }
@@ -59,7 +59,7 @@ describe("the daily spend cap (against a local server speaking the Ollama API)",
     const { model } = await capped(10_000, { behaviour: () => "{}", usage: { input: 120, output: 30 } });
     await model.complete(prompt, { maxTokens: 50, json: true });
     await model.complete(prompt, { maxTokens: 50, json: true });
-    expect(store.llmUsage("2026-10-14")).toEqual({ day: "2026-10-14", inputTokens: 240, outputTokens: 60, calls: 2 });
+    expect(store.llmSpend.day("2026-10-14")).toEqual({ day: "2026-10-14", inputTokens: 240, outputTokens: 60, calls: 2 });
     expect(model.spendToday()).toEqual({ day: "2026-10-14", usedTokens: 300, calls: 2, capTokens: 10_000 });
   });
 
@@ -86,10 +86,10 @@ describe("the daily spend cap (against a local server speaking the Ollama API)",
   it("charges a call that timed out its worst case, and one refused with an error status nothing", async () => {
     const hanging = await capped(10_000, { behaviour: "hang" });
     await failure(hanging.model.complete(prompt, { maxTokens: 200, json: true }));
-    expect(store.llmUsage("2026-10-14")).toMatchObject({ inputTokens: 100, outputTokens: 200, calls: 1 });
+    expect(store.llmSpend.day("2026-10-14")).toMatchObject({ inputTokens: 100, outputTokens: 200, calls: 1 });
     const failing = await capped(10_000, { behaviour: 500 });
     await failure(failing.model.complete(prompt, { maxTokens: 200, json: true }));
-    expect(store.llmUsage("2026-10-14")).toMatchObject({ inputTokens: 100, outputTokens: 200, calls: 1 });
+    expect(store.llmSpend.day("2026-10-14")).toMatchObject({ inputTokens: 100, outputTokens: 200, calls: 1 });
   });
 
   it("keeps today's usage across a restart, so reopening the database does not reset the cap", async () => {
@@ -111,6 +111,6 @@ describe("the daily spend cap (against a local server speaking the Ollama API)",
     await model.complete(prompt, { maxTokens: 20, json: true });
     expect(chatRequests(server)).toHaveLength(2);
     expect(model.spendToday()).toEqual({ day: "2026-10-15", usedTokens: 350, calls: 1, capTokens: 400 });
-    expect(store.llmUsage("2026-10-14").calls).toBe(1);
+    expect(store.llmSpend.day("2026-10-14").calls).toBe(1);
   });
 });

@@ -1,8 +1,5 @@
-import type { LlmUsageDay, MemoryStore } from "../store/store.js";
+import type { LlmSpend, LlmUsageDay } from "../store/store.js";
 import { type ChatCompletion, ChatError, type ChatMessage, type ChatModel, type ChatOptions, type ChatUsage, estimateTokens } from "./chat-model.js";
-
-/** Where the tokens spent per UTC day are kept: the database, so that a restart does not reset the cap. */
-export type SpendLedger = Pick<MemoryStore, "llmUsage" | "addLlmUsage">;
 
 /** Today's spend against the cap, for Stats and the logs. */
 export interface SpendToday {
@@ -20,7 +17,8 @@ export interface CappedChatModel extends ChatModel {
 }
 
 export interface SpendCapOptions {
-  ledger: SpendLedger;
+  /** Where the tokens spent per UTC day are kept: the database, so that a restart does not reset the cap. */
+  ledger: LlmSpend;
   now: () => number;
   /** Input plus output tokens per UTC day, across every use. */
   dailyTokens: number;
@@ -57,7 +55,7 @@ export function withSpendCap(model: ChatModel, options: SpendCapOptions): Capped
     async complete(messages: readonly ChatMessage[], chat: ChatOptions): Promise<ChatCompletion> {
       const day = utcDay(now());
       const estimate = callEstimate(messages, chat.maxTokens);
-      const used = spent(ledger.llmUsage(day));
+      const used = spent(ledger.day(day));
       if (used + reserved + estimate > dailyTokens) {
         throw new ChatError(
           `the daily language-model cap would be passed: ${used} of ${dailyTokens} tokens used today (UTC)` +
@@ -68,18 +66,18 @@ export function withSpendCap(model: ChatModel, options: SpendCapOptions): Capped
       reserved += estimate;
       try {
         const completion = await model.complete(messages, chat);
-        ledger.addLlmUsage(day, completion.usage);
+        ledger.add(day, completion.usage);
         return completion;
       } catch (error) {
         const charged = chargeForFailure(error, estimate, chat.maxTokens);
-        if (charged) ledger.addLlmUsage(day, charged);
+        if (charged) ledger.add(day, charged);
         throw error;
       } finally {
         reserved -= estimate;
       }
     },
     spendToday(): SpendToday {
-      const usage = ledger.llmUsage(utcDay(now()));
+      const usage = ledger.day(utcDay(now()));
       return { day: usage.day, usedTokens: spent(usage), calls: usage.calls, capTokens: dailyTokens };
     },
     close: () => model.close(),

@@ -9,7 +9,7 @@ import { type ClusterSummariser, withSummary } from "../llm/cluster-summary.js";
 import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
-import type { MemoryStore } from "../store/store.js";
+import type { MemoryRecords } from "../store/store.js";
 
 export interface ArchivedAction {
   memoryId: string;
@@ -33,7 +33,7 @@ export interface MaintenanceRunRecord {
 }
 
 export interface MaintenanceOptions {
-  store: MemoryStore;
+  store: MemoryRecords;
   embeddings: EmbeddingRuntime | null;
   logger: Logger;
   now: () => number;

@@ -49,7 +49,7 @@ describe("MemoryFileSyncer", () => {
     const file = path.join(dir, "MEMORY.md");
     syncer.enable("acme-api", file, false);
     expect(fs.readFileSync(file, "utf8")).toContain("`01JAAAAAAAAAAAAAAAAAAAAAAA` fact: Auth is Clerk.");
-    expect(store.memoryFileSyncs()).toEqual([{ project: "acme-api", path: file, enabledAt: now(), createdFile: true }]);
+    expect(store.memoryFileSyncs.all()).toEqual([{ project: "acme-api", path: file, enabledAt: now(), createdFile: true }]);
   });
 
   it("rewrites the section once a burst of writes has settled, not on every write", () => {
@@ -89,7 +89,7 @@ describe("MemoryFileSyncer", () => {
     fs.writeFileSync(file, `${SECTION_BEGIN}\nsomeone deleted the end marker\n`);
     expect(() => syncer.enable("acme-api", file, false)).toThrow(FailedPreconditionError);
     expect(fs.readFileSync(file, "utf8")).toBe(`${SECTION_BEGIN}\nsomeone deleted the end marker\n`);
-    expect(store.memoryFileSyncs()).toEqual([]);
+    expect(store.memoryFileSyncs.all()).toEqual([]);
   });
 
   it("creates Claude Code's memory directory for the default file", () => {

@@ -51,7 +51,7 @@ export class MemoryFileSyncer {
   constructor(private readonly options: MemoryFileSyncerOptions) {}
 
   start(): void {
-    for (const sync of this.options.store.memoryFileSyncs()) this.syncs.set(sync.project, sync);
+    for (const sync of this.options.store.memoryFileSyncs.all()) this.syncs.set(sync.project, sync);
     this.tick();
     this.timer = setInterval(() => this.tick(), this.options.pollMs ?? DEFAULT_POLL_MS);
     this.timer.unref();
@@ -94,7 +94,7 @@ export class MemoryFileSyncer {
     } catch (error) {
       throw new FailedPreconditionError(`cannot write the memd section into ${file}: ${messageOf(error)}`, { cause: error });
     }
-    this.options.store.putMemoryFileSync(sync);
+    this.options.store.memoryFileSyncs.put(sync);
     this.syncs.set(project, sync);
     this.seen.set(project, { version, at: this.options.now() });
     let previousPath = "";
@@ -110,7 +110,7 @@ export class MemoryFileSyncer {
     const sync = this.syncs.get(project);
     if (!sync) throw new NotFoundError(`MEMORY.md sync is not enabled for project "${project}" (memctl memory-file list shows the synced projects)`);
     const state = this.stateOf(sync);
-    this.options.store.deleteMemoryFileSync(project);
+    this.options.store.memoryFileSyncs.delete(project);
     this.syncs.delete(project);
     this.seen.delete(project);
     this.pending.delete(project);

@@ -1,7 +1,7 @@
 import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision, sameSpecifics } from "../lifecycle/dedup.js";
 import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/promotion.js";
 import type { Logger } from "../logger.js";
-import type { MemoryFilter, MemoryStore, ScoredMemory } from "../store/store.js";
+import type { MemoryFilter, MemoryRecords, ScoredMemory } from "../store/store.js";
 import type { VectorStore } from "../store/vector-store.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
 
@@ -22,7 +22,7 @@ interface Observer {
  * existing memory is reinforced and takes the union of concepts, files and tags. When it is
  * staged, the repeat is an observation: from another session it corroborates, and may promote.
  */
-export function mergeExactDuplicate(store: MemoryStore, candidate: MemoryRecord): MemoryRecord | null {
+export function mergeExactDuplicate(store: MemoryRecords, candidate: MemoryRecord): MemoryRecord | null {
   // Every status, project and kind: dedupDecision keeps the live ones of the same project and kind.
   const existing = store.withSameContent(candidate.content);
   const decision = dedupDecision(candidate, existing.map((memory) => ({ memory, similarity: null })), DEFAULT_DEDUP_CONFIG);
@@ -46,7 +46,7 @@ export interface SimilarOutcome {
  * later memory is ever merged into the earlier, so the decision is the same whichever vector
  * arrives first.
  */
-export function mergeSimilar(store: MemoryStore, memory: MemoryRecord, neighbours: readonly ScoredMemory[], at: number): SimilarOutcome {
+export function mergeSimilar(store: MemoryRecords, memory: MemoryRecord, neighbours: readonly ScoredMemory[], at: number): SimilarOutcome {
   const outcome: SimilarOutcome = { mergedInto: null, corroborated: [] };
   if (memory.status !== "active" && memory.status !== "staged") return outcome;
   const older = neighbours.filter((n) => n.memory.id !== memory.id && isOlder(n.memory, memory));
@@ -97,7 +97,7 @@ export type NeighboursOf = (memorySeq: number, filter: MemoryFilter, limit: numb
  * merges into the memory it repeats.
  */
 export function mergeNewlyEmbedded(
-  store: MemoryStore,
+  store: MemoryRecords,
   vectors: Pick<VectorStore, "memoriesBySeq">,
   neighboursOf: NeighboursOf,
   memorySeqs: readonly number[],
@@ -115,7 +115,7 @@ export function mergeNewlyEmbedded(
   }
 }
 
-function reinforce(store: MemoryStore, decision: Extract<DedupDecision, { action: "merge" }>, observer: Observer): MemoryRecord {
+function reinforce(store: MemoryRecords, decision: Extract<DedupDecision, { action: "merge" }>, observer: Observer): MemoryRecord {
   return store.modify(
     decision.targetId,
     (current) => {
@@ -129,7 +129,7 @@ function reinforce(store: MemoryStore, decision: Extract<DedupDecision, { action
 }
 
 /** Records a corroboration of a staged memory when the promotion rules count it; says whether they did. */
-function corroborate(store: MemoryStore, stagedId: string, observer: Observer): boolean {
+function corroborate(store: MemoryRecords, stagedId: string, observer: Observer): boolean {
   const current = store.get(stagedId);
   if (!current) return false;
   const verdict = verdictFor(store, current, observer);
@@ -143,7 +143,7 @@ function corroborate(store: MemoryStore, stagedId: string, observer: Observer): 
   return true;
 }
 
-function verdictFor(store: MemoryStore, staged: MemoryRecord, observer: Observer) {
+function verdictFor(store: MemoryRecords, staged: MemoryRecord, observer: Observer) {
   const corroborating = store.events([staged.id]).filter((e) => e.action === "reinforced").map((e) => e.sessionId);
   return evaluateCorroboration(
     { ...staged, corroboratingSessions: corroborating },

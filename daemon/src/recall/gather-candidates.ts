@@ -50,7 +50,7 @@ export interface CandidateLists {
   graph: GraphCandidate[];
   /** For a time-scoped query: local memories created within the window, newest first. */
   inWindow: Candidate[];
-  /** The session neighbours (see MemoryStore.sessionNeighbours) of the heads of the local lists, by seq. */
+  /** The session neighbours (see MemorySearch.sessionNeighbours) of the heads of the local lists, by seq. */
   neighbours: ReadonlyMap<number, readonly Candidate[]>;
 }
 

@@ -1,7 +1,7 @@
 import { refuseSecretIn } from "../memory/identifier-secrets.js";
 import { validateAbsolutePath, validateProjectName } from "../memory/validate.js";
 import { resolveProjectRoot } from "../project/project-root.js";
-import type { MemoryStore } from "../store/store.js";
+import type { ProjectRegistry } from "../store/store.js";
 
 export interface ProjectHint {
   /** An explicit project name; wins over cwd. */
@@ -13,7 +13,7 @@ export interface ProjectHint {
 /** Turns a request's project name or working directory into a project name. */
 export type ProjectResolver = (hint: ProjectHint) => string | undefined;
 
-export function createProjectResolver(store: MemoryStore): ProjectResolver {
+export function createProjectResolver(store: ProjectRegistry): ProjectResolver {
   return ({ project, cwd }) => {
     if (project.trim() !== "") return refuseSecretIn("project", validateProjectName(project));
     if (cwd === "") return undefined;

@@ -53,7 +53,7 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
   const { store } = deps;
   const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
   const now = deps.now();
-  if (sessionId !== "" && req.contextCleared) store.forgetSessionInjections(sessionId);
+  if (sessionId !== "" && req.contextCleared) store.injections.forget(sessionId);
   // The newest of each zone, and its pinned memories however old: the briefing puts those first.
   const newest = (where: string, kinds: readonly MemoryKind[]): MemoryRecord[] => {
     const filter = { projects: [where], kinds, statuses: ["active"] as const };
@@ -71,7 +71,7 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
       reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
       skillProposals: syncSkillProposals(deps, req, project, ctx),
     },
-    { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.sessionInjections(sessionId) },
+    { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.injections.of(sessionId) },
   );
   remember(deps, sessionId, briefing.injectedIds, now);
   // A file the person broke in the vault is said once, so that the agent can tell them.
@@ -119,7 +119,7 @@ export async function suggestPointers(
     graphPath: m.explanation.graphPath,
     vectorRank: m.explanation.vectorRank,
   }));
-  const injected = sessionId === "" ? new Set<string>() : store.sessionInjections(sessionId);
+  const injected = sessionId === "" ? new Set<string>() : store.injections.of(sessionId);
   const selected = selectPointers(query, candidates, injected, limit);
   const pointers = fitBudget(selected, (p) => itemTokens(p.summary), limit, maxTokens).kept;
   remember(deps, sessionId, pointers.map((p) => p.id), now);
@@ -136,8 +136,8 @@ function remember(deps: ServiceDeps, sessionId: string, memoryIds: readonly stri
   if (sessionId === "" || memoryIds.length === 0) return;
   // A prompt's hook must not wait for another process's write lock: at worst a pointer is shown again.
   unlessLocked(() => {
-    deps.store.pruneSessionInjections(now - SESSION_MEMORY_MS);
-    deps.store.recordSessionInjections(sessionId, memoryIds, now);
+    deps.store.injections.prune(now - SESSION_MEMORY_MS);
+    deps.store.injections.record(sessionId, memoryIds, now);
   });
 }
 

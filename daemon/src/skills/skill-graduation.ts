@@ -50,7 +50,7 @@ export function proposeSkills(deps: GraduationDeps, scope: GraduationScope, limi
   const memories = store.list({ projects, kinds: [...config.kinds], statuses: ["active"] }, { limit: MAX_CANDIDATES });
   if (memories.length === 0) return [];
   const ids = memories.map((m) => m.id);
-  const decisions = new Map(store.skillDecisions(ids).map((d) => [d.memoryId, d]));
+  const decisions = new Map(store.skillDecisions.of(ids).map((d) => [d.memoryId, d]));
   const reinforcements = store.reinforcementCounts(ids);
   const now = deps.now();
   const eligible = memories.flatMap((memory) => {
@@ -85,7 +85,7 @@ export interface ApproveRequest {
  */
 export function approveSkill(deps: GraduationDeps, scope: GraduationScope, request: ApproveRequest, logger: Logger, config: GraduationConfig = DEFAULT_GRADUATION_CONFIG): PlannedSkill {
   const memory = memoryOrThrow(deps.store, request.memoryId);
-  const decision = deps.store.skillDecisions([memory.id])[0];
+  const decision = deps.store.skillDecisions.of([memory.id])[0];
   const reinforcements = deps.store.reinforcementCounts([memory.id]).get(memory.id) ?? 0;
   const verdict = skillEligibility(memory, { reinforcements, decision: decision?.decision === "dismissed" ? undefined : decision }, deps.now(), config);
   if (!verdict.eligible) {
@@ -105,7 +105,7 @@ export function approveSkill(deps: GraduationDeps, scope: GraduationScope, reque
   const name = request.name.trim() === "" ? uniqueSkillName(skillSlug(memory), folders.takenNames()) : checkedName(request.name.trim());
   const planned = planSkill(memory, name, target.dir, target.scope, verdict.reason);
   writeNewFile(planned.path, planned.text);
-  deps.store.recordSkillDecision({ memoryId: memory.id, decision: "approved", skillPath: planned.path, at: deps.now() });
+  deps.store.skillDecisions.record({ memoryId: memory.id, decision: "approved", skillPath: planned.path, at: deps.now() });
   logger.info({ memoryId: memory.id, path: planned.path }, "skill written from memory");
   return planned;
 }
@@ -113,7 +113,7 @@ export function approveSkill(deps: GraduationDeps, scope: GraduationScope, reque
 /** Records that a memory is never to be proposed again; dismissing twice keeps the first time. */
 export function dismissSkill(deps: GraduationDeps, memoryId: string): SkillDecision {
   const memory = memoryOrThrow(deps.store, memoryId);
-  const earlier = deps.store.skillDecisions([memory.id])[0];
+  const earlier = deps.store.skillDecisions.of([memory.id])[0];
   if (earlier?.decision === "dismissed") return earlier;
   if (earlier?.decision === "approved") {
     throw new FailedPreconditionError(
@@ -121,7 +121,7 @@ export function dismissSkill(deps: GraduationDeps, memoryId: string): SkillDecis
     );
   }
   const decision: SkillDecision = { memoryId: memory.id, decision: "dismissed", skillPath: "", at: deps.now() };
-  deps.store.recordSkillDecision(decision);
+  deps.store.skillDecisions.record(decision);
   return decision;
 }
 

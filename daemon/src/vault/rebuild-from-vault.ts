@@ -3,7 +3,7 @@ import path from "node:path";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import type { ImportCounts, MemoryStore } from "../store/store.js";
+import type { ImportCounts, MemoryRecords } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { isMemoryFilePath } from "./file-name.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
@@ -39,7 +39,7 @@ export function vaultHasFiles(dir: string): boolean {
  * Fields a file lacks take the defaults a new memory would have; the usage counters, which
  * files never hold, start again at zero.
  */
-export async function rebuildFromVault(dir: string, store: MemoryStore, vault: VaultStore, limits: MemoryLimits): Promise<RebuildOutcome> {
+export async function rebuildFromVault(dir: string, store: MemoryRecords, vault: VaultStore, limits: MemoryLimits): Promise<RebuildOutcome> {
   const outcome: RebuildOutcome = { files: 0, created: 0, updated: 0, unchanged: 0, events: 0, problems: [] };
   const problem = (p: VaultProblem) => {
     if (outcome.problems.length < MAX_PROBLEMS) outcome.problems.push(p);

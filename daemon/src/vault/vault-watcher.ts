@@ -7,7 +7,7 @@ import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import { readTextIfExists } from "../memory-files/markdown-files.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
-import type { MemoryStore } from "../store/store.js";
+import type { MemoryRecords } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
 import { isMemoryFilePath } from "./file-name.js";
@@ -17,7 +17,7 @@ import { type VaultProblem, vaultMemoryFiles } from "./rebuild-from-vault.js";
 
 export interface VaultWatcherOptions {
   dir: string;
-  store: MemoryStore;
+  store: MemoryRecords;
   vault: VaultStore;
   logger: Logger;
   now: () => number;

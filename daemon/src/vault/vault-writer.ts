@@ -3,14 +3,14 @@ import path from "node:path";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
-import type { MemoryStore } from "../store/store.js";
+import type { MemoryRecords } from "../store/store.js";
 import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../store/vault-store.js";
 import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { FileThread } from "./file-thread-client.js";
 import type { WriteTask } from "./file-writing.js";
 
 export interface VaultWriterOptions {
-  store: MemoryStore;
+  store: MemoryRecords;
   vault: VaultStore;
   /** The vault's directory (absolute). */
   dir: string;

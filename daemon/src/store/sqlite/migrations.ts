@@ -262,7 +262,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "memories injected into agent sessions",
     up(db) {
       // Which memories Brief and Suggest already put into a session's context, so that none is
-      // repeated there; rows of sessions idle for days are pruned (see pruneSessionInjections).
+      // repeated there; rows of sessions idle for days are pruned (see SessionInjections.prune).
       db.exec(`
         CREATE TABLE session_injections (
           session_id TEXT NOT NULL,

@@ -4,8 +4,8 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, RankedRow, RankingFacets, LedgerCounts, LinkedEntity, MemoryFileSyncRecord, MemoryFilter, MemoryStore, NewEvent, PageRequest,
-  LlmUsageDay, ProjectGraph, ProjectInfo, ScoredMemory, SkillDecision, StoreStats,
+  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  ProjectGraph, ProjectInfo, RankedRow, RankingFacets, ScoredMemory, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
 import { EntityGraph } from "./entity-graph.js";
@@ -13,8 +13,13 @@ import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMe
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { SearchMirror } from "./search-mirror.js";
+import { SqliteLlmSpend } from "./sqlite-llm-spend.js";
+import { SqliteMemoryFileSyncs } from "./sqlite-memory-file-syncs.js";
+import { SqliteSessionInjections } from "./sqlite-session-injections.js";
+import { SqliteSkillDecisions } from "./sqlite-skill-decisions.js";
 import { SqliteVaultStore } from "./sqlite-vault-store.js";
 import { SqliteVectorStore } from "./sqlite-vector-store.js";
+import { type StatementCache, statementCache } from "./statement-cache.js";
 
 export interface SqliteStoreOptions {
   file: string;
@@ -33,7 +38,6 @@ export interface SqliteStoreOptions {
 const EXPORT_PAGE = 500;
 /** Memories read at a time while every memory is linked at open. */
 const RELINK_STEP = 1000;
-const MAX_CACHED_STATEMENTS = 256;
 /** Distinct unreadable memories reported per process: enough to find them, never a flood. */
 const MAX_REPORTED_ROWS = 1000;
 
@@ -51,6 +55,11 @@ export class SqliteStore implements MemoryStore {
   readonly vectors: SqliteVectorStore;
   /** The vault's outbox and the files it wrote, on the same connection. */
   readonly vault: SqliteVaultStore;
+  /** The small concerns of MemoryStore, each its own class on the same connection. */
+  readonly injections: SqliteSessionInjections;
+  readonly skillDecisions: SqliteSkillDecisions;
+  readonly memoryFileSyncs: SqliteMemoryFileSyncs;
+  readonly llmSpend: SqliteLlmSpend;
   private readonly db: Database.Database;
   private readonly file: string;
   private readonly now: () => number;
@@ -60,8 +69,7 @@ export class SqliteStore implements MemoryStore {
   private readonly graph: EntityGraph;
   private search: SearchMirror;
   private mirroring: NodeJS.Immediate | undefined;
-  /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sql: StatementCache;
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
   private readonly contentHashOf: ((content: string) => string) | undefined;
   /** Reports each repaired memory once: a row is read on every search that finds it. */
@@ -76,6 +84,7 @@ export class SqliteStore implements MemoryStore {
       now: options.now,
     });
     this.db = opened.db;
+    this.sql = statementCache(this.db);
     this.schemaVersion = opened.schemaVersion;
     this.backupFile = opened.backupFile;
     this.file = options.file;
@@ -88,6 +97,10 @@ export class SqliteStore implements MemoryStore {
     };
     this.vectors = new SqliteVectorStore(this.db, this.reportUnreadable);
     this.vault = new SqliteVaultStore(this.db);
+    this.injections = new SqliteSessionInjections(this.db);
+    this.skillDecisions = new SqliteSkillDecisions(this.db);
+    this.memoryFileSyncs = new SqliteMemoryFileSyncs(this.db);
+    this.llmSpend = new SqliteLlmSpend(this.db);
     const columns = MEMORY_COLUMNS.join(", ");
     const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
     this.insertStmt = this.sql(`INSERT INTO memories (${columns}) VALUES (${values})`);
@@ -116,17 +129,6 @@ export class SqliteStore implements MemoryStore {
       this.mirroring = undefined;
       if (this.search.loadStep() || this.search.catchUpStep()) this.mirrorLater();
     });
-  }
-
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      // Filters build a bounded set of texts; the cap only guards against a surprise.
-      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
   }
 
   /** Hashes memories written before hashing existed (or by a store opened without a hasher). */
@@ -513,19 +515,6 @@ export class SqliteStore implements MemoryStore {
     return new Map(rows.map((r) => [r.memory_id, r.n]));
   }
 
-  skillDecisions(memoryIds: readonly string[]): SkillDecision[] {
-    const rows = this
-      .sql("SELECT memory_id, decision, skill_path, at FROM skill_decisions WHERE memory_id IN (SELECT value FROM json_each(?))")
-      .all(JSON.stringify(memoryIds)) as { memory_id: string; decision: SkillDecision["decision"]; skill_path: string; at: number }[];
-    return rows.map((r) => ({ memoryId: r.memory_id, decision: r.decision, skillPath: r.skill_path, at: r.at }));
-  }
-
-  recordSkillDecision(decision: SkillDecision): void {
-    this
-      .sql("INSERT OR REPLACE INTO skill_decisions (memory_id, decision, skill_path, at) VALUES (?, ?, ?, ?)")
-      .run(decision.memoryId, decision.decision, decision.skillPath, decision.at);
-  }
-
   withSameContent(content: string): MemoryRecord[] {
     if (!this.contentHashOf) return [];
     const rows = this
@@ -544,75 +533,6 @@ export class SqliteStore implements MemoryStore {
       .sql("SELECT project, version FROM project_versions WHERE project IN (SELECT value FROM json_each(?))")
       .all(JSON.stringify(projects)) as { project: string; version: number }[];
     return new Map(rows.map((r) => [r.project, r.version]));
-  }
-
-  memoryFileSyncs(): MemoryFileSyncRecord[] {
-    const rows = this
-      .sql("SELECT project, path, enabled_at, created_file FROM memory_file_syncs ORDER BY project")
-      .all() as { project: string; path: string; enabled_at: number; created_file: number }[];
-    return rows.map((r) => ({ project: r.project, path: r.path, enabledAt: r.enabled_at, createdFile: r.created_file === 1 }));
-  }
-
-  putMemoryFileSync(sync: MemoryFileSyncRecord): void {
-    this
-      // An upsert by project: a path another project holds fails the UNIQUE constraint instead of replacing its row.
-      .sql(
-        `INSERT INTO memory_file_syncs (project, path, enabled_at, created_file) VALUES (?, ?, ?, ?)
-         ON CONFLICT (project) DO UPDATE SET path = excluded.path, enabled_at = excluded.enabled_at, created_file = excluded.created_file`,
-      )
-      .run(sync.project, sync.path, sync.enabledAt, sync.createdFile ? 1 : 0);
-  }
-
-  deleteMemoryFileSync(project: string): boolean {
-    return this.sql("DELETE FROM memory_file_syncs WHERE project = ?").run(project).changes > 0;
-  }
-
-  llmUsage(day: string): LlmUsageDay {
-    const row = this.sql("SELECT input_tokens, output_tokens, calls FROM llm_usage WHERE day = ?").get(day) as
-      | { input_tokens: number; output_tokens: number; calls: number }
-      | undefined;
-    return { day, inputTokens: row?.input_tokens ?? 0, outputTokens: row?.output_tokens ?? 0, calls: row?.calls ?? 0 };
-  }
-
-  addLlmUsage(day: string, usage: { inputTokens: number; outputTokens: number }): void {
-    this
-      .sql(
-        `INSERT INTO llm_usage (day, input_tokens, output_tokens, calls) VALUES (?, ?, ?, 1)
-         ON CONFLICT (day) DO UPDATE SET input_tokens = input_tokens + excluded.input_tokens,
-           output_tokens = output_tokens + excluded.output_tokens, calls = calls + 1`,
-      )
-      .run(day, usage.inputTokens, usage.outputTokens);
-  }
-
-  sessionInjections(sessionId: string): Set<string> {
-    const rows = this.sql("SELECT memory_id FROM session_injections WHERE session_id = ?").all(sessionId) as { memory_id: string }[];
-    return new Set(rows.map((r) => r.memory_id));
-  }
-
-  recordSessionInjections(sessionId: string, memoryIds: readonly string[], at: number): void {
-    const insert = this.sql(
-      `INSERT INTO session_injections (session_id, memory_id, at) VALUES (?, ?, ?)
-       ON CONFLICT (session_id, memory_id) DO UPDATE SET at = excluded.at`,
-    );
-    this.db.transaction(() => {
-      for (const id of memoryIds) insert.run(sessionId, id, at);
-    })();
-  }
-
-  forgetSessionInjections(sessionId: string): number {
-    return this.sql("DELETE FROM session_injections WHERE session_id = ?").run(sessionId).changes;
-  }
-
-  pruneSessionInjections(before: number): number {
-    // A whole session goes at once: one still in use keeps even its oldest records. Both
-    // subqueries are ranges of the `at` index, so a table of mostly recent rows costs little.
-    return this
-      .sql(
-        `DELETE FROM session_injections
-         WHERE session_id IN (SELECT session_id FROM session_injections WHERE at < @before)
-           AND session_id NOT IN (SELECT session_id FROM session_injections WHERE at >= @before)`,
-      )
-      .run({ before }).changes;
   }
 }
 

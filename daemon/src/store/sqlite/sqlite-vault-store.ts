@@ -1,11 +1,14 @@
 import type Database from "better-sqlite3";
 import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../vault-store.js";
+import { type StatementCache, statementCache } from "./statement-cache.js";
 
 /** The vault's outbox and file records (migration 11), on the store's connection. */
 export class SqliteVaultStore implements VaultStore {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sql: StatementCache;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.sql = statementCache(db);
+  }
 
   configure(dir: string | null): number {
     return this.db
@@ -87,15 +90,6 @@ export class SqliteVaultStore implements VaultStore {
 
   fileCount(): number {
     return (this.sql("SELECT count(*) AS n FROM vault_files").get() as { n: number }).n;
-  }
-
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
   }
 }
 
