@@ -10,6 +10,7 @@ import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
+import { HubService } from "../../gen/memd/v1/hub_service_pb.js";
 import { ViewerService } from "../../gen/memd/v1/viewer_service_pb.js";
 import type { Config, ListenAddress } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
@@ -36,6 +37,9 @@ import { createProjectResolver } from "./services/project-resolver.js";
 import { createSkillService } from "./services/skill-service.js";
 import { createVaultService, type VaultHandle } from "./services/vault-service.js";
 import { createViewerService } from "./services/viewer-service.js";
+import { createHubService } from "./services/hub-service.js";
+import { HubController } from "./hub/hub-controller.js";
+import { connectHub } from "./hub/pg-hub.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor } from "./server/interceptors.js";
@@ -120,6 +124,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
     memoryFiles.start();
     cleanups.push(() => memoryFiles.stop());
+    // The hub, when one is connected (memctl hub connect, or MEMD_HUB_URL): synced off every request's path.
+    const hub = new HubController({
+      store: store.hub, envUrl: config.hubUrl, connect: connectHub, logger, now, limits, version: readVersion(), onPulled: () => embeddings?.notify(),
+    });
+    hub.start();
+    cleanups.push(() => hub.stop());
     const deps: ServiceDeps = {
       store,
       embeddings,
@@ -155,6 +165,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
       router.service(ModelService, createModelService(deps));
       router.service(VaultService, createVaultService(deps, vault));
+      router.service(HubService, createHubService(hub));
       router.service(ViewerService, createViewerService({ sessions: viewerSessions, now: deps.now, origin: () => (tcp ? listenerOrigin(tcp) : null) }));
     };
     if (vault && databaseMissing && vaultHasFiles(vault.dir)) {

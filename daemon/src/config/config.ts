@@ -31,6 +31,8 @@ export interface Config {
   llm: LlmConfig;
   /** The vault's directory (--vault, MEMD_VAULT, default MEMD_HOME/vault), or null when it is off (--no-vault, MEMD_VAULT=off). */
   vault: string | null;
+  /** MEMD_HUB_URL: the hub to sync with, in place of the one memctl hub connect recorded; undefined when unset. */
+  hubUrl: string | undefined;
 }
 
 export const EMBEDDER_CHOICES = ["auto", "local", "onnx", "ollama", "openai", "none"] as const;
@@ -178,6 +180,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     },
     llm: llmConfig(parsed.data, env.openaiApiKey),
     vault: vaultDir(home, overrides.vault, env.vault),
+    hubUrl: env.hubUrl?.trim() ? hubUrl(env.hubUrl.trim(), "MEMD_HUB_URL") : undefined,
   };
 }
 
@@ -259,4 +262,19 @@ function vaultDir(home: string, override: string | false | undefined, env: strin
   const dir = path.resolve(chosen || path.join(home, "vault"));
   if (dir === home) throw new ConfigError(`the vault cannot be the state directory itself (${home}): choose a directory of its own, such as ${path.join(home, "vault")}`);
   return dir;
+}
+
+/** A hub's URL as PostgreSQL takes it (postgres:// or postgresql://, with a host); `source` names where it came from. */
+export function hubUrl(value: string, source: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(`${source} is not a URL: give postgres://user:password@host:port/database`);
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new ConfigError(`${source} must be a postgres:// URL (it is ${parsed.protocol}//…): give postgres://user:password@host:port/database`);
+  }
+  if (!parsed.hostname || !parsed.username) throw new ConfigError(`${source} names no ${parsed.hostname ? "user" : "host"}: give postgres://user:password@host:port/database`);
+  return value;
 }

@@ -19,6 +19,7 @@ export interface MemdEnv {
   llmModel?: string;
   llmDailyTokens?: string;
   vault?: string;
+  hubUrl?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -42,5 +43,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     llmModel: env.MEMD_LLM_MODEL,
     llmDailyTokens: env.MEMD_LLM_DAILY_TOKENS,
     vault: env.MEMD_VAULT,
+    hubUrl: env.MEMD_HUB_URL,
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
+import { READ_FIELDS } from "../memory/merge-reads.js";
 
 /** One machine's version of a memory, as the hub compares them. */
 export interface MemoryVersion {
@@ -7,13 +8,6 @@ export interface MemoryVersion {
   /** The machine that wrote it (a local database's id). */
   machine: string;
 }
-
-/**
- * What a machine's read of a memory changed: how often and when it was recalled there. These are
- * that machine's own counts, not a change to the memory, so they neither make two versions
- * differ nor overwrite another machine's counts (see mergeReads).
- */
-const READ_FIELDS = ["accessCount", "lastAccessedAt"] as const;
 
 /** True when two versions hold the same memory, reads aside. */
 export function sameMemory(a: MemoryRecord, b: MemoryRecord): boolean {
@@ -57,17 +51,6 @@ export function conflictEvent(loser: MemoryVersion, winner: MemoryVersion, at: n
 export function conflictKey(loser: MemoryVersion, winner: MemoryVersion): string {
   const hash = createHash("sha256").update(canonical(withoutReads(loser.record))).update("\0").update(canonical(withoutReads(winner.record))).digest("hex");
   return `conflict:${loser.record.id}:${hash.slice(0, 32)}`;
-}
-
-/** A version from elsewhere, with this machine's reads of the memory kept where they are newer or more. */
-export function mergeReads(incoming: MemoryRecord, local: MemoryRecord | undefined): MemoryRecord {
-  if (!local) return incoming;
-  const lastAccessedAt = Math.max(incoming.lastAccessedAt ?? -Infinity, local.lastAccessedAt ?? -Infinity);
-  return {
-    ...incoming,
-    accessCount: Math.max(incoming.accessCount, local.accessCount),
-    lastAccessedAt: Number.isFinite(lastAccessedAt) ? lastAccessedAt : null,
-  };
 }
 
 function withoutReads(record: MemoryRecord): Partial<MemoryRecord> {

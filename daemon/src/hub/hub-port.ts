@@ -1,4 +1,7 @@
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
+import type { StreamCursor } from "../store/hub-store.js";
+
+export type { StreamCursor };
 
 /**
  * The hub as the sync worker sees it: an asynchronous port, since the hub is across a network.
@@ -25,12 +28,6 @@ export interface HubPort {
   onLost(listener: (error: Error) => void): void;
   teams: TeamAdmin;
   close(): Promise<void>;
-}
-
-/** A position in the hub's change stream: the writing transaction's id, then the change's number. */
-export interface StreamCursor {
-  txid: string;
-  seq: number;
 }
 
 export const STREAM_START: StreamCursor = { txid: "0", seq: 0 };

@@ -353,4 +353,66 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 12,
+    name: "the hub's durable outbox, the hub's versions and the stream's cursors",
+    up(db) {
+      // While a hub is connected (hub_state.enabled), a memory is queued for the hub by the
+      // transaction that changes it, as for the vault (migration 11), and each event this
+      // machine records is queued too. What the sync worker stores from the hub runs with
+      // hub_state.applying set for that one transaction, so nothing pulled is pushed back.
+      // Deletions (a purge) are not queued: purging archived memories is each machine's own
+      // housekeeping, and the hub keeps its archived copy. hub_rows holds, per memory, the
+      // hub's seq of the version this machine last pushed or pulled: a push names it, so the
+      // hub can tell an update of that version from a change made concurrently elsewhere.
+      // memory_events.origin is the hub key of an event another machine recorded ('' for this
+      // machine's own), so that each is stored once however often it is pulled.
+      db.exec(`
+        CREATE TABLE hub_state (
+          id           INTEGER PRIMARY KEY CHECK (id = 1),
+          enabled      INTEGER NOT NULL DEFAULT 0,
+          applying     INTEGER NOT NULL DEFAULT 0,
+          url          TEXT NOT NULL DEFAULT '',
+          machine_id   TEXT NOT NULL,
+          memory_txid  TEXT NOT NULL DEFAULT '0',
+          memory_seq   INTEGER NOT NULL DEFAULT 0,
+          event_txid   TEXT NOT NULL DEFAULT '0',
+          event_seq    INTEGER NOT NULL DEFAULT 0,
+          generation   INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO hub_state (id, machine_id) VALUES (1, lower(hex(randomblob(8))));
+        CREATE TABLE hub_outbox (memory_id TEXT PRIMARY KEY, token INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE hub_event_outbox (event_id INTEGER PRIMARY KEY);
+        CREATE TABLE hub_rows (memory_id TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+        ALTER TABLE memory_events ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+        CREATE UNIQUE INDEX memory_events_origin ON memory_events (origin) WHERE origin != '';
+        CREATE TRIGGER memories_hub_insert AFTER INSERT ON memories
+        WHEN (SELECT enabled AND NOT applying FROM hub_state) BEGIN
+          INSERT OR REPLACE INTO hub_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
+        END;
+        CREATE TRIGGER memories_hub_update AFTER UPDATE ON memories
+        WHEN (SELECT enabled AND NOT applying FROM hub_state) AND (
+          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
+          OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
+          OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
+          OR old.confidence IS NOT new.confidence OR old.provenance IS NOT new.provenance
+          OR old.tier IS NOT new.tier OR old.status IS NOT new.status OR old.pinned IS NOT new.pinned
+          OR old.importance IS NOT new.importance OR old.valence IS NOT new.valence
+          OR old.intensity IS NOT new.intensity OR old.session_id IS NOT new.session_id
+          OR old.source_agent IS NOT new.source_agent OR old.created_at IS NOT new.created_at
+          OR old.updated_at IS NOT new.updated_at OR old.expires_at IS NOT new.expires_at
+          OR old.review_at IS NOT new.review_at OR old.supersedes IS NOT new.supersedes
+          OR old.superseded_by IS NOT new.superseded_by OR old.archive_reason IS NOT new.archive_reason
+          OR old.invalid_at IS NOT new.invalid_at
+        )
+        BEGIN
+          INSERT OR REPLACE INTO hub_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
+        END;
+        CREATE TRIGGER memory_events_hub AFTER INSERT ON memory_events
+        WHEN new.origin = '' AND (SELECT enabled AND NOT applying FROM hub_state) BEGIN
+          INSERT OR IGNORE INTO hub_event_outbox (event_id) VALUES (new.id);
+        END;
+      `);
+    },
+  },
 ];

@@ -17,6 +17,7 @@ import { SqliteLlmSpend } from "./sqlite-llm-spend.js";
 import { SqliteMemoryFileSyncs } from "./sqlite-memory-file-syncs.js";
 import { SqliteSessionInjections } from "./sqlite-session-injections.js";
 import { SqliteSkillDecisions } from "./sqlite-skill-decisions.js";
+import { SqliteHubStore } from "./sqlite-hub-store.js";
 import { SqliteVaultStore } from "./sqlite-vault-store.js";
 import { SqliteVectorStore } from "./sqlite-vector-store.js";
 import { type StatementCache, statementCache } from "./statement-cache.js";
@@ -55,6 +56,8 @@ export class SqliteStore implements MemoryStore {
   readonly vectors: SqliteVectorStore;
   /** The vault's outbox and the files it wrote, on the same connection. */
   readonly vault: SqliteVaultStore;
+  /** The hub's outbox, the hub's versions and the stream's cursors, on the same connection. */
+  readonly hub: SqliteHubStore;
   /** The small concerns of MemoryStore, each its own class on the same connection. */
   readonly injections: SqliteSessionInjections;
   readonly skillDecisions: SqliteSkillDecisions;
@@ -97,6 +100,7 @@ export class SqliteStore implements MemoryStore {
     };
     this.vectors = new SqliteVectorStore(this.db, this.reportUnreadable);
     this.vault = new SqliteVaultStore(this.db);
+    this.hub = new SqliteHubStore(this.db, this);
     this.injections = new SqliteSessionInjections(this.db);
     this.skillDecisions = new SqliteSkillDecisions(this.db);
     this.memoryFileSyncs = new SqliteMemoryFileSyncs(this.db);

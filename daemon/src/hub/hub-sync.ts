@@ -1,0 +1,310 @@
+import { UnavailableError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
+import type { MemoryLimits } from "../memory/validate.js";
+import type { HubStore, SettledPush, StreamCursor } from "../store/hub-store.js";
+import type { HubPort } from "./hub-port.js";
+import { eventFromHub, memoryFromHub } from "./hub-record.js";
+
+export interface HubSyncOptions {
+  store: HubStore;
+  /** The hub's URL, password and all; never logged or shown (see redactedUrl). */
+  url: string;
+  connect: (url: string) => Promise<HubPort>;
+  logger: Logger;
+  now: () => number;
+  limits: MemoryLimits;
+  /** Told after memories from the hub were stored (the embedder has new work). */
+  onPulled?: () => void;
+  /** How often the outbox is looked at while idle. */
+  pollMs?: number;
+  /** The longest wait between syncs when nothing is notified (a lost NOTIFY costs at most this). */
+  idleMs?: number;
+  /** Memories or events per push, and per pull. */
+  batch?: number;
+  /** Pulled memories stored per local transaction: a first sync of 100k never holds a request up for long. */
+  applyChunk?: number;
+}
+
+export interface HubSyncStatus {
+  url: string;
+  user: string;
+  machineId: string;
+  connected: boolean;
+  lastError: string;
+  lastSyncAt: number | null;
+  pendingMemories: number;
+  pendingEvents: number;
+  pushed: number;
+  pulled: number;
+  /** Memories whose concurrent versions met on the hub (either side's). */
+  conflicts: number;
+  /** Local changes the hub refused (another person's memory, or out of a share). */
+  refused: number;
+  /** Memories or events from the hub that failed the checks and were not stored. */
+  rejected: number;
+}
+
+const DEFAULT_POLL_MS = 50;
+const DEFAULT_IDLE_MS = 5_000;
+const DEFAULT_BATCH = 500;
+const DEFAULT_APPLY_CHUNK = 100;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * Keeps the local database and the hub in step, off every request's path: it pushes the outbox
+ * (filled by the database in the same transaction as each change), then pulls the hub's changes
+ * after the cursor, and waits for the next local change, a NOTIFY from another daemon's push,
+ * or the idle timeout. Every step is idempotent, so a failure (or a kill) anywhere only repeats
+ * work: a retried push finds its versions already there, a pulled page and its cursor land in
+ * one local transaction. With the hub down it backs off (up to 30 s); local work never waits.
+ */
+export class HubSync {
+  private hub: HubPort | null = null;
+  private connecting: Promise<HubPort> | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private readonly counts = { pushed: 0, pulled: 0, conflicts: 0, refused: 0, rejected: 0 };
+  private lastError = "";
+  private lastSyncAt: number | null = null;
+  private readonly batch: number;
+  private readonly applyChunk: number;
+
+  constructor(private readonly options: HubSyncOptions) {
+    this.batch = options.batch ?? DEFAULT_BATCH;
+    this.applyChunk = options.applyChunk ?? DEFAULT_APPLY_CHUNK;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.failures === 0 && this.hasPending()) this.wakeUp();
+    }, this.options.pollMs ?? DEFAULT_POLL_MS);
+    this.timer.unref();
+    this.running = this.loop();
+  }
+
+  /** Stops after the step under way, so that the database may close after. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.wakeUp();
+    await this.running;
+    await this.hub?.close();
+    this.hub = null;
+  }
+
+  status(): HubSyncStatus {
+    const pending = this.options.store.pending();
+    return {
+      url: redactedUrl(this.options.url),
+      user: this.hub?.user ?? userOf(this.options.url),
+      machineId: this.options.store.machineId(),
+      connected: this.hub !== null,
+      lastError: this.lastError,
+      lastSyncAt: this.lastSyncAt,
+      pendingMemories: pending.memories,
+      pendingEvents: pending.events,
+      ...this.counts,
+    };
+  }
+
+  /**
+   * The connected hub, for a person's request (teams, shares): connects now if the worker is
+   * between attempts; fails with UnavailableError naming the cause when the hub is unreachable.
+   */
+  async connected(): Promise<HubPort> {
+    if (this.hub) return this.hub;
+    try {
+      return await this.open();
+    } catch (error) {
+      throw error instanceof UnavailableError ? error : new UnavailableError(`the hub is unreachable: ${describe(error)}`, { cause: error });
+    }
+  }
+
+  /** Syncs again now (after a share changed what the team sees, say). */
+  wakeUp(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.open();
+        await this.push();
+        await this.pull();
+        this.failures = 0;
+        this.lastError = "";
+        this.lastSyncAt = this.options.now();
+      } catch (error) {
+        this.failures += 1;
+        this.lastError = describe(error);
+        this.options.logger.warn({ err: error, failures: this.failures }, "hub sync failed; local work goes on and it is tried again");
+        await this.drop();
+      }
+      if (this.stopped) break;
+      const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
+      await this.sleep(backoff);
+    }
+  }
+
+  private hasPending(): boolean {
+    const pending = this.options.store.pending();
+    return pending.memories > 0 || pending.events > 0;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async open(): Promise<HubPort> {
+    if (this.hub) return this.hub;
+    this.connecting ??= this.options.connect(this.options.url).finally(() => (this.connecting = null));
+    const hub = await this.connecting;
+    if (this.hub !== hub) {
+      this.hub = hub;
+      hub.onChange(() => this.wakeUp());
+      hub.onLost((error) => {
+        if (this.hub !== hub) return;
+        this.options.logger.warn({ err: error }, "lost the connection to the hub; reconnecting");
+        void this.drop();
+        this.wakeUp();
+      });
+      this.options.logger.info({ hub: redactedUrl(this.options.url), user: hub.user }, "connected to the hub");
+    }
+    return hub;
+  }
+
+  private async drop(): Promise<void> {
+    const hub = this.hub;
+    this.hub = null;
+    await hub?.close().catch(() => undefined);
+  }
+
+  /** Pushes the outbox, memories before events (an event's memory must be on the hub first). */
+  private async push(): Promise<void> {
+    const { store } = this.options;
+    const hub = await this.open();
+    const machine = store.machineId();
+    for (;;) {
+      const due = store.duePushes(this.batch);
+      if (due.length === 0) break;
+      const present = due.filter((d): d is typeof d & { record: MemoryRecord } => d.record !== undefined);
+      const result = await hub.push({ machine, at: this.options.now(), events: [], memories: present.map((d) => ({ record: d.record, baseSeq: d.baseSeq })) });
+      const outcomes = new Map(result.memories.map((o) => [o.id, o]));
+      const settled: SettledPush[] = due.map((d) => {
+        const outcome = outcomes.get(d.memoryId);
+        // Purged here since it was queued: there is nothing to push, and the hub keeps its copy.
+        if (!outcome) return { memoryId: d.memoryId, token: d.token, seq: null };
+        if (outcome.result === "refused") {
+          this.counts.refused += 1;
+          this.options.logger.warn({ memoryId: d.memoryId, reason: outcome.reason }, "the hub refused a local change; it stays on this machine only");
+          return { memoryId: d.memoryId, token: d.token, seq: null };
+        }
+        if (outcome.result === "won" || outcome.result === "lost") this.counts.conflicts += 1;
+        if (outcome.result !== "lost") return { memoryId: d.memoryId, token: d.token, seq: outcome.seq };
+        return { memoryId: d.memoryId, token: d.token, seq: outcome.seq, winner: this.checked(() => memoryFromHub(outcome.winner, this.options.limits)) };
+      });
+      store.settlePushes(settled);
+      this.counts.pushed += present.length;
+      await yieldTurn();
+    }
+    for (;;) {
+      const due = store.dueEvents(this.batch);
+      if (due.length === 0) break;
+      await hub.push({ machine, at: this.options.now(), memories: [], events: due.map((d) => ({ key: d.key, event: d.event })) });
+      store.settleEvents(due.map((d) => d.eventId));
+      await yieldTurn();
+    }
+  }
+
+  /** Pulls memories, then events, until the stream is read to its end. */
+  private async pull(): Promise<void> {
+    const { store } = this.options;
+    const hub = await this.open();
+    const generation = await hub.accessGeneration();
+    if (generation !== store.link()?.generation) store.restartStream(generation);
+    let stored = 0;
+    for (;;) {
+      const link = store.link();
+      if (!link) return;
+      const page = await hub.pullMemories(link.memoryCursor, this.batch);
+      for (let i = 0; i < page.length; i += this.applyChunk) {
+        const chunk = page.slice(i, i + this.applyChunk);
+        const versions = chunk.flatMap((row) => {
+          const record = this.checked(() => memoryFromHub(row.record, this.options.limits));
+          return record && record.id === row.id ? [{ record, seq: row.cursor.seq }] : [];
+        });
+        stored += store.applyMemories(versions, (chunk.at(-1) as { cursor: StreamCursor }).cursor);
+        await yieldTurn();
+      }
+      this.counts.pulled += page.length;
+      if (page.length < this.batch) break;
+    }
+    if (stored > 0) this.options.onPulled?.();
+    for (;;) {
+      const link = store.link();
+      if (!link) return;
+      const page = await hub.pullEvents(link.eventCursor, this.batch);
+      if (page.length === 0) break;
+      const events = page.flatMap((row) => {
+        const event = this.checked(() => eventFromHub(row.event, row.memoryId));
+        return event ? [{ key: row.key, event }] : [];
+      });
+      store.applyEvents(events, (page.at(-1) as { cursor: StreamCursor }).cursor);
+      if (page.length < this.batch) break;
+      await yieldTurn();
+    }
+  }
+
+  /** A value from the hub that fails its checks is skipped and reported, never stored. */
+  private checked<T extends MemoryRecord | MemoryEvent>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (error) {
+      this.counts.rejected += 1;
+      this.options.logger.warn({ err: error }, "skipped a change from the hub that memd cannot store");
+      return undefined;
+    }
+  }
+}
+
+function yieldTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The hub's URL without its password, for status and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+function userOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).username);
+  } catch {
+    return "";
+  }
+}

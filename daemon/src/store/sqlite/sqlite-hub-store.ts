@@ -1,0 +1,175 @@
+import type Database from "better-sqlite3";
+import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
+import { mergeReads } from "../../memory/merge-reads.js";
+import type { DueEvent, DuePush, HubLink, HubStore, PulledVersion, SettledPush, StreamCursor } from "../hub-store.js";
+import { statementCache, type StatementCache } from "./statement-cache.js";
+
+/** How the hub store writes memories and reads them, through the store that owns the connection (its indexes follow every write). */
+export interface HubStoreWrites {
+  get(id: string): MemoryRecord | undefined;
+  importMany(memories: readonly MemoryRecord[]): unknown;
+}
+
+interface StateRow {
+  enabled: number;
+  url: string;
+  machine_id: string;
+  memory_txid: string;
+  memory_seq: number;
+  event_txid: string;
+  event_seq: number;
+  generation: number;
+}
+
+/** The hub's outbox, versions and cursors (migration 12), on the store's connection. */
+export class SqliteHubStore implements HubStore {
+  private readonly sql: StatementCache;
+
+  constructor(private readonly db: Database.Database, private readonly writes: HubStoreWrites) {
+    this.sql = statementCache(db);
+  }
+
+  machineId(): string {
+    return this.state().machine_id;
+  }
+
+  link(): HubLink | null {
+    const state = this.state();
+    if (state.enabled !== 1) return null;
+    return {
+      url: state.url,
+      memoryCursor: { txid: state.memory_txid, seq: state.memory_seq },
+      eventCursor: { txid: state.event_txid, seq: state.event_seq },
+      generation: state.generation,
+    };
+  }
+
+  configure(url: string | null): number {
+    return this.db
+      .transaction(() => {
+        const state = this.state();
+        if (url === null) {
+          this.sql("UPDATE hub_state SET enabled = 0 WHERE id = 1").run();
+          this.clear();
+          return 0;
+        }
+        if (state.enabled === 1 && state.url === url) return 0;
+        this.clear();
+        this.sql(
+          "UPDATE hub_state SET enabled = 1, url = ?, memory_txid = '0', memory_seq = 0, event_txid = '0', event_seq = 0, generation = 0 WHERE id = 1",
+        ).run(url);
+        this.sql("INSERT INTO hub_event_outbox (event_id) SELECT id FROM memory_events WHERE origin = ''").run();
+        return this.sql("INSERT OR REPLACE INTO hub_outbox (memory_id, token) SELECT id, random() % 4503599627370496 FROM memories").run().changes;
+      })
+      .immediate();
+  }
+
+  duePushes(limit: number): DuePush[] {
+    const rows = this.sql(
+      "SELECT o.memory_id, o.token, coalesce(r.seq, 0) AS base FROM hub_outbox o LEFT JOIN hub_rows r ON r.memory_id = o.memory_id ORDER BY o.memory_id LIMIT ?",
+    ).all(limit) as { memory_id: string; token: number; base: number }[];
+    return rows.map((row) => ({ memoryId: row.memory_id, token: row.token, baseSeq: row.base, record: this.writes.get(row.memory_id) }));
+  }
+
+  dueEvents(limit: number): DueEvent[] {
+    const machine = this.machineId();
+    const rows = this.sql(
+      "SELECT e.id, e.memory_id, e.at, e.action, e.session_id, e.detail FROM hub_event_outbox o JOIN memory_events e ON e.id = o.event_id ORDER BY o.event_id LIMIT ?",
+    ).all(limit) as { id: number; memory_id: string; at: number; action: MemoryEvent["action"]; session_id: string; detail: string }[];
+    // An event whose row went (a purge) has nothing to push: its outbox entry goes with the next settle.
+    this.sql("DELETE FROM hub_event_outbox WHERE event_id NOT IN (SELECT id FROM memory_events)").run();
+    return rows.map((row) => ({
+      eventId: row.id,
+      key: `${machine}:${row.id}`,
+      event: { memoryId: row.memory_id, at: row.at, action: row.action, sessionId: row.session_id, detail: row.detail },
+    }));
+  }
+
+  settlePushes(settled: readonly SettledPush[]): void {
+    if (settled.length === 0) return;
+    this.db.transaction(() => {
+      const winners: MemoryRecord[] = [];
+      for (const push of settled) {
+        if (push.seq !== null) this.sql("INSERT OR REPLACE INTO hub_rows (memory_id, seq) VALUES (?, ?)").run(push.memoryId, push.seq);
+        const dropped = this.sql("DELETE FROM hub_outbox WHERE memory_id = ? AND token = ?").run(push.memoryId, push.token).changes;
+        // A winner from elsewhere replaces this machine's version only if nothing changed here since the push.
+        if (push.winner && dropped > 0) winners.push(mergeReads(push.winner, this.writes.get(push.memoryId)));
+      }
+      this.applying(() => this.writes.importMany(winners));
+    })();
+  }
+
+  settleEvents(eventIds: readonly number[]): void {
+    this.db.transaction(() => {
+      for (const id of eventIds) this.sql("DELETE FROM hub_event_outbox WHERE event_id = ?").run(id);
+    })();
+  }
+
+  applyMemories(pulled: readonly PulledVersion[], cursor: StreamCursor): number {
+    return this.db
+      .transaction(() => {
+        const fresh: MemoryRecord[] = [];
+        for (const { record, seq } of pulled) {
+          const known = this.sql("SELECT seq FROM hub_rows WHERE memory_id = ?").get(record.id) as { seq: number } | undefined;
+          if (known && known.seq >= seq) continue;
+          if (this.sql("SELECT 1 FROM hub_outbox WHERE memory_id = ?").get(record.id) !== undefined) continue;
+          this.sql("INSERT OR REPLACE INTO hub_rows (memory_id, seq) VALUES (?, ?)").run(record.id, seq);
+          fresh.push(mergeReads(record, this.writes.get(record.id)));
+        }
+        this.applying(() => this.writes.importMany(fresh));
+        this.sql("UPDATE hub_state SET memory_txid = ?, memory_seq = ? WHERE id = 1").run(cursor.txid, cursor.seq);
+        return fresh.length;
+      })
+      .immediate();
+  }
+
+  applyEvents(pulled: readonly { key: string; event: MemoryEvent }[], cursor: StreamCursor): number {
+    const own = `${this.machineId()}:`;
+    return this.db
+      .transaction(() => {
+        let added = 0;
+        this.applying(() => {
+          for (const { key, event } of pulled) {
+            if (key.startsWith(own)) continue;
+            added += this.sql(
+              "INSERT OR IGNORE INTO memory_events (memory_id, at, action, session_id, detail, origin) VALUES (?, ?, ?, ?, ?, ?)",
+            ).run(event.memoryId, event.at, event.action, event.sessionId, event.detail, key).changes;
+          }
+        });
+        this.sql("UPDATE hub_state SET event_txid = ?, event_seq = ? WHERE id = 1").run(cursor.txid, cursor.seq);
+        return added;
+      })
+      .immediate();
+  }
+
+  restartStream(generation: number): void {
+    this.sql("UPDATE hub_state SET memory_txid = '0', memory_seq = 0, event_txid = '0', event_seq = 0, generation = ? WHERE id = 1").run(generation);
+  }
+
+  pending(): { memories: number; events: number } {
+    const memories = (this.sql("SELECT count(*) AS n FROM hub_outbox").get() as { n: number }).n;
+    const events = (this.sql("SELECT count(*) AS n FROM hub_event_outbox").get() as { n: number }).n;
+    return { memories, events };
+  }
+
+  /** Runs writes that came from the hub: within the caller's transaction, with the outbox's triggers quiet. */
+  private applying(write: () => void): void {
+    this.sql("UPDATE hub_state SET applying = 1 WHERE id = 1").run();
+    try {
+      write();
+    } finally {
+      this.sql("UPDATE hub_state SET applying = 0 WHERE id = 1").run();
+    }
+  }
+
+  /** Forgets everything about the hub but this machine's id. */
+  private clear(): void {
+    this.sql("DELETE FROM hub_outbox").run();
+    this.sql("DELETE FROM hub_event_outbox").run();
+    this.sql("DELETE FROM hub_rows").run();
+  }
+
+  private state(): StateRow {
+    return this.sql("SELECT enabled, url, machine_id, memory_txid, memory_seq, event_txid, event_seq, generation FROM hub_state WHERE id = 1").get() as StateRow;
+  }
+}
