@@ -50,6 +50,7 @@ const DEFAULT_IDLE_MS = 5_000;
 const DEFAULT_BATCH = 500;
 const DEFAULT_APPLY_CHUNK = 100;
 const MAX_BACKOFF_MS = 30_000;
+const STOP_WAIT_MS = 2_000;
 
 /**
  * Keeps the local database and the hub in step, off every request's path: it pushes the outbox
@@ -80,20 +81,25 @@ export class HubSync {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (this.failures === 0 && this.hasPending()) this.wakeUp();
+      if (this.failures === 0 && this.options.store.hasPending()) this.wakeUp();
     }, this.options.pollMs ?? DEFAULT_POLL_MS);
     this.timer.unref();
     this.running = this.loop();
   }
 
-  /** Stops after the step under way, so that the database may close after. */
+  /**
+   * Stops after the step under way, so that the database may close after; a step still waiting
+   * on an unresponsive hub after STOP_WAIT_MS has its connection closed under it (it then fails,
+   * and what it did not settle is pushed or pulled again at the next start).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.wakeUp();
-    await this.running;
-    await this.hub?.close();
-    this.hub = null;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
+    await this.drop();
   }
 
   status(): HubSyncStatus {
@@ -141,6 +147,7 @@ export class HubSync {
         this.lastError = "";
         this.lastSyncAt = this.options.now();
       } catch (error) {
+        if (this.stopped) break;
         this.failures += 1;
         this.lastError = describe(error);
         this.options.logger.warn({ err: error, failures: this.failures }, "hub sync failed; local work goes on and it is tried again");
@@ -150,11 +157,6 @@ export class HubSync {
       const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
       await this.sleep(backoff);
     }
-  }
-
-  private hasPending(): boolean {
-    const pending = this.options.store.pending();
-    return pending.memories > 0 || pending.events > 0;
   }
 
   private sleep(ms: number): Promise<void> {

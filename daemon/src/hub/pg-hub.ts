@@ -25,6 +25,8 @@ export async function connectHub(url: string): Promise<HubPort> {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
     application_name: "memd",
+    // A hub that went away without a word (a laptop's network changed) is noticed, not waited on.
+    keepAlive: true,
   };
   const pool = new pg.Pool(config);
   let lost: ((error: Error) => void) | undefined;

@@ -39,6 +39,8 @@ export interface HubStore {
   /** Reads the stream again from its start, the next time (what this person may see grew). */
   restartStream(generation: number): void;
   pending(): { memories: number; events: number };
+  /** Whether anything waits to be pushed: cheaper than pending(), for polling. */
+  hasPending(): boolean;
 }
 
 /** A position in the hub's change stream: the writing transaction's id, then the change's number. */

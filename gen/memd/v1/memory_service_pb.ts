@@ -1208,7 +1208,8 @@ export type MemoryEvent = Message<"memd.v1.MemoryEvent"> & {
   time?: Timestamp | undefined;
 
   /**
-   * What: created, updated, superseded, archived, promoted, rejected.
+   * What: created, updated, superseded, archived, promoted, rejected, reinforced, or conflict (a
+   * version another machine wrote at the same time lost to this one; detail holds it, as JSON).
    *
    * @generated from field: string action = 3;
    */

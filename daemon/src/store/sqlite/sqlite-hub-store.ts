@@ -3,6 +3,7 @@ import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import { mergeReads } from "../../memory/merge-reads.js";
 import type { DueEvent, DuePush, HubLink, HubStore, PulledVersion, SettledPush, StreamCursor } from "../hub-store.js";
 import { statementCache, type StatementCache } from "./statement-cache.js";
+import { commitUnflushed } from "./unflushed-commit.js";
 
 /** How the hub store writes memories and reads them, through the store that owns the connection (its indexes follow every write). */
 export interface HubStoreWrites {
@@ -53,7 +54,11 @@ export class SqliteHubStore implements HubStore {
           this.clear();
           return 0;
         }
-        if (state.enabled === 1 && state.url === url) return 0;
+        if (state.enabled === 1 && sameHub(state.url, url)) {
+          // The same hub as the same person (a new password, say): nothing to push or pull again.
+          this.sql("UPDATE hub_state SET url = ? WHERE id = 1").run(url);
+          return 0;
+        }
         this.clear();
         this.sql(
           "UPDATE hub_state SET enabled = 1, url = ?, memory_txid = '0', memory_seq = 0, event_txid = '0', event_seq = 0, generation = 0 WHERE id = 1",
@@ -85,9 +90,10 @@ export class SqliteHubStore implements HubStore {
     }));
   }
 
+  /** Committed without waiting for the disk: a settle lost in a power cut is pushed again and found unchanged. */
   settlePushes(settled: readonly SettledPush[]): void {
     if (settled.length === 0) return;
-    this.db.transaction(() => {
+    commitUnflushed(this.db, () => {
       const winners: MemoryRecord[] = [];
       for (const push of settled) {
         if (push.seq !== null) this.sql("INSERT OR REPLACE INTO hub_rows (memory_id, seq) VALUES (?, ?)").run(push.memoryId, push.seq);
@@ -96,18 +102,20 @@ export class SqliteHubStore implements HubStore {
         if (push.winner && dropped > 0) winners.push(mergeReads(push.winner, this.writes.get(push.memoryId)));
       }
       this.applying(() => this.writes.importMany(winners));
-    })();
+    });
   }
 
   settleEvents(eventIds: readonly number[]): void {
-    this.db.transaction(() => {
+    commitUnflushed(this.db, () => {
       for (const id of eventIds) this.sql("DELETE FROM hub_event_outbox WHERE event_id = ?").run(id);
-    })();
+    });
   }
 
+  /** Committed without waiting for the disk: a page lost in a power cut leaves the cursor before it, and is pulled again. */
   applyMemories(pulled: readonly PulledVersion[], cursor: StreamCursor): number {
-    return this.db
-      .transaction(() => {
+    return commitUnflushed(
+      this.db,
+      () => {
         const fresh: MemoryRecord[] = [];
         for (const { record, seq } of pulled) {
           const known = this.sql("SELECT seq FROM hub_rows WHERE memory_id = ?").get(record.id) as { seq: number } | undefined;
@@ -119,14 +127,16 @@ export class SqliteHubStore implements HubStore {
         this.applying(() => this.writes.importMany(fresh));
         this.sql("UPDATE hub_state SET memory_txid = ?, memory_seq = ? WHERE id = 1").run(cursor.txid, cursor.seq);
         return fresh.length;
-      })
-      .immediate();
+      },
+      "immediate",
+    );
   }
 
   applyEvents(pulled: readonly { key: string; event: MemoryEvent }[], cursor: StreamCursor): number {
     const own = `${this.machineId()}:`;
-    return this.db
-      .transaction(() => {
+    return commitUnflushed(
+      this.db,
+      () => {
         let added = 0;
         this.applying(() => {
           for (const { key, event } of pulled) {
@@ -138,8 +148,9 @@ export class SqliteHubStore implements HubStore {
         });
         this.sql("UPDATE hub_state SET event_txid = ?, event_seq = ? WHERE id = 1").run(cursor.txid, cursor.seq);
         return added;
-      })
-      .immediate();
+      },
+      "immediate",
+    );
   }
 
   restartStream(generation: number): void {
@@ -150,6 +161,10 @@ export class SqliteHubStore implements HubStore {
     const memories = (this.sql("SELECT count(*) AS n FROM hub_outbox").get() as { n: number }).n;
     const events = (this.sql("SELECT count(*) AS n FROM hub_event_outbox").get() as { n: number }).n;
     return { memories, events };
+  }
+
+  hasPending(): boolean {
+    return (this.sql("SELECT EXISTS (SELECT 1 FROM hub_outbox) OR EXISTS (SELECT 1 FROM hub_event_outbox) AS yes").get() as { yes: number }).yes === 1;
   }
 
   /** Runs writes that came from the hub: within the caller's transaction, with the outbox's triggers quiet. */
@@ -172,4 +187,18 @@ export class SqliteHubStore implements HubStore {
   private state(): StateRow {
     return this.sql("SELECT enabled, url, machine_id, memory_txid, memory_seq, event_txid, event_seq, generation FROM hub_state WHERE id = 1").get() as StateRow;
   }
+}
+
+/** Two URLs of the same hub as the same person: equal but for the password. */
+function sameHub(a: string, b: string): boolean {
+  const identity = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      parsed.password = "";
+      return parsed.toString();
+    } catch {
+      return url;
+    }
+  };
+  return identity(a) === identity(b);
 }

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { commitUnflushed } from "./unflushed-commit.js";
 import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../vault-store.js";
 import { type StatementCache, statementCache } from "./statement-cache.js";
 
@@ -34,24 +35,18 @@ export class SqliteVaultStore implements VaultStore {
   }
 
   /**
-   * Committed without waiting for the disk (synchronous = NORMAL for this one transaction): a
-   * settle lost in a power cut leaves its jobs queued, and writing their files again finds them
-   * as they should be, so only the time is lost. A Save meanwhile keeps its own full flush.
+   * Committed without waiting for the disk: a settle lost in a power cut leaves its jobs queued,
+   * and writing their files again finds them as they should be, so only the time is lost.
    */
   settle(results: readonly VaultJobResult[]): void {
     if (results.length === 0) return;
-    this.db.pragma("synchronous = NORMAL");
-    try {
-      this.db.transaction(() => {
-        for (const { job, file } of results) {
-          if (file) this.putFiles([file]);
-          else this.forgetFile(job.memoryId);
-          this.sql("DELETE FROM vault_outbox WHERE memory_id = ? AND token = ?").run(job.memoryId, job.token);
-        }
-      })();
-    } finally {
-      this.db.pragma("synchronous = FULL");
-    }
+    commitUnflushed(this.db, () => {
+      for (const { job, file } of results) {
+        if (file) this.putFiles([file]);
+        else this.forgetFile(job.memoryId);
+        this.sql("DELETE FROM vault_outbox WHERE memory_id = ? AND token = ?").run(job.memoryId, job.token);
+      }
+    });
   }
 
   pending(): number {

@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { MemoryRecord } from "../../memory/memory.js";
+import { buildMemory } from "../../memory/new-memory.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+let dir: string;
+let store: SqliteStore;
+const now = () => Date.UTC(2026, 11, 1);
+let n = 0;
+const HUB = "postgres://ada:one@hub.example/memd";
+
+function memory(content: string, extra: Partial<MemoryRecord> = {}): MemoryRecord {
+  n += 1;
+  return { ...buildMemory({ content, project: "api" }, `01JHUB${String(n).padStart(20, "0")}`, now(), { maxContentBytes: 65536 }), ...extra };
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-hub-store-"));
+  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now });
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const event = (memoryId: string) => ({ at: now(), action: "updated" as const, sessionId: "", detail: "before" , memoryId });
+
+describe("the hub's outbox in the local database", () => {
+  it("queues nothing while no hub is connected, then every memory and event when one is", () => {
+    const m = store.insert(memory("saved before the hub"), { at: now(), action: "created", sessionId: "", detail: "" });
+    expect(m).toBeGreaterThan(0);
+    expect(store.hub.pending()).toEqual({ memories: 0, events: 0 });
+    expect(store.hub.configure(HUB)).toBe(1);
+    expect(store.hub.pending()).toEqual({ memories: 1, events: 1 });
+    expect(store.hub.link()).toMatchObject({ url: HUB, memoryCursor: { txid: "0", seq: 0 }, generation: 0 });
+  });
+
+  it("queues a change in the change's own transaction, and not a read", () => {
+    store.hub.configure(HUB);
+    const saved = memory("the cache key includes the tenant");
+    store.insert(saved);
+    const [due] = store.hub.duePushes(10);
+    expect(due).toMatchObject({ memoryId: saved.id, baseSeq: 0, record: { content: "the cache key includes the tenant" } });
+    store.hub.settlePushes([{ memoryId: saved.id, token: due?.token as number, seq: 7 }]);
+    expect(store.hub.hasPending()).toBe(false);
+    store.recordAccess([saved.id], now() + 1);
+    expect(store.hub.hasPending()).toBe(false);
+    store.modify(saved.id, (m) => ({ ...m, content: "the cache key includes the tenant and region", updatedAt: now() + 2 }), () => event(saved.id));
+    expect(store.hub.duePushes(10)).toMatchObject([{ memoryId: saved.id, baseSeq: 7 }]);
+    expect(store.hub.dueEvents(10)).toHaveLength(1);
+    expect(store.hub.dueEvents(10)[0]?.key).toBe(`${store.hub.machineId()}:${store.hub.dueEvents(10)[0]?.eventId}`);
+  });
+
+  it("keeps a job queued when the memory changed again while its push was under way", () => {
+    store.hub.configure(HUB);
+    const saved = memory("first version");
+    store.insert(saved);
+    const [due] = store.hub.duePushes(10);
+    store.modify(saved.id, (m) => ({ ...m, content: "second version", updatedAt: now() + 1 }));
+    store.hub.settlePushes([{ memoryId: saved.id, token: due?.token as number, seq: 3 }]);
+    expect(store.hub.duePushes(10)).toMatchObject([{ memoryId: saved.id, baseSeq: 3, record: { content: "second version" } }]);
+  });
+
+  it("stores what it pulls without queueing it back, skips what it already has and what waits to be pushed, and keeps its own reads", () => {
+    store.hub.configure(HUB);
+    const local = memory("a local change not pushed yet");
+    store.insert(local);
+    const remote = memory("from another machine");
+    const cursor = { txid: "900", seq: 12 };
+    expect(store.hub.applyMemories([{ record: remote, seq: 10 }, { record: { ...local, content: "their version" }, seq: 11 }], cursor)).toBe(1);
+    expect(store.get(remote.id)?.content).toBe("from another machine");
+    expect(store.get(local.id)?.content).toBe("a local change not pushed yet");
+    expect(store.hub.duePushes(10).map((d) => d.memoryId)).toEqual([local.id]);
+    expect(store.hub.link()?.memoryCursor).toEqual(cursor);
+    store.recordAccess([remote.id], now() + 5);
+    store.recordAccess([remote.id], now() + 6);
+    expect(store.hub.applyMemories([{ record: remote, seq: 10 }], { txid: "901", seq: 13 })).toBe(0);
+    const newer = { ...remote, content: "from another machine, edited", updatedAt: now() + 9, accessCount: 0 };
+    expect(store.hub.applyMemories([{ record: newer, seq: 14 }], { txid: "902", seq: 14 })).toBe(1);
+    expect(store.get(remote.id)).toMatchObject({ content: "from another machine, edited", accessCount: 2, lastAccessedAt: now() + 6 });
+    expect(store.hub.duePushes(10).map((d) => d.memoryId)).toEqual([local.id]);
+  });
+
+  it("stores each event from elsewhere once, and none of its own", () => {
+    store.hub.configure(HUB);
+    const remote = memory("from another machine");
+    store.hub.applyMemories([{ record: remote, seq: 1 }], { txid: "1", seq: 1 });
+    const pulled = [{ key: "othermachine:5", event: event(remote.id) }, { key: `${store.hub.machineId()}:1`, event: event(remote.id) }];
+    expect(store.hub.applyEvents(pulled, { txid: "1", seq: 2 })).toBe(1);
+    expect(store.hub.applyEvents(pulled, { txid: "1", seq: 3 })).toBe(0);
+    expect(store.events([remote.id])).toHaveLength(1);
+    expect(store.hub.pending().events).toBe(0);
+  });
+
+  it("keeps its place on a new password for the same hub, and starts over for another hub or person", () => {
+    store.hub.configure(HUB);
+    store.insert(memory("one"));
+    store.hub.applyMemories([], { txid: "5", seq: 5 });
+    expect(store.hub.configure("postgres://ada:two@hub.example/memd")).toBe(0);
+    expect(store.hub.link()).toMatchObject({ url: "postgres://ada:two@hub.example/memd", memoryCursor: { txid: "5", seq: 5 } });
+    expect(store.hub.configure("postgres://bo:two@hub.example/memd")).toBe(1);
+    expect(store.hub.link()?.memoryCursor).toEqual({ txid: "0", seq: 0 });
+    store.hub.configure(null);
+    expect(store.hub.link()).toBeNull();
+    expect(store.hub.pending()).toEqual({ memories: 0, events: 0 });
+  });
+});
