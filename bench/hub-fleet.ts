@@ -66,8 +66,8 @@ export async function measureHubFleet(server: TestPostgres, options: { memories:
   await server.admin("ANALYZE memd.events");
   const seedS = (performance.now() - seeded) / 1000;
   const head = async (table: string): Promise<StreamCursor> => {
-    const row = (await server.admin<{ txid: string; seq: string }>(`SELECT txid::text AS txid, seq FROM memd.${table} ORDER BY txid DESC, seq DESC LIMIT 1`)).rows[0];
-    return row ? { txid: row.txid, seq: Number(row.seq) } : { txid: "0", seq: 0 };
+    const row = (await server.admin<{ cursor_txid: string; seq: string }>(`SELECT txid::text AS cursor_txid, seq FROM memd.${table} ORDER BY txid DESC, seq DESC LIMIT 1`)).rows[0];
+    return row ? { txid: row.cursor_txid, seq: Number(row.seq) } : { txid: "0", seq: 0 };
   };
   const start = { memories: await head("memories"), events: await head("events") };
   const hubs: HubPort[] = await Promise.all(urls.map((url) => connectHub(url)));

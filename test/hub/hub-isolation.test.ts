@@ -140,6 +140,26 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
     expect(all.map((m) => m.id).sort()).toEqual([early.id, late.id].sort());
   });
 
+  it("reads the stream in the order of transaction ids as numbers, also across a power of ten (999 before 1000)", async () => {
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    const push = async (content: string) => {
+      const record = buildMemory({ content, project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
+      await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, baseSeq: 0 }], events: [] });
+      return record.id;
+    };
+    const first = await push("before the boundary");
+    const current = Number((await server.admin<{ x: string }>("SELECT pg_current_xact_id()::text AS x")).rows[0]?.x);
+    const boundary = 10 ** String(current).length;
+    // Burn transaction ids up to the next power of ten, one committed transaction each.
+    await server.admin(`DO $$ BEGIN FOR i IN 1..${boundary - current + 1} LOOP PERFORM pg_current_xact_id(); COMMIT; END LOOP; END $$`);
+    const second = await push("after the boundary");
+    const page1 = await hub("ada").pullMemories(STREAM_START, 1);
+    expect(page1.map((m) => m.id)).toEqual([first]);
+    const page2 = await hub("ada").pullMemories((page1[0] as { cursor: typeof STREAM_START }).cursor, 1);
+    expect(page2.map((m) => m.id)).toEqual([second]);
+    expect(Number(page2[0]?.cursor.txid)).toBeGreaterThanOrEqual(boundary);
+  });
+
   it("refuses a hub written by a newer memd, and tells a user of a hub not made yet what to do", async () => {
     const admin = new pg.Client({ connectionString: server.adminUrl });
     await admin.connect();

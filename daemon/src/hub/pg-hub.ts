@@ -191,23 +191,25 @@ class PgHub implements HubPort {
   }
 
   async pullMemories(after: StreamCursor, limit: number): Promise<PulledMemory[]> {
-    const rows = await this.query<{ id: string; record: unknown; machine: string; txid: string; seq: string }>(
-      `SELECT id, record, machine, txid::text AS txid, seq FROM memd.memories
+    // The cursor's txid goes out as text (JavaScript numbers stop at 2^53) under a name of its own:
+    // "ORDER BY txid" must sort the xid8 column, not its text.
+    const rows = await this.query<{ id: string; record: unknown; machine: string; cursor_txid: string; seq: string }>(
+      `SELECT id, record, machine, txid::text AS cursor_txid, seq FROM memd.memories
        WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
        ORDER BY txid, seq LIMIT $3`,
       [after.txid, after.seq, limit],
     );
-    return rows.map((r) => ({ id: r.id, record: r.record, machine: r.machine, cursor: { txid: r.txid, seq: Number(r.seq) } }));
+    return rows.map((r) => ({ id: r.id, record: r.record, machine: r.machine, cursor: { txid: r.cursor_txid, seq: Number(r.seq) } }));
   }
 
   async pullEvents(after: StreamCursor, limit: number): Promise<PulledEvent[]> {
-    const rows = await this.query<{ key: string; memory_id: string; event: unknown; txid: string; seq: string }>(
-      `SELECT key, memory_id, event, txid::text AS txid, seq FROM memd.events
+    const rows = await this.query<{ key: string; memory_id: string; event: unknown; cursor_txid: string; seq: string }>(
+      `SELECT key, memory_id, event, txid::text AS cursor_txid, seq FROM memd.events
        WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
        ORDER BY txid, seq LIMIT $3`,
       [after.txid, after.seq, limit],
     );
-    return rows.map((r) => ({ key: r.key, memoryId: r.memory_id, event: r.event, cursor: { txid: r.txid, seq: Number(r.seq) } }));
+    return rows.map((r) => ({ key: r.key, memoryId: r.memory_id, event: r.event, cursor: { txid: r.cursor_txid, seq: Number(r.seq) } }));
   }
 
   async accessGeneration(): Promise<number> {
