@@ -232,7 +232,7 @@ async function measureQueryEmbedding(daemon: BenchDaemon, prompts: readonly Hook
 }
 
 /** One http hook call: a POST on a fresh loopback connection, resolved once the answer is read; a non-2xx answer is an error. */
-function postHttpHook(port: number, token: string, route: string, payload: string): Promise<string> {
+export function postHttpHook(port: number, token: string, route: string, payload: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       { host: "127.0.0.1", port, method: "POST", path: route, agent: false, headers: { "content-type": "application/json", authorization: `Bearer ${token}` } },

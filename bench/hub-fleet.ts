@@ -84,14 +84,14 @@ export async function measureHubFleet(server: TestPostgres, options: { memories:
       const started = performance.now();
       await hub.accessGeneration();
       for (;;) {
-        const page = await hub.pullMemories(cursor.memories, PAGE);
+        const page = await hub.pullMemories(cursor.memories, PAGE, `bench-${i}`);
         received += page.length;
         const last = page.at(-1);
         if (last) cursor.memories = last.cursor;
         if (page.length < PAGE) break;
       }
       for (;;) {
-        const page = await hub.pullEvents(cursor.events, PAGE);
+        const page = await hub.pullEvents(cursor.events, PAGE, `bench-${i}`);
         const last = page.at(-1);
         if (last) cursor.events = last.cursor;
         if (page.length < PAGE) break;

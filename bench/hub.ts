@@ -1,7 +1,8 @@
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { freeLoopbackPort } from "../clients/transport/free-port.js";
 import { parseArgs } from "node:util";
-import pg from "pg";
-import { migrateHub } from "../daemon/src/hub/hub-migrate.js";
 import { startPostgres, type TestPostgres } from "../test/helpers/postgres.js";
 import { startTcpProxy } from "../test/helpers/tcp-proxy.js";
 import { type BenchDaemon, startBenchDaemon, stopAllBenchDaemons } from "./daemon-process.js";
@@ -9,6 +10,8 @@ import { measureHubFleet, type FleetResult } from "./hub-fleet.js";
 import { type LatencySummary, measureSequential, summarize } from "./latency.js";
 import { createMemoryLoader } from "./load-memories.js";
 import { createSyntheticCorpus } from "./synthetic-memories.js";
+import { postHttpHook } from "./hook-latency.js";
+import { createPromptStream, userPromptPayload } from "./hook-prompts.js";
 import { count, formatTable } from "./table.js";
 
 const USAGE = `usage: node dist/bench/hub.js [--initial 100000] [--hub-memories 1000000] [--clients 20] [--json]
@@ -28,7 +31,7 @@ const LOCAL_MEMORIES = 10_000;
 interface HubBenchReport {
   environment: { node: string; cpus: number; cpuModel: string; postgres: string };
   propagation: LatencySummary;
-  local: { setting: string; save: LatencySummary; search: LatencySummary }[];
+  local: { setting: string; save: LatencySummary; search: LatencySummary; hook: LatencySummary }[];
   initial: { memories: number; importS: number; pushedS: number; pulledS: number };
   fleet: FleetResult;
 }
@@ -59,11 +62,7 @@ async function main(): Promise<number> {
   // The hub as a user would run it: durable (fsync on), unlike the tests' throwaway clusters.
   const server = await startPostgres({ durable: true });
   try {
-    const owner = new pg.Client({ connectionString: server.adminUrl });
-    await owner.connect();
-    await migrateHub(owner, "bench");
-    const version = (await owner.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?";
-    await owner.end();
+    const version = (await server.admin<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?";
     const ada = await server.createUser("ada", "ada-pw");
     const corpus = createSyntheticCorpus(SEED);
     const cpus = os.cpus();
@@ -115,6 +114,7 @@ async function measureLocal(server: TestPostgres, url: string, corpus: ReturnTyp
   const proxy = await startTcpProxy(server.port);
   const viaProxy = url.replace(`:${server.port}/`, `:${proxy.port}/`);
   const rows: HubBenchReport["local"] = [];
+  const workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "memd-bw-"));
   const settings: [string, Record<`MEMD_${string}`, string>][] = [
     ["hub off", {}],
     ["hub on", { MEMD_HUB_URL: viaProxy }],
@@ -124,7 +124,8 @@ async function measureLocal(server: TestPostgres, url: string, corpus: ReturnTyp
     for (const [setting, env] of settings) {
       progress(`local latency, ${setting}: ${count(LOCAL_MEMORIES)} memories, ${LOCAL_CALLS} saves and searches`);
       if (setting === "hub down") proxy.cut();
-      const daemon = await startBenchDaemon({ MEMD_EMBEDDER: "none", MEMD_VAULT: "off", ...env });
+      const port = await freeLoopbackPort();
+      const daemon = await startBenchDaemon({ MEMD_EMBEDDER: "none", MEMD_VAULT: "off", MEMD_LISTEN: `127.0.0.1:${port}`, ...env });
       try {
         await createMemoryLoader(corpus.memories(SEED + 1), daemon.clients.admin, SEED + 4).load(LOCAL_MEMORIES);
         await settle(daemon, setting === "hub on");
@@ -132,13 +133,23 @@ async function measureLocal(server: TestPostgres, url: string, corpus: ReturnTyp
         const queries = corpus.queries(SEED + 3);
         const save = await measureSequential(LOCAL_CALLS, 30, () => daemon.clients.memory.save({ ...drafts(), project: "bench" }));
         const search = await measureSequential(LOCAL_CALLS, 30, () => daemon.clients.memory.search({ query: queries().query, project: "bench" }));
-        rows.push({ setting, save, search });
+        // Claude Code's UserPromptSubmit http hook, posted to the daemon's hook route as the agent does.
+        const hookToken = fs.readFileSync(path.join(daemon.home, "hook-token"), "utf8").trim();
+        const prompts = createPromptStream(corpus, SEED + 8);
+        const hook = await measureSequential(LOCAL_CALLS, 30, (i) => {
+          const prompt = prompts();
+          const cwd = path.join(workspaces, prompt.project);
+          fs.mkdirSync(cwd, { recursive: true });
+          return postHttpHook(port, hookToken, "/hooks/claude-code/UserPromptSubmit", userPromptPayload(prompt.prompt, cwd, `bench-hub-${setting}-${i}`));
+        });
+        rows.push({ setting, save, search, hook });
       } finally {
         await daemon.stop();
         proxy.restore();
       }
     }
   } finally {
+    fs.rmSync(workspaces, { recursive: true, force: true });
     await proxy.close();
   }
   return rows;
@@ -198,12 +209,13 @@ function formatReport(r: HubBenchReport): string {
       ...r.local.flatMap((l) => [
         [`Save, ${l.setting}`, ms(l.save.p50Ms), ms(l.save.p99Ms), ms(l.save.maxMs), "unchanged"],
         [`Search, ${l.setting}`, ms(l.search.p50Ms), ms(l.search.p99Ms), ms(l.search.maxMs), "unchanged"],
+        [`hook route (UserPromptSubmit), ${l.setting}`, ms(l.hook.p50Ms), ms(l.hook.p99Ms), ms(l.hook.maxMs), "unchanged"],
       ]),
       [`pull by ${f.clients} sync clients, hub of ${count(f.hubMemories)} (${count(f.pulls)} pulls)`, ms(f.pull.p50Ms), ms(f.pull.p99Ms), ms(f.pull.maxMs), `p99 <= ${TARGETS.fleetPullP99Ms}: ${verdict(f.pull.p99Ms <= TARGETS.fleetPullP99Ms)}`],
       [`push by the same clients (1 change a second each)`, ms(f.push.p50Ms), ms(f.push.p99Ms), ms(f.push.maxMs), "-"],
     ]),
     "",
-    `local latency: ${LOCAL_CALLS} sequential calls each, on a daemon holding ${count(LOCAL_MEMORIES)} memories (no vault); "hub down" is a relay to the hub cut before the daemon starts`,
+    `local latency: ${LOCAL_CALLS} sequential calls each (after 30 untimed), on a daemon holding ${count(LOCAL_MEMORIES)} memories (no vault); "hub down" is a relay to the hub cut before the daemon starts`,
     `initial sync of ${count(r.initial.memories)} memories: imported on A in ${r.initial.importS.toFixed(1)} s, pushed by ${r.initial.pushedS.toFixed(1)} s; a new machine C held them all ${r.initial.pulledS.toFixed(1)} s after it started (target <= ${TARGETS.initialSyncS}: ${verdict(r.initial.pulledS <= TARGETS.initialSyncS)}); embedding not included (each machine embeds its own)`,
     `fleet: ${f.describe}`,
   ].join("\n");

@@ -4,10 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freeLoopbackPort } from "../../clients/transport/free-port.js";
+import { migrateHub } from "../../daemon/src/hub/hub-migrate.js";
 import { until } from "./until.js";
 
 /**
- * A throwaway PostgreSQL server for the hub's tests and benchmarks: Debian's own server binaries
+ * A throwaway PostgreSQL hub for the hub's tests and benchmarks: Debian's own server binaries
  * (package postgresql, which .ci/run installs), a new cluster in a temporary directory, loopback
  * TCP with password authentication (as a hub on another machine is reached), removed on stop.
  * As root (CI), the server runs as the postgres user the package creates: PostgreSQL refuses root.
@@ -45,6 +46,10 @@ export function postgresMissing(): string | undefined {
   return why;
 }
 
+/**
+ * Starts the server with a database made a memd hub (the hub's migrations run as its owner).
+ * `durable` keeps fsync on, as a hub people use would have it; tests turn it off for speed.
+ */
 export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL's server is not installed (apt-get install postgresql)");
@@ -90,6 +95,12 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   await pool.query(`CREATE DATABASE ${DATABASE}`);
   await pool.end();
   const adminPool = new pg.Pool({ connectionString: adminUrl(DATABASE), max: 2 });
+  const owner = await adminPool.connect();
+  try {
+    await migrateHub(owner, "the tests' hub");
+  } finally {
+    owner.release();
+  }
   return {
     port,
     adminUrl: adminUrl(DATABASE),

@@ -23,10 +23,6 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
 
   beforeAll(async () => {
     server = await startPostgres();
-    const admin = new pg.Client({ connectionString: server.adminUrl });
-    await admin.connect();
-    await migrateHub(admin, "test");
-    await admin.end();
     for (const user of USERS) hubs.set(user, await connectHub(await server.createUser(user, `${user}-pw`)));
   }, 60_000);
 
@@ -83,8 +79,8 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
           m.owner === user || (m.status !== "staged" && TEAMS.some((t) => shared.has(`${m.owner}/${m.project}/${t}`) && memberOf.get(t)?.has(user)));
         for (const user of USERS) {
           const expected = written.filter((m) => sees(user, m)).map((m) => m.id).sort();
-          const memories = (await hub(user).pullMemories(STREAM_START, 10_000)).map((m) => m.id).sort();
-          const events = (await hub(user).pullEvents(STREAM_START, 10_000)).map((e) => e.memoryId).sort();
+          const memories = (await hub(user).pullMemories(STREAM_START, 10_000, "reader")).map((m) => m.id).sort();
+          const events = (await hub(user).pullEvents(STREAM_START, 10_000, "reader")).map((e) => e.memoryId).sort();
           expect(memories).toEqual(expected);
           expect(events).toEqual(expected);
           // A memory this user may not see cannot be written over by them either.
@@ -112,15 +108,15 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
       return record.id;
     };
     const before = await push("before removal");
-    expect((await hub("bo").pullMemories(STREAM_START, 100)).map((m) => m.id)).toEqual([before]);
+    expect((await hub("bo").pullMemories(STREAM_START, 100, "reader")).map((m) => m.id)).toEqual([before]);
     expect(await hub("ada").teams.removeMember("core", "bo")).toBe(true);
     await push("after removal");
-    expect(await hub("bo").pullMemories(STREAM_START, 100)).toEqual([]);
+    expect(await hub("bo").pullMemories(STREAM_START, 100, "reader")).toEqual([]);
     await hub("ada").teams.addMember("core", "bo");
     expect(await hub("bo").accessGeneration()).toBe(2);
-    expect((await hub("bo").pullMemories(STREAM_START, 100))).toHaveLength(2);
+    expect((await hub("bo").pullMemories(STREAM_START, 100, "reader"))).toHaveLength(2);
     expect(await hub("ada").teams.unshare("api", "core")).toBe(true);
-    expect(await hub("bo").pullMemories(STREAM_START, 100)).toEqual([]);
+    expect(await hub("bo").pullMemories(STREAM_START, 100, "reader")).toEqual([]);
   });
 
   it("a pull never passes a change whose transaction is still open, so it cannot be skipped when it commits", async () => {
@@ -132,11 +128,11 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
     await slow.query("INSERT INTO memd.memories (id, project, status, record, machine) VALUES ($1, 'api', 'active', $2, 'm-slow')", [early.id, JSON.stringify(early)]);
     const late = buildMemory({ content: "written second, committed first", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
     await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: late, baseSeq: 0 }], events: [] });
-    const first = await hub("ada").pullMemories(STREAM_START, 100);
+    const first = await hub("ada").pullMemories(STREAM_START, 100, "reader");
     expect(first).toEqual([]);
     await slow.query("COMMIT");
     await slow.end();
-    const all = await hub("ada").pullMemories(STREAM_START, 100);
+    const all = await hub("ada").pullMemories(STREAM_START, 100, "reader");
     expect(all.map((m) => m.id).sort()).toEqual([early.id, late.id].sort());
   });
 
@@ -153,11 +149,23 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
     // Burn transaction ids up to the next power of ten, one committed transaction each.
     await server.admin(`DO $$ BEGIN FOR i IN 1..${boundary - current + 1} LOOP PERFORM pg_current_xact_id(); COMMIT; END LOOP; END $$`);
     const second = await push("after the boundary");
-    const page1 = await hub("ada").pullMemories(STREAM_START, 1);
+    const page1 = await hub("ada").pullMemories(STREAM_START, 1, "reader");
     expect(page1.map((m) => m.id)).toEqual([first]);
-    const page2 = await hub("ada").pullMemories((page1[0] as { cursor: typeof STREAM_START }).cursor, 1);
+    const page2 = await hub("ada").pullMemories((page1[0] as { cursor: typeof STREAM_START }).cursor, 1, "reader");
     expect(page2.map((m) => m.id)).toEqual([second]);
     expect(Number(page2[0]?.cursor.txid)).toBeGreaterThanOrEqual(boundary);
+  });
+
+  it("does not send a machine back what it wrote itself, memories or events", async () => {
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    const record = buildMemory({ content: "written on m-ada", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
+    await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, baseSeq: 0 }], events: [
+      { key: "m-ada:1", event: { memoryId: record.id, at: 1_000, action: "created", sessionId: "", detail: "" } },
+    ] });
+    expect(await hub("ada").pullMemories(STREAM_START, 10, "m-ada")).toEqual([]);
+    expect(await hub("ada").pullEvents(STREAM_START, 10, "m-ada")).toEqual([]);
+    expect((await hub("ada").pullMemories(STREAM_START, 10, "m-ada2")).map((m) => m.id)).toEqual([record.id]);
+    expect((await hub("ada").pullEvents(STREAM_START, 10, "m-ada2")).map((e) => e.key)).toEqual(["m-ada:1"]);
   });
 
   it("refuses a hub written by a newer memd, and tells a user of a hub not made yet what to do", async () => {

@@ -4,6 +4,7 @@ import type { EmbeddingJob, SpaceRecord, StoredVector, VectorStore } from "../st
 import { type Embedder, EmbeddingError } from "./embedder.js";
 import { embeddingText, textHash } from "./embedding-text.js";
 import { retryDelayMs } from "./retry-delay.js";
+import { WakeableSleep } from "../wakeable-sleep.js";
 
 /** Where finished vectors go besides the database: the in-memory index of the space. */
 export interface VectorSink {
@@ -45,7 +46,7 @@ const LOCKED_RETRY_MS = 1000;
  */
 export class EmbeddingPipeline {
   private stopped = false;
-  private wake: (() => void) | null = null;
+  private readonly pause = new WakeableSleep();
   private loop: Promise<void> | null = null;
   private readonly waiters = new Map<number, Set<(ready: boolean) => void>>();
   private currentState: PipelineState = "idle";
@@ -69,7 +70,7 @@ export class EmbeddingPipeline {
 
   /** Tells the pipeline that new jobs may be queued. */
   notify(): void {
-    this.wake?.();
+    this.pause.wake();
   }
 
   /** Resolves true once the memory's vector is stored, false if `timeoutMs` passes first or the pipeline stops. */
@@ -185,16 +186,6 @@ export class EmbeddingPipeline {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-    });
+    return this.pause.sleep(ms);
   }
 }

@@ -17,9 +17,12 @@ export interface HubPort {
    * key never changes), so each is recorded once.
    */
   push(batch: PushBatch): Promise<PushResult>;
-  /** The next changes after the cursor that this user may see, oldest first. */
-  pullMemories(after: StreamCursor, limit: number): Promise<PulledMemory[]>;
-  pullEvents(after: StreamCursor, limit: number): Promise<PulledEvent[]>;
+  /**
+   * The next changes after the cursor that this user may see, oldest first, but those `machine`
+   * wrote itself: it has them already (a push it could not settle is pushed again, not pulled).
+   */
+  pullMemories(after: StreamCursor, limit: number, machine: string): Promise<PulledMemory[]>;
+  pullEvents(after: StreamCursor, limit: number, machine: string): Promise<PulledEvent[]>;
   /** A number that grows when what this user may see grew beyond changed rows (they joined a team). */
   accessGeneration(): Promise<number>;
   /** Calls `listener` whenever anyone's push committed (LISTEN/NOTIFY), until closed. */

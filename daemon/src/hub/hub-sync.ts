@@ -1,4 +1,5 @@
 import { UnavailableError } from "../errors.js";
+import { WakeableSleep } from "../wakeable-sleep.js";
 import type { Logger } from "../logger.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
@@ -65,7 +66,7 @@ export class HubSync {
   private connecting: Promise<HubPort> | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
-  private wake: (() => void) | null = null;
+  private readonly pause = new WakeableSleep();
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
   private readonly counts = { pushed: 0, pulled: 0, conflicts: 0, refused: 0, rejected: 0 };
@@ -132,9 +133,7 @@ export class HubSync {
 
   /** Syncs again now (after a share changed what the team sees, say). */
   wakeUp(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
+    this.pause.wake();
   }
 
   private async loop(): Promise<void> {
@@ -155,21 +154,8 @@ export class HubSync {
       }
       if (this.stopped) break;
       const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
-      await this.sleep(backoff);
+      await this.pause.sleep(backoff);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 
   private async open(): Promise<HubPort> {
@@ -237,13 +223,14 @@ export class HubSync {
   private async pull(): Promise<void> {
     const { store } = this.options;
     const hub = await this.open();
+    const machine = store.machineId();
     const generation = await hub.accessGeneration();
     if (generation !== store.link()?.generation) store.restartStream(generation);
     let stored = 0;
     for (;;) {
       const link = store.link();
       if (!link) return;
-      const page = await hub.pullMemories(link.memoryCursor, this.batch);
+      const page = await hub.pullMemories(link.memoryCursor, this.batch, machine);
       for (let i = 0; i < page.length; i += this.applyChunk) {
         const chunk = page.slice(i, i + this.applyChunk);
         const versions = chunk.flatMap((row) => {
@@ -260,7 +247,7 @@ export class HubSync {
     for (;;) {
       const link = store.link();
       if (!link) return;
-      const page = await hub.pullEvents(link.eventCursor, this.batch);
+      const page = await hub.pullEvents(link.eventCursor, this.batch, machine);
       if (page.length === 0) break;
       const events = page.flatMap((row) => {
         const event = this.checked(() => eventFromHub(row.event, row.memoryId));

@@ -190,26 +190,39 @@ class PgHub implements HubPort {
     return rows.length;
   }
 
-  async pullMemories(after: StreamCursor, limit: number): Promise<PulledMemory[]> {
-    // The cursor's txid goes out as text (JavaScript numbers stop at 2^53) under a name of its own:
-    // "ORDER BY txid" must sort the xid8 column, not its text.
-    const rows = await this.query<{ id: string; record: unknown; machine: string; cursor_txid: string; seq: string }>(
-      `SELECT id, record, machine, txid::text AS cursor_txid, seq FROM memd.memories
-       WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY txid, seq LIMIT $3`,
-      [after.txid, after.seq, limit],
-    );
-    return rows.map((r) => ({ id: r.id, record: r.record, machine: r.machine, cursor: { txid: r.cursor_txid, seq: Number(r.seq) } }));
+  async pullMemories(after: StreamCursor, limit: number, machine: string): Promise<PulledMemory[]> {
+    const rows = await this.stream<{ id: string; record: unknown; machine: string }>("memories", "id, record, machine", "machine <> $4", after, limit, machine);
+    return rows.map((r) => ({ id: r.id, record: r.record, machine: r.machine, cursor: r.cursor }));
   }
 
-  async pullEvents(after: StreamCursor, limit: number): Promise<PulledEvent[]> {
-    const rows = await this.query<{ key: string; memory_id: string; event: unknown; cursor_txid: string; seq: string }>(
-      `SELECT key, memory_id, event, txid::text AS cursor_txid, seq FROM memd.events
-       WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
+  async pullEvents(after: StreamCursor, limit: number, machine: string): Promise<PulledEvent[]> {
+    // A machine's own events are keyed "machine:id" (conflicts are keyed by the two versions, and come to both).
+    const rows = await this.stream<{ key: string; memory_id: string; event: unknown }>("events", "key, memory_id, event", "left(key, length($4) + 1) <> $4 || ':'", after, limit, machine);
+    return rows.map((r) => ({ key: r.key, memoryId: r.memory_id, event: r.event, cursor: r.cursor }));
+  }
+
+  /**
+   * The rows of a table's change stream after the cursor that this user may see and `others`
+   * admits (a condition on $4, `machine`), in (txid, seq)
+   * order, below the oldest transaction still running (see hub-schema.ts). The cursor's txid goes
+   * out as text (JavaScript numbers stop at 2^53) under a name of its own: "ORDER BY txid" must
+   * sort the xid8 column, not its text.
+   */
+  private async stream<T extends pg.QueryResultRow>(
+    table: "memories" | "events",
+    columns: string,
+    others: string,
+    after: StreamCursor,
+    limit: number,
+    machine: string,
+  ): Promise<(T & { cursor: StreamCursor })[]> {
+    const rows = await this.query<T & { cursor_txid: string; seq: string }>(
+      `SELECT ${columns}, txid::text AS cursor_txid, seq FROM memd.${table}
+       WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot()) AND ${others}
        ORDER BY txid, seq LIMIT $3`,
-      [after.txid, after.seq, limit],
+      [after.txid, after.seq, limit, machine],
     );
-    return rows.map((r) => ({ key: r.key, memoryId: r.memory_id, event: r.event, cursor: { txid: r.cursor_txid, seq: Number(r.seq) } }));
+    return rows.map((r) => ({ ...r, cursor: { txid: r.cursor_txid, seq: Number(r.seq) } }));
   }
 
   async accessGeneration(): Promise<number> {

@@ -8,6 +8,24 @@ export interface Migration {
 }
 
 /**
+ * An update of a memory that changed what it says or where it stands: every column but the
+ * reads (access_count, last_accessed_at) and the content hash. The vault's file (migration 11)
+ * and the hub's copy (migration 12) follow exactly these changes.
+ */
+const MEMORY_CHANGED = `          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
+          OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
+          OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
+          OR old.confidence IS NOT new.confidence OR old.provenance IS NOT new.provenance
+          OR old.tier IS NOT new.tier OR old.status IS NOT new.status OR old.pinned IS NOT new.pinned
+          OR old.importance IS NOT new.importance OR old.valence IS NOT new.valence
+          OR old.intensity IS NOT new.intensity OR old.session_id IS NOT new.session_id
+          OR old.source_agent IS NOT new.source_agent OR old.created_at IS NOT new.created_at
+          OR old.updated_at IS NOT new.updated_at OR old.expires_at IS NOT new.expires_at
+          OR old.review_at IS NOT new.review_at OR old.supersedes IS NOT new.supersedes
+          OR old.superseded_by IS NOT new.superseded_by OR old.archive_reason IS NOT new.archive_reason
+          OR old.invalid_at IS NOT new.invalid_at`;
+
+/**
  * The schema, oldest first. Never edit a released migration: add a new one. Derived
  * indexes (FTS now, vectors later) must stay rebuildable from the memories table.
  */
@@ -328,18 +346,7 @@ export const MIGRATIONS: readonly Migration[] = [
         END;
         CREATE TRIGGER memories_vault_update AFTER UPDATE ON memories
         WHEN (SELECT enabled FROM vault_state) AND (
-          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
-          OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
-          OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
-          OR old.confidence IS NOT new.confidence OR old.provenance IS NOT new.provenance
-          OR old.tier IS NOT new.tier OR old.status IS NOT new.status OR old.pinned IS NOT new.pinned
-          OR old.importance IS NOT new.importance OR old.valence IS NOT new.valence
-          OR old.intensity IS NOT new.intensity OR old.session_id IS NOT new.session_id
-          OR old.source_agent IS NOT new.source_agent OR old.created_at IS NOT new.created_at
-          OR old.updated_at IS NOT new.updated_at OR old.expires_at IS NOT new.expires_at
-          OR old.review_at IS NOT new.review_at OR old.supersedes IS NOT new.supersedes
-          OR old.superseded_by IS NOT new.superseded_by OR old.archive_reason IS NOT new.archive_reason
-          OR old.invalid_at IS NOT new.invalid_at
+${MEMORY_CHANGED}
         )
         BEGIN
           INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
@@ -392,18 +399,7 @@ export const MIGRATIONS: readonly Migration[] = [
         END;
         CREATE TRIGGER memories_hub_update AFTER UPDATE ON memories
         WHEN (SELECT enabled AND NOT applying FROM hub_state) AND (
-          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
-          OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
-          OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
-          OR old.confidence IS NOT new.confidence OR old.provenance IS NOT new.provenance
-          OR old.tier IS NOT new.tier OR old.status IS NOT new.status OR old.pinned IS NOT new.pinned
-          OR old.importance IS NOT new.importance OR old.valence IS NOT new.valence
-          OR old.intensity IS NOT new.intensity OR old.session_id IS NOT new.session_id
-          OR old.source_agent IS NOT new.source_agent OR old.created_at IS NOT new.created_at
-          OR old.updated_at IS NOT new.updated_at OR old.expires_at IS NOT new.expires_at
-          OR old.review_at IS NOT new.review_at OR old.supersedes IS NOT new.supersedes
-          OR old.superseded_by IS NOT new.superseded_by OR old.archive_reason IS NOT new.archive_reason
-          OR old.invalid_at IS NOT new.invalid_at
+${MEMORY_CHANGED}
         )
         BEGIN
           INSERT OR REPLACE INTO hub_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
