@@ -112,7 +112,10 @@ export async function measureHubFleet(server: TestPostgres, options: { memories:
         }
       });
     };
-    hub.onChange(schedule);
+    // As a daemon does: its own pushes need no pull.
+    hub.onChange((machine) => {
+      if (machine !== `bench-${i}`) schedule();
+    });
     const push = async () => {
       const record = buildMemory({ content: `client ${i} learned something at ${Date.now()}`, project: `proj-${i % PROJECTS}` }, ulid(), Date.now(), { maxContentBytes: 10_000 });
       const started = performance.now();

@@ -100,6 +100,14 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     expect(fs.statSync(path.join(daemon.home, "hook-token")).mode & 0o777).toBe(0o600);
   });
 
+  it("refuses a wrong token with 401 while the agent still sends its payload, never cutting the connection under its write", async () => {
+    const route = "/hooks/claude-code/UserPromptSubmit";
+    const prompt = payload("user-prompt-submit", { cwd: workspace, session_id: "route-epipe", prompt: `Why? ${"context ".repeat(5_000)}` });
+    const statuses = [];
+    for (let i = 0; i < 200; i += 1) statuses.push((await post({ port }, route, prompt, { authorization: "Bearer wrong" })).status);
+    expect(new Set(statuses)).toEqual(new Set([401]));
+  });
+
   it("answers Codex's UserPromptSubmit and SessionStart, in the same format, and no Codex event memd does not take", async () => {
     const socket = { socketPath: daemon.socketPath };
     const prompt = payload("codex-user-prompt-submit", { cwd: workspace });

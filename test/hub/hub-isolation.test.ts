@@ -156,6 +156,20 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
     expect(Number(page2[0]?.cursor.txid)).toBeGreaterThanOrEqual(boundary);
   });
 
+  it("refuses only the item the hub's checks refuse, and stores the rest of its batch", async () => {
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    const big = buildMemory({ content: "x ".repeat(600_000), project: "api" }, ulid(), 1_000, { maxContentBytes: 2_000_000 });
+    const fine = buildMemory({ content: "a normal memory", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
+    const result = await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: big, baseSeq: 0 }, { record: fine, baseSeq: 0 }], events: [
+      { key: "m-ada:1", event: { memoryId: fine.id, at: 1_000, action: "created", sessionId: "", detail: "" } },
+      { key: "m-ada:2", event: { memoryId: fine.id, at: 1_000, action: "updated", sessionId: "", detail: "y".repeat(2_200_000) } },
+    ] });
+    expect(result.memories.find((o) => o.id === big.id)).toMatchObject({ result: "refused", reason: expect.stringMatching(/refused/) });
+    expect(result.memories.find((o) => o.id === fine.id)?.result).toBe("stored");
+    expect(result).toMatchObject({ eventsStored: 1, eventsRefused: 1 });
+    expect((await hub("ada").pullMemories(STREAM_START, 10, "reader")).map((m) => m.id)).toEqual([fine.id]);
+  });
+
   it("does not send a machine back what it wrote itself, memories or events", async () => {
     await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
     const record = buildMemory({ content: "written on m-ada", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });

@@ -25,8 +25,11 @@ export interface HubPort {
   pullEvents(after: StreamCursor, limit: number, machine: string): Promise<PulledEvent[]>;
   /** A number that grows when what this user may see grew beyond changed rows (they joined a team). */
   accessGeneration(): Promise<number>;
-  /** Calls `listener` whenever anyone's push committed (LISTEN/NOTIFY), until closed. */
-  onChange(listener: () => void): void;
+  /**
+   * Calls `listener` whenever a push committed (LISTEN/NOTIFY), until closed, with the machine
+   * that pushed ("" for a change made on the hub itself, such as a new share).
+   */
+  onChange(listener: (machine: string) => void): void;
   /** Calls `listener` once if the connection is lost. */
   onLost(listener: (error: Error) => void): void;
   teams: TeamAdmin;

@@ -1,4 +1,3 @@
-import { UnavailableError } from "../errors.js";
 import { WakeableSleep } from "../wakeable-sleep.js";
 import type { Logger } from "../logger.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
@@ -46,7 +45,8 @@ export interface HubSyncStatus {
   rejected: number;
 }
 
-const DEFAULT_POLL_MS = 50;
+/** Also how long a burst of local changes gathers into one push (propagation's target is a second). */
+const DEFAULT_POLL_MS = 100;
 const DEFAULT_IDLE_MS = 5_000;
 const DEFAULT_BATCH = 500;
 const DEFAULT_APPLY_CHUNK = 100;
@@ -72,6 +72,9 @@ export class HubSync {
   private readonly counts = { pushed: 0, pulled: 0, conflicts: 0, refused: 0, rejected: 0 };
   private lastError = "";
   private lastSyncAt: number | null = null;
+  /** Whether the stream may hold something new: another machine notified, the idle wait passed, or a step failed. */
+  private pullDue = true;
+  private lastPullAt = 0;
   private readonly batch: number;
   private readonly applyChunk: number;
 
@@ -120,15 +123,10 @@ export class HubSync {
 
   /**
    * The connected hub, for a person's request (teams, shares): connects now if the worker is
-   * between attempts; fails with UnavailableError naming the cause when the hub is unreachable.
+   * between attempts; fails as connecting does (UnavailableError when the hub is unreachable).
    */
-  async connected(): Promise<HubPort> {
-    if (this.hub) return this.hub;
-    try {
-      return await this.open();
-    } catch (error) {
-      throw error instanceof UnavailableError ? error : new UnavailableError(`the hub is unreachable: ${describe(error)}`, { cause: error });
-    }
+  connected(): Promise<HubPort> {
+    return this.open();
   }
 
   /** Syncs again now (after a share changed what the team sees, say). */
@@ -141,12 +139,17 @@ export class HubSync {
       try {
         await this.open();
         await this.push();
-        await this.pull();
+        if (this.pullDue || this.options.now() - this.lastPullAt >= (this.options.idleMs ?? DEFAULT_IDLE_MS)) {
+          this.pullDue = false;
+          await this.pull();
+          this.lastPullAt = this.options.now();
+        }
         this.failures = 0;
         this.lastError = "";
         this.lastSyncAt = this.options.now();
       } catch (error) {
         if (this.stopped) break;
+        this.pullDue = true;
         this.failures += 1;
         this.lastError = describe(error);
         this.options.logger.warn({ err: error, failures: this.failures }, "hub sync failed; local work goes on and it is tried again");
@@ -164,7 +167,12 @@ export class HubSync {
     const hub = await this.connecting;
     if (this.hub !== hub) {
       this.hub = hub;
-      hub.onChange(() => this.wakeUp());
+      // This machine's own pushes need no pull: it has what it pushed.
+      hub.onChange((machine) => {
+        if (machine === this.options.store.machineId()) return;
+        this.pullDue = true;
+        this.wakeUp();
+      });
       hub.onLost((error) => {
         if (this.hub !== hub) return;
         this.options.logger.warn({ err: error }, "lost the connection to the hub; reconnecting");
@@ -182,16 +190,25 @@ export class HubSync {
     await hub?.close().catch(() => undefined);
   }
 
-  /** Pushes the outbox, memories before events (an event's memory must be on the hub first). */
+  /**
+   * Pushes the outbox, memories before events (an event's memory must be on the hub first): the
+   * events go with the last batch of memories, in one hub transaction, or after them.
+   */
   private async push(): Promise<void> {
     const { store } = this.options;
     const hub = await this.open();
     const machine = store.machineId();
     for (;;) {
       const due = store.duePushes(this.batch);
-      if (due.length === 0) break;
+      const events = due.length < this.batch ? store.dueEvents(this.batch) : [];
+      if (due.length === 0 && events.length === 0) break;
       const present = due.filter((d): d is typeof d & { record: MemoryRecord } => d.record !== undefined);
-      const result = await hub.push({ machine, at: this.options.now(), events: [], memories: present.map((d) => ({ record: d.record, baseSeq: d.baseSeq })) });
+      const result = await hub.push({
+        machine,
+        at: this.options.now(),
+        memories: present.map((d) => ({ record: d.record, baseSeq: d.baseSeq })),
+        events: events.map((d) => ({ key: d.key, event: d.event })),
+      });
       const outcomes = new Map(result.memories.map((o) => [o.id, o]));
       const settled: SettledPush[] = due.map((d) => {
         const outcome = outcomes.get(d.memoryId);
@@ -207,14 +224,8 @@ export class HubSync {
         return { memoryId: d.memoryId, token: d.token, seq: outcome.seq, winner: this.checked(() => memoryFromHub(outcome.winner, this.options.limits)) };
       });
       store.settlePushes(settled);
+      store.settleEvents(events.map((d) => d.eventId));
       this.counts.pushed += present.length;
-      await yieldTurn();
-    }
-    for (;;) {
-      const due = store.dueEvents(this.batch);
-      if (due.length === 0) break;
-      await hub.push({ machine, at: this.options.now(), memories: [], events: due.map((d) => ({ key: d.key, event: d.event })) });
-      store.settleEvents(due.map((d) => d.eventId));
       await yieldTurn();
     }
   }

@@ -64,9 +64,9 @@ class PgHub implements HubPort {
     this.teams = new PgTeams(pool);
   }
 
-  onChange(listener: () => void): void {
+  onChange(listener: (machine: string) => void): void {
     this.listener.on("notification", (message) => {
-      if (message.channel === CHANNEL) listener();
+      if (message.channel === CHANNEL) listener(message.payload ?? "");
     });
   }
 
@@ -111,38 +111,35 @@ class PgHub implements HubPort {
       outcomes.push(...(await this.update(client, updates, batch.machine)));
       const events = [...batch.events.map((e) => ({ key: e.key, event: e.event as unknown, memoryId: e.event.memoryId })), ...conflicts];
       const eventsStored = await this.insertEvents(client, events);
-      if (outcomes.some((o) => o.result !== "unchanged") || eventsStored > 0) await client.query("SELECT pg_notify($1, '')", [CHANNEL]);
+      if (outcomes.some((o) => o.result !== "unchanged") || eventsStored > 0) await client.query("SELECT pg_notify($1, $2)", [CHANNEL, batch.machine]);
       return { memories: outcomes, eventsStored, eventsRefused: events.length - eventsStored };
     });
   }
 
   private async insert(client: pg.PoolClient, memories: readonly PushedMemory[], machine: string): Promise<PushOutcome[]> {
-    if (memories.length === 0) return [];
-    const rows = memories.map((m) => ({ id: m.record.id, project: m.record.project, status: m.record.status, record: m.record }));
-    // An id already on the hub that this user cannot see is another person's memory: nothing is
-    // written over it (DO NOTHING), and this machine's memory is refused.
-    const stored = await client.query<{ id: string; seq: string }>(
-      `INSERT INTO memd.memories (id, project, status, record, machine)
-       SELECT x.id, x.project, x.status, x.record, $2 FROM jsonb_to_recordset($1::jsonb) AS x (id text, project text, status text, record jsonb)
-       ON CONFLICT (id) DO NOTHING RETURNING id, seq`,
-      [JSON.stringify(rows), machine],
-    );
-    const seqs = new Map(stored.rows.map((r) => [r.id, Number(r.seq)]));
-    return memories.map((m): PushOutcome => {
-      const seq = seqs.get(m.record.id);
-      return seq === undefined
-        ? { id: m.record.id, result: "refused", reason: "the hub holds another person's memory with this id, not shared with you" }
-        : { id: m.record.id, result: "stored", seq };
-    });
+    const write = async (part: readonly PushedMemory[]) => {
+      const rows = part.map((m) => ({ id: m.record.id, project: m.record.project, status: m.record.status, record: m.record }));
+      // An id already on the hub that this user cannot see is another person's memory: nothing is
+      // written over it (DO NOTHING), and this machine's memory is refused.
+      const stored = await client.query<{ id: string; seq: string }>(
+        `INSERT INTO memd.memories (id, project, status, record, machine)
+         SELECT x.id, x.project, x.status, x.record, $2 FROM jsonb_to_recordset($1::jsonb) AS x (id text, project text, status text, record jsonb)
+         ON CONFLICT (id) DO NOTHING RETURNING id, seq`,
+        [JSON.stringify(rows), machine],
+      );
+      const seqs = new Map(stored.rows.map((r) => [r.id, Number(r.seq)]));
+      return part.map((m): PushOutcome => {
+        const seq = seqs.get(m.record.id);
+        return seq === undefined
+          ? { id: m.record.id, result: "refused", reason: "the hub holds another person's memory with this id, not shared with you" }
+          : { id: m.record.id, result: "stored", seq };
+      });
+    };
+    return allElseEach(client, memories, write, (m, reason) => [{ id: m.record.id, result: "refused", reason }]);
   }
 
-  /**
-   * Writes the versions that replace what the hub holds, all at once; when row-level security
-   * refuses one (a team member's change that would take a memory out of its share), each is
-   * written on its own so that only the refused ones are left out.
-   */
+  /** Writes the versions that replace what the hub holds. */
   private async update(client: pg.PoolClient, updates: readonly { memory: PushedMemory; result: "stored" | "won" }[], machine: string): Promise<PushOutcome[]> {
-    if (updates.length === 0) return [];
     const write = async (part: typeof updates) => {
       const rows = part.map(({ memory: m }) => ({ id: m.record.id, project: m.record.project, status: m.record.status, record: m.record }));
       const written = await client.query<{ id: string; seq: string }>(
@@ -154,40 +151,29 @@ class PgHub implements HubPort {
       const seqs = new Map(written.rows.map((r) => [r.id, Number(r.seq)]));
       return part.map(({ memory, result }): PushOutcome => ({ id: memory.record.id, result, seq: seqs.get(memory.record.id) as number }));
     };
-    try {
-      return await savepoint(client, () => write(updates));
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
-    }
-    const outcomes: PushOutcome[] = [];
-    for (const one of updates) {
-      try {
-        outcomes.push(...(await savepoint(client, () => write([one]))));
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        outcomes.push({ id: one.memory.record.id, result: "refused", reason: "the change would take the memory out of what you may change (its owner's share, or staged)" });
-      }
-    }
-    return outcomes;
+    return allElseEach(client, updates, write, (u, reason) => [{ id: u.memory.record.id, result: "refused", reason }]);
   }
 
-  /** Records events once each (by key), only for memories the hub holds for this user. */
+  /** Records events once each (by key), only for memories the hub holds for this user; returns how many the hub holds. */
   private async insertEvents(client: pg.PoolClient, events: readonly { key: string; event: unknown; memoryId: string }[]): Promise<number> {
     if (events.length === 0) return 0;
     const ids = [...new Set(events.map((e) => e.memoryId))];
     const visible = new Set(
       (await client.query<{ id: string }>("SELECT id FROM memd.memories WHERE id = ANY($1::text[])", [ids])).rows.map((r) => r.id),
     );
-    const rows = events.filter((e) => visible.has(e.memoryId)).map((e) => ({ key: e.key, memory_id: e.memoryId, event: e.event }));
-    if (rows.length === 0) return 0;
-    await client.query(
-      `INSERT INTO memd.events (key, memory_id, event)
-       SELECT x.key, x.memory_id, x.event FROM jsonb_to_recordset($1::jsonb) AS x (key text, memory_id text, event jsonb)
-       ON CONFLICT (key) DO NOTHING`,
-      [JSON.stringify(rows)],
-    );
-    // Already recorded counts as stored: the event is on the hub either way.
-    return rows.length;
+    const write = async (part: readonly { key: string; event: unknown; memoryId: string }[]) => {
+      const rows = part.map((e) => ({ key: e.key, memory_id: e.memoryId, event: e.event }));
+      await client.query(
+        `INSERT INTO memd.events (key, memory_id, event)
+         SELECT x.key, x.memory_id, x.event FROM jsonb_to_recordset($1::jsonb) AS x (key text, memory_id text, event jsonb)
+         ON CONFLICT (key) DO NOTHING`,
+        [JSON.stringify(rows)],
+      );
+      // Already recorded counts as stored: the event is on the hub either way.
+      return part.map(() => true);
+    };
+    const stored = await allElseEach(client, events.filter((e) => visible.has(e.memoryId)), write, () => [false]);
+    return stored.filter(Boolean).length;
   }
 
   async pullMemories(after: StreamCursor, limit: number, machine: string): Promise<PulledMemory[]> {
@@ -346,9 +332,40 @@ async function savepoint<T>(client: pg.PoolClient, work: () => Promise<T>): Prom
   }
 }
 
-/** Row-level security or a missing privilege refused the statement. */
+/**
+ * Writes a batch in one statement; when the hub refuses it (row-level security, or a value its
+ * checks refuse: a team member's change that would take a memory out of its share, a record too
+ * large), writes each item on its own, so that only the refused ones are left out and one bad
+ * item can never hold up everything queued behind it. `refused` says what a refused item gives.
+ */
+async function allElseEach<T, R>(
+  client: pg.PoolClient,
+  items: readonly T[],
+  write: (part: readonly T[]) => Promise<R[]>,
+  refused: (item: T, reason: string) => R[],
+): Promise<R[]> {
+  if (items.length === 0) return [];
+  try {
+    return await savepoint(client, () => write(items));
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+  }
+  const results: R[] = [];
+  for (const item of items) {
+    try {
+      results.push(...(await savepoint(client, () => write([item]))));
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      results.push(...refused(item, `the hub refused it: ${(error as Error).message}`));
+    }
+  }
+  return results;
+}
+
+/** Row-level security, a missing privilege, or one of the hub's checks (22xxx data, 23xxx integrity) refused the statement. */
 function isRefusal(error: unknown): boolean {
-  return (error as { code?: string }).code === "42501";
+  const code = (error as { code?: string }).code ?? "";
+  return code === "42501" || code.startsWith("22") || code.startsWith("23");
 }
 
 /**

@@ -6,6 +6,7 @@ import { answerHookEvent, type HookAction, HOOK_AGENTS, hookEvent } from "../age
 import { inProcessCaller } from "../agent-hooks/rpc-caller.js";
 import type { Logger } from "../logger.js";
 import { toConnectError } from "../services/connect-errors.js";
+import { dropUnreadBody } from "./connect-adapter.js";
 import type { NodeHandler } from "./protocol-sniff.js";
 
 /** Where agents' hooks post their events: /hooks/<agent>/<Event> (claude-code, codex, gemini, copilot, cursor). */
@@ -78,7 +79,10 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
       return;
     }
     const body = errorToJsonBytes(refusal, {});
-    res.writeHead(codeToHttpStatus(refusal.code), { "content-type": "application/json", "content-length": body.length, connection: "close" });
+    // A refusal may come before the body was read: the client may finish sending it (closing the
+    // connection under its write made it fail with EPIPE instead of reading the refusal).
+    dropUnreadBody(req, res);
+    res.writeHead(codeToHttpStatus(refusal.code), { "content-type": "application/json", "content-length": body.length });
     res.end(body);
   }
 }

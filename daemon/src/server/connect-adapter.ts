@@ -93,8 +93,14 @@ const DISCARD_MAX_BYTES = 64 * 1024;
  * body goes past DISCARD_MAX_BYTES is cut.
  */
 function answerUnread(req: NodeRequest, res: NodeResponse, uRes: UniversalServerResponse, logger: Logger): void {
+  dropUnreadBody(req, res);
+  answer(res, uRes, logger);
+}
+
+/** Lets the client finish sending a body memd will not read, as answerUnread explains; the answer may be written at once. */
+export function dropUnreadBody(req: NodeRequest, res: NodeResponse): void {
   if ("stream" in req) res.once("finish", () => req.stream.close());
-  else {
+  else if (!req.readableEnded) {
     let discarded = 0;
     req.on("data", (chunk: Buffer) => {
       discarded += chunk.length;
@@ -102,7 +108,6 @@ function answerUnread(req: NodeRequest, res: NodeResponse, uRes: UniversalServer
     });
     req.resume();
   }
-  answer(res, uRes, logger);
 }
 
 function answer(res: NodeResponse, uRes: UniversalServerResponse, logger: Logger): void {

@@ -106,6 +106,7 @@ export class SqliteHubStore implements HubStore {
   }
 
   settleEvents(eventIds: readonly number[]): void {
+    if (eventIds.length === 0) return;
     commitUnflushed(this.db, () => {
       for (const id of eventIds) this.sql("DELETE FROM hub_event_outbox WHERE event_id = ?").run(id);
     });
