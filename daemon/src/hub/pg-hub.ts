@@ -74,8 +74,23 @@ class PgHub implements HubPort {
     this.setLost(listener);
   }
 
+  /**
+   * One transaction, its statements written for the whole batch at once; when the hub refuses
+   * one of them (see eachAlone), the transaction is rolled back and written again item by item,
+   * so that only the refused items are left out. Savepoints for every statement of every push
+   * would cost two more round trips each.
+   */
   async push(batch: PushBatch): Promise<PushResult> {
-    return this.inTransaction(async (client) => {
+    try {
+      return await this.inTransaction((client) => this.write(client, batch, false));
+    } catch (error) {
+      if (!isRefusal((error as Error).cause ?? error)) throw error;
+      return this.inTransaction((client) => this.write(client, batch, true));
+    }
+  }
+
+  private async write(client: pg.PoolClient, batch: PushBatch, itemByItem: boolean): Promise<PushResult> {
+    {
       const outcomes: PushOutcome[] = [];
       const conflicts: { key: string; event: unknown; memoryId: string }[] = [];
       const ids = batch.memories.map((m) => m.record.id);
@@ -92,10 +107,12 @@ class PgHub implements HubPort {
         const row = held.get(memory.record.id);
         if (!row) {
           inserts.push(memory);
-        } else if (sameMemory(row.record, memory.record)) {
-          outcomes.push({ id: row.id, result: "unchanged", seq: Number(row.seq) });
         } else if (Number(row.seq) === memory.baseSeq) {
+          // The hub holds the version this machine last had: this is its next one.
           updates.push({ memory, result: "stored" });
+        } else if (sameMemory(row.record, memory.record)) {
+          // Already there: a push retried after its settle was lost.
+          outcomes.push({ id: row.id, result: "unchanged", seq: Number(row.seq) });
         } else {
           // Changed on the hub since this machine last had it: the rule in conflict.ts decides.
           const mine: MemoryVersion = { record: memory.record, machine: batch.machine };
@@ -107,16 +124,17 @@ class PgHub implements HubPort {
           else outcomes.push({ id: row.id, result: "lost", seq: Number(row.seq), winner: row.record });
         }
       }
-      outcomes.push(...(await this.insert(client, inserts, batch.machine)));
-      outcomes.push(...(await this.update(client, updates, batch.machine)));
+      outcomes.push(...(await this.insert(client, inserts, batch.machine, itemByItem)));
+      outcomes.push(...(await this.update(client, updates, batch.machine, itemByItem)));
       const events = [...batch.events.map((e) => ({ key: e.key, event: e.event as unknown, memoryId: e.event.memoryId })), ...conflicts];
-      const eventsStored = await this.insertEvents(client, events);
+      const eventsStored = await this.insertEvents(client, events, itemByItem);
       if (outcomes.some((o) => o.result !== "unchanged") || eventsStored > 0) await client.query("SELECT pg_notify($1, $2)", [CHANNEL, batch.machine]);
       return { memories: outcomes, eventsStored, eventsRefused: events.length - eventsStored };
-    });
+    }
   }
 
-  private async insert(client: pg.PoolClient, memories: readonly PushedMemory[], machine: string): Promise<PushOutcome[]> {
+  private async insert(client: pg.PoolClient, memories: readonly PushedMemory[], machine: string, itemByItem: boolean): Promise<PushOutcome[]> {
+    if (memories.length === 0) return [];
     const write = async (part: readonly PushedMemory[]) => {
       const rows = part.map((m) => ({ id: m.record.id, project: m.record.project, status: m.record.status, record: m.record }));
       // An id already on the hub that this user cannot see is another person's memory: nothing is
@@ -135,11 +153,12 @@ class PgHub implements HubPort {
           : { id: m.record.id, result: "stored", seq };
       });
     };
-    return allElseEach(client, memories, write, (m, reason) => [{ id: m.record.id, result: "refused", reason }]);
+    return itemByItem ? eachAlone(client, memories, write, (m, reason) => [{ id: m.record.id, result: "refused", reason }]) : write(memories);
   }
 
   /** Writes the versions that replace what the hub holds. */
-  private async update(client: pg.PoolClient, updates: readonly { memory: PushedMemory; result: "stored" | "won" }[], machine: string): Promise<PushOutcome[]> {
+  private async update(client: pg.PoolClient, updates: readonly { memory: PushedMemory; result: "stored" | "won" }[], machine: string, itemByItem: boolean): Promise<PushOutcome[]> {
+    if (updates.length === 0) return [];
     const write = async (part: typeof updates) => {
       const rows = part.map(({ memory: m }) => ({ id: m.record.id, project: m.record.project, status: m.record.status, record: m.record }));
       const written = await client.query<{ id: string; seq: string }>(
@@ -151,11 +170,11 @@ class PgHub implements HubPort {
       const seqs = new Map(written.rows.map((r) => [r.id, Number(r.seq)]));
       return part.map(({ memory, result }): PushOutcome => ({ id: memory.record.id, result, seq: seqs.get(memory.record.id) as number }));
     };
-    return allElseEach(client, updates, write, (u, reason) => [{ id: u.memory.record.id, result: "refused", reason }]);
+    return itemByItem ? eachAlone(client, updates, write, (u, reason) => [{ id: u.memory.record.id, result: "refused", reason }]) : write(updates);
   }
 
   /** Records events once each (by key), only for memories the hub holds for this user; returns how many the hub holds. */
-  private async insertEvents(client: pg.PoolClient, events: readonly { key: string; event: unknown; memoryId: string }[]): Promise<number> {
+  private async insertEvents(client: pg.PoolClient, events: readonly { key: string; event: unknown; memoryId: string }[], itemByItem: boolean): Promise<number> {
     if (events.length === 0) return 0;
     const ids = [...new Set(events.map((e) => e.memoryId))];
     const visible = new Set(
@@ -172,7 +191,9 @@ class PgHub implements HubPort {
       // Already recorded counts as stored: the event is on the hub either way.
       return part.map(() => true);
     };
-    const stored = await allElseEach(client, events.filter((e) => visible.has(e.memoryId)), write, () => [false]);
+    const mine = events.filter((e) => visible.has(e.memoryId));
+    if (mine.length === 0) return 0;
+    const stored = itemByItem ? await eachAlone(client, mine, write, () => [false]) : await write(mine);
     return stored.filter(Boolean).length;
   }
 
@@ -333,23 +354,17 @@ async function savepoint<T>(client: pg.PoolClient, work: () => Promise<T>): Prom
 }
 
 /**
- * Writes a batch in one statement; when the hub refuses it (row-level security, or a value its
- * checks refuse: a team member's change that would take a memory out of its share, a record too
- * large), writes each item on its own, so that only the refused ones are left out and one bad
- * item can never hold up everything queued behind it. `refused` says what a refused item gives.
+ * Writes each item on its own, in a savepoint, for a batch the hub refused (row-level security,
+ * or a value its checks refuse: a team member's change that would take a memory out of its
+ * share, a record too large): only the refused items are left out, and one bad item can never
+ * hold up everything queued behind it. `refused` says what a refused item gives.
  */
-async function allElseEach<T, R>(
+async function eachAlone<T, R>(
   client: pg.PoolClient,
   items: readonly T[],
   write: (part: readonly T[]) => Promise<R[]>,
   refused: (item: T, reason: string) => R[],
 ): Promise<R[]> {
-  if (items.length === 0) return [];
-  try {
-    return await savepoint(client, () => write(items));
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
-  }
   const results: R[] = [];
   for (const item of items) {
     try {
