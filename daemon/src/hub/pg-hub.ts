@@ -127,8 +127,8 @@ class PgHub implements HubPort {
       outcomes.push(...(await this.insert(client, inserts, batch.machine, itemByItem)));
       outcomes.push(...(await this.update(client, updates, batch.machine, itemByItem)));
       const events = [...batch.events.map((e) => ({ key: e.key, event: e.event as unknown, memoryId: e.event.memoryId })), ...conflicts];
-      const eventsStored = await this.insertEvents(client, events, itemByItem);
-      if (outcomes.some((o) => o.result !== "unchanged") || eventsStored > 0) await client.query("SELECT pg_notify($1, $2)", [CHANNEL, batch.machine]);
+      const changed = outcomes.some((o) => o.result !== "unchanged" && o.result !== "refused");
+      const eventsStored = await this.recordEvents(client, events, changed, batch.machine, itemByItem);
       return { memories: outcomes, eventsStored, eventsRefused: events.length - eventsStored };
     }
   }
@@ -173,28 +173,38 @@ class PgHub implements HubPort {
     return itemByItem ? eachAlone(client, updates, write, (u, reason) => [{ id: u.memory.record.id, result: "refused", reason }]) : write(updates);
   }
 
-  /** Records events once each (by key), only for memories the hub holds for this user; returns how many the hub holds. */
-  private async insertEvents(client: pg.PoolClient, events: readonly { key: string; event: unknown; memoryId: string }[], itemByItem: boolean): Promise<number> {
-    if (events.length === 0) return 0;
-    const ids = [...new Set(events.map((e) => e.memoryId))];
-    const visible = new Set(
-      (await client.query<{ id: string }>("SELECT id FROM memd.memories WHERE id = ANY($1::text[])", [ids])).rows.map((r) => r.id),
-    );
-    const write = async (part: readonly { key: string; event: unknown; memoryId: string }[]) => {
+  /**
+   * Records events once each (by key), only for memories the hub holds for this user, and
+   * notifies the other daemons when anything changed (`changed`: the memories did), in one
+   * statement: each round trip to the hub is a write the daemon's event loop pays for. Returns
+   * how many events the hub holds for this user (already recorded counts: it is there either way).
+   */
+  private async recordEvents(
+    client: pg.PoolClient,
+    events: readonly { key: string; event: unknown; memoryId: string }[],
+    changed: boolean,
+    machine: string,
+    itemByItem: boolean,
+  ): Promise<number> {
+    const write = async (part: readonly { key: string; event: unknown; memoryId: string }[], notify = changed) => {
       const rows = part.map((e) => ({ key: e.key, memory_id: e.memoryId, event: e.event }));
-      await client.query(
-        `INSERT INTO memd.events (key, memory_id, event)
-         SELECT x.key, x.memory_id, x.event FROM jsonb_to_recordset($1::jsonb) AS x (key text, memory_id text, event jsonb)
-         ON CONFLICT (key) DO NOTHING`,
-        [JSON.stringify(rows)],
+      const result = await client.query<{ visible: string }>(
+        `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (key text, memory_id text, event jsonb)),
+              v AS (SELECT x.* FROM x WHERE EXISTS (SELECT 1 FROM memd.memories m WHERE m.id = x.memory_id)),
+              added AS (INSERT INTO memd.events (key, memory_id, event) SELECT key, memory_id, event FROM v ON CONFLICT (key) DO NOTHING RETURNING 1)
+         SELECT (SELECT count(*) FROM v) AS visible,
+                CASE WHEN $2 OR EXISTS (SELECT 1 FROM added) THEN pg_notify('${CHANNEL}', $3) END AS notified`,
+        [JSON.stringify(rows), notify, machine],
       );
-      // Already recorded counts as stored: the event is on the hub either way.
-      return part.map(() => true);
+      return [Number(result.rows[0]?.visible ?? 0)];
     };
-    const mine = events.filter((e) => visible.has(e.memoryId));
-    if (mine.length === 0) return 0;
-    const stored = itemByItem ? await eachAlone(client, mine, write, () => [false]) : await write(mine);
-    return stored.filter(Boolean).length;
+    if (events.length === 0 && !changed) return 0;
+    if (!itemByItem) return (await write(events))[0] ?? 0;
+    // Item by item: the notice goes in a statement of its own, after whatever was refused.
+    const counts = await eachAlone(client, events, (part) => write(part, false), () => [0]);
+    const stored = counts.reduce((a, b) => a + b, 0);
+    if (changed || stored > 0) await write([], true);
+    return stored;
   }
 
   async pullMemories(after: StreamCursor, limit: number, machine: string): Promise<PulledMemory[]> {
