@@ -20,6 +20,13 @@ export interface HubMigration {
   sql: string;
 }
 
+/**
+ * The one rule of visibility, for reading and for writing a memory: yours, or shared with a team
+ * of yours and not staged.
+ */
+const VISIBLE = `owner = session_user OR (status <> 'staged' AND EXISTS (
+          SELECT 1 FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams())))`;
+
 export const HUB_MIGRATIONS: readonly HubMigration[] = [
   {
     version: 1,
@@ -120,19 +127,13 @@ export const HUB_MIGRATIONS: readonly HubMigration[] = [
       ALTER TABLE memd.shares ENABLE ROW LEVEL SECURITY;
       ALTER TABLE memd.access_generations ENABLE ROW LEVEL SECURITY;
 
-      -- The one rule of visibility, used for reading and for writing: yours, or shared with a
-      -- team of yours and not staged.
-      CREATE POLICY memories_visible ON memd.memories FOR SELECT TO memd_user USING (
-        owner = session_user OR (status <> 'staged' AND EXISTS (
-          SELECT 1 FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams()))));
+      -- Visibility (VISIBLE above) decides reading and writing alike.
+      CREATE POLICY memories_visible ON memd.memories FOR SELECT TO memd_user USING (${VISIBLE});
       CREATE POLICY memories_insert ON memd.memories FOR INSERT TO memd_user WITH CHECK (owner = session_user);
       -- A team corrects its shared memories (archive, supersede, edit); the owner stays the owner
       -- (no UPDATE grant on the column) and the row must still be visible afterwards.
       CREATE POLICY memories_update ON memd.memories FOR UPDATE TO memd_user
-        USING (owner = session_user OR (status <> 'staged' AND EXISTS (
-          SELECT 1 FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams()))))
-        WITH CHECK (owner = session_user OR (status <> 'staged' AND EXISTS (
-          SELECT 1 FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams()))));
+        USING (${VISIBLE}) WITH CHECK (${VISIBLE});
       GRANT SELECT, INSERT ON memd.memories TO memd_user;
       GRANT UPDATE (project, status, record, machine, txid, seq, changed_at) ON memd.memories TO memd_user;
 

@@ -76,10 +76,13 @@ export class HubSync {
   private pullDue = true;
   private lastPullAt = 0;
   private readonly batch: number;
+  /** This database's id on the hub, which never changes. */
+  private readonly machine: string;
   private readonly applyChunk: number;
 
   constructor(private readonly options: HubSyncOptions) {
     this.batch = options.batch ?? DEFAULT_BATCH;
+    this.machine = options.store.machineId();
     this.applyChunk = options.applyChunk ?? DEFAULT_APPLY_CHUNK;
   }
 
@@ -111,7 +114,7 @@ export class HubSync {
     return {
       url: redactedUrl(this.options.url),
       user: this.hub?.user ?? userOf(this.options.url),
-      machineId: this.options.store.machineId(),
+      machineId: this.machine,
       connected: this.hub !== null,
       lastError: this.lastError,
       lastSyncAt: this.lastSyncAt,
@@ -119,14 +122,6 @@ export class HubSync {
       pendingEvents: pending.events,
       ...this.counts,
     };
-  }
-
-  /**
-   * The connected hub, for a person's request (teams, shares): connects now if the worker is
-   * between attempts; fails as connecting does (UnavailableError when the hub is unreachable).
-   */
-  connected(): Promise<HubPort> {
-    return this.open();
   }
 
   /** Syncs again now (after a share changed what the team sees, say). */
@@ -137,11 +132,11 @@ export class HubSync {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       try {
-        await this.open();
-        await this.push();
+        const hub = await this.connected();
+        await this.push(hub);
         if (this.pullDue || this.options.now() - this.lastPullAt >= (this.options.idleMs ?? DEFAULT_IDLE_MS)) {
           this.pullDue = false;
-          await this.pull();
+          await this.pull(hub);
           this.lastPullAt = this.options.now();
         }
         this.failures = 0;
@@ -161,7 +156,11 @@ export class HubSync {
     }
   }
 
-  private async open(): Promise<HubPort> {
+  /**
+   * The connected hub, for the worker and for a person's request (teams, shares): connects now if the worker is
+   * between attempts; fails as connecting does (UnavailableError when the hub is unreachable).
+   */
+  async connected(): Promise<HubPort> {
     if (this.hub) return this.hub;
     this.connecting ??= this.options.connect(this.options.url).finally(() => (this.connecting = null));
     const hub = await this.connecting;
@@ -169,7 +168,7 @@ export class HubSync {
       this.hub = hub;
       // This machine's own pushes need no pull: it has what it pushed.
       hub.onChange((machine) => {
-        if (machine === this.options.store.machineId()) return;
+        if (machine === this.machine) return;
         this.pullDue = true;
         this.wakeUp();
       });
@@ -194,10 +193,9 @@ export class HubSync {
    * Pushes the outbox, memories before events (an event's memory must be on the hub first): the
    * events go with the last batch of memories, in one hub transaction, or after them.
    */
-  private async push(): Promise<void> {
+  private async push(hub: HubPort): Promise<void> {
     const { store } = this.options;
-    const hub = await this.open();
-    const machine = store.machineId();
+    const { machine } = this;
     for (;;) {
       const due = store.duePushes(this.batch);
       const events = due.length < this.batch ? store.dueEvents(this.batch) : [];
@@ -231,10 +229,9 @@ export class HubSync {
   }
 
   /** Pulls memories, then events, until the stream is read to its end. */
-  private async pull(): Promise<void> {
+  private async pull(hub: HubPort): Promise<void> {
     const { store } = this.options;
-    const hub = await this.open();
-    const machine = store.machineId();
+    const { machine } = this;
     const generation = await hub.accessGeneration();
     if (generation !== store.link()?.generation) store.restartStream(generation);
     let stored = 0;

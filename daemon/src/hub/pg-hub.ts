@@ -1,5 +1,5 @@
 import pg from "pg";
-import { ConflictError, FailedPreconditionError, NotFoundError, UnavailableError } from "../errors.js";
+import { ConflictError, FailedPreconditionError, NotFoundError, SchemaTooNewError, UnavailableError } from "../errors.js";
 import { conflictEvent, conflictKey, sameMemory, winnerOf, type MemoryVersion } from "./conflict.js";
 import { checkHubSchema } from "./hub-migrate.js";
 import type {
@@ -220,10 +220,9 @@ class PgHub implements HubPort {
 
   /**
    * The rows of a table's change stream after the cursor that this user may see and `others`
-   * admits (a condition on $4, `machine`), in (txid, seq)
-   * order, below the oldest transaction still running (see hub-schema.ts). The cursor's txid goes
-   * out as text (JavaScript numbers stop at 2^53) under a name of its own: "ORDER BY txid" must
-   * sort the xid8 column, not its text.
+   * admits (a condition on $4, `machine`), in (txid, seq) order, below the oldest transaction
+   * still running (see hub-schema.ts). The cursor's txid goes out as text (JavaScript numbers
+   * stop at 2^53) under a name of its own: "ORDER BY txid" must sort the xid8 column, not its text.
    */
   private async stream<T extends pg.QueryResultRow>(
     table: "memories" | "events",
@@ -400,12 +399,11 @@ function isRefusal(error: unknown): boolean {
  */
 export function hubError(error: unknown): Error {
   if (error instanceof ConflictError || error instanceof FailedPreconditionError || error instanceof NotFoundError || error instanceof UnavailableError) return error;
-  if (error instanceof Error && error.name === "SchemaTooNewError") return error;
+  if (error instanceof SchemaTooNewError) return error;
   const code = (error as { code?: string }).code ?? "";
   const message = error instanceof Error ? error.message : String(error);
-  if (code === "42501") return new FailedPreconditionError(`the hub refused: ${message}`, { cause: error });
+  if (isRefusal(error)) return new FailedPreconditionError(`the hub refused: ${message}`, { cause: error });
   if (code === "28P01" || code === "28000") return new FailedPreconditionError(`the hub refused the login: ${message} (check the user and password in the hub URL)`, { cause: error });
   if (code === "3D000") return new FailedPreconditionError(`the hub's database does not exist: ${message}`, { cause: error });
-  if (code.startsWith("22") || code.startsWith("23")) return new FailedPreconditionError(`the hub refused a value: ${message}`, { cause: error });
   return new UnavailableError(`the hub is unreachable: ${message}`, { cause: error });
 }

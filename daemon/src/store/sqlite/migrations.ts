@@ -408,6 +408,10 @@ ${MEMORY_CHANGED}
         WHEN new.origin = '' AND (SELECT enabled AND NOT applying FROM hub_state) BEGIN
           INSERT OR IGNORE INTO hub_event_outbox (event_id) VALUES (new.id);
         END;
+        -- A purge deletes its memories' events: an event that is gone has nothing to push.
+        CREATE TRIGGER memory_events_hub_delete AFTER DELETE ON memory_events BEGIN
+          DELETE FROM hub_event_outbox WHERE event_id = old.id;
+        END;
       `);
     },
   },

@@ -95,6 +95,16 @@ describe("the hub's outbox in the local database", () => {
     expect(store.hub.pending().events).toBe(0);
   });
 
+  it("drops a purged memory's queued events with them, so nothing waits to be pushed that cannot be", () => {
+    store.hub.configure(HUB);
+    const old = memory("archived long ago", { status: "archived", archiveReason: "stale" });
+    store.insert(old, { at: now(), action: "created", sessionId: "", detail: "" });
+    expect(store.hub.pending().events).toBe(1);
+    store.purgeArchived(path.join(dir, "before-purge.db"));
+    expect(store.hub.pending().events).toBe(0);
+    expect(store.hub.dueEvents(10)).toEqual([]);
+  });
+
   it("keeps its place on a new password for the same hub, and starts over for another hub or person", () => {
     store.hub.configure(HUB);
     store.insert(memory("one"));

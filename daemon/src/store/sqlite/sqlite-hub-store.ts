@@ -25,13 +25,16 @@ interface StateRow {
 /** The hub's outbox, versions and cursors (migration 12), on the store's connection. */
 export class SqliteHubStore implements HubStore {
   private readonly sql: StatementCache;
+  private machine: string | undefined;
 
   constructor(private readonly db: Database.Database, private readonly writes: HubStoreWrites) {
     this.sql = statementCache(db);
   }
 
+  /** Made by migration 12 and never changed, so read once. */
   machineId(): string {
-    return this.state().machine_id;
+    this.machine ??= this.state().machine_id;
+    return this.machine;
   }
 
   link(): HubLink | null {
@@ -81,8 +84,6 @@ export class SqliteHubStore implements HubStore {
     const rows = this.sql(
       "SELECT e.id, e.memory_id, e.at, e.action, e.session_id, e.detail FROM hub_event_outbox o JOIN memory_events e ON e.id = o.event_id ORDER BY o.event_id LIMIT ?",
     ).all(limit) as { id: number; memory_id: string; at: number; action: MemoryEvent["action"]; session_id: string; detail: string }[];
-    // An event whose row went (a purge) has nothing to push: its outbox entry goes with the next settle.
-    this.sql("DELETE FROM hub_event_outbox WHERE event_id NOT IN (SELECT id FROM memory_events)").run();
     return rows.map((row) => ({
       eventId: row.id,
       key: `${machine}:${row.id}`,
