@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { FailedPreconditionError, InvalidInputError, NotFoundError } from "../errors.js";
+import { isSqliteFile, readOpenCodeSession } from "./opencode-storage.js";
 import type { TranscriptEvent } from "./transcript-event.js";
 import { type ParsedLine, parseTranscriptDocument, parseTranscriptLine, type TranscriptMessage } from "./transcript-line.js";
 import { validateAbsolutePath } from "../memory/validate.js";
@@ -23,10 +24,11 @@ export interface TranscriptRead {
 }
 
 /**
- * Checks that `file` names a readable regular file by an absolute path, with errors that say
- * what to pass instead. Cheap enough to run before answering a hook.
+ * Checks that `file` names a readable regular file by an absolute path, and that a session id
+ * comes with OpenCode's database, with errors that say what to pass instead. Cheap enough to
+ * run before answering a hook.
  */
-export function checkTranscriptPath(file: string): void {
+export function checkTranscriptPath(file: string, sessionId = ""): void {
   validateAbsolutePath("transcript_path", file, "the absolute path of the session's .jsonl transcript");
   let stat: fs.Stats;
   try {
@@ -36,6 +38,9 @@ export function checkTranscriptPath(file: string): void {
   }
   if (!stat.isFile()) {
     throw new InvalidInputError(`${file} is not a regular file: pass the session's .jsonl transcript`);
+  }
+  if (sessionId.trim() === "" && isSqliteFile(file)) {
+    throw new InvalidInputError(`${file} is OpenCode's database, which holds every session: pass session_id to say which one to sweep`);
   }
 }
 
@@ -90,10 +95,12 @@ class TranscriptMessages {
 /**
  * Reads and parses a transcript line by line; malformed lines are counted and skipped. A file
  * that is one JSON document spread over many lines (Gemini CLI before 0.39) is read whole
- * instead, when it is within the limit.
+ * instead, when it is within the limit. OpenCode keeps every session in one SQLite database:
+ * for that file `sessionId` says which session to read, and each part counts as a line.
  */
-export async function readTranscript(file: string, maxBytes = MAX_TRANSCRIPT_BYTES): Promise<TranscriptRead> {
-  checkTranscriptPath(file);
+export async function readTranscript(file: string, maxBytes = MAX_TRANSCRIPT_BYTES, sessionId = ""): Promise<TranscriptRead> {
+  checkTranscriptPath(file, sessionId);
+  if (isSqliteFile(file)) return readOpenCodeSession(file, sessionId, maxBytes);
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, "r");

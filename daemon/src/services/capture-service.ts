@@ -6,7 +6,7 @@ import {
 } from "../../../gen/memd/v1/capture_service_pb.js";
 import type { CaptureCandidate } from "../capture/candidate.js";
 import { extractCandidates, MAX_STAGED_PER_SESSION } from "../capture/extract-candidates.js";
-import { checkTranscriptPath, readTranscript } from "../capture/read-transcript.js";
+import { checkTranscriptPath, MAX_TRANSCRIPT_BYTES, readTranscript } from "../capture/read-transcript.js";
 import { type CapturedMemory, saveCandidates } from "../capture/save-candidates.js";
 import { InvalidInputError, UnavailableError } from "../errors.js";
 import { mergeDistilled } from "../llm/distilled-candidates.js";
@@ -60,7 +60,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
 
   const sweep = async (req: CaptureTranscriptRequest, log: Logger): Promise<MessageInitShape<typeof CaptureTranscriptResponseSchema>> => {
     const started = performance.now();
-    const read = await readTranscript(req.transcriptPath);
+    const read = await readTranscript(req.transcriptPath, MAX_TRANSCRIPT_BYTES, req.sessionId.trim());
     if (read.linesRead > 0 && read.malformedLines === read.linesRead) {
       throw new InvalidInputError(
         `${req.transcriptPath} is not a JSON Lines transcript: none of its ${read.linesRead} lines is a JSON object`,
@@ -129,7 +129,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       const log = context.values.get(requestLoggerKey);
       // Everything that can be wrong with the request is checked before answering, so that a
       // hook's caller learns it; the sweep itself may still meet a file that changed since.
-      checkTranscriptPath(req.transcriptPath);
+      checkTranscriptPath(req.transcriptPath, req.sessionId);
       refuseSecretIdentifiers({ sessionId: req.sessionId, sourceAgent: req.sourceAgent, project: req.project });
       if (req.project !== "" || req.cwd !== "") deps.resolveProject({ project: req.project, cwd: req.cwd });
       if (req.wait) return enqueue(() => sweep(req, log));

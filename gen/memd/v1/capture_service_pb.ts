@@ -22,8 +22,9 @@ export const file_memd_v1_capture_service: GenFile = /*@__PURE__*/
  */
 export type CaptureTranscriptRequest = Message<"memd.v1.CaptureTranscriptRequest"> & {
   /**
-   * The absolute path of the transcript file. Required. Files over 64 MiB are read from their
-   * last 64 MiB only.
+   * The absolute path of the transcript file, or of OpenCode's database (opencode.db), which
+   * holds every OpenCode session. Required. Files over 64 MiB are read from their last 64 MiB
+   * only (an OpenCode session from its newest 64 MiB of message parts).
    *
    * @generated from field: string transcript_path = 1;
    */
@@ -31,7 +32,7 @@ export type CaptureTranscriptRequest = Message<"memd.v1.CaptureTranscriptRequest
 
   /**
    * The session the transcript records; empty takes the session id written in the transcript,
-   * else the file name without its extension.
+   * else the file name without its extension. Required with OpenCode's database.
    *
    * @generated from field: string session_id = 2;
    */
