@@ -1,10 +1,10 @@
 import { memdEndpoint, type MemdEndpoint } from "../../clients/transport/endpoint.js";
 
-/** The budget per event: a prompt's hook (UserPromptSubmit, Gemini's BeforeAgent, Copilot's userPromptSubmitted) blocks the prompt, so it gets the least. */
+/** The budget per event: a prompt's hook (UserPromptSubmit, Gemini's BeforeAgent, Copilot's userPromptSubmitted, OpenCode's chat.message) blocks the prompt, so it gets the least. */
 export const PROMPT_BUDGET_MS = 300;
 const DEFAULT_BUDGET_MS = 1000;
 /** The prompt events, flattened as in isPromptEvent. */
-const PROMPT_EVENTS = new Set(["userpromptsubmit", "beforeagent", "userpromptsubmitted"]);
+const PROMPT_EVENTS = new Set(["userpromptsubmit", "beforeagent", "userpromptsubmitted", "chat.message"]);
 
 /** "user-prompt-submit" and "UserPromptSubmit" alike. */
 function isPromptEvent(event: string): boolean {

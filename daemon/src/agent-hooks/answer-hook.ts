@@ -5,6 +5,7 @@ import { saveFailureTrace, saveMemoryNote } from "./claude-code/post-tool-use.js
 import { sweepTranscript } from "./claude-code/session-end.js";
 import { sessionBriefing } from "./claude-code/session-start.js";
 import { promptPointers } from "./claude-code/user-prompt-submit.js";
+import { parseOpenCodeInput } from "./opencode/opencode-payload.js";
 import { shellFailure } from "./shell-failure.js";
 
 /**
@@ -27,6 +28,10 @@ export type HookAction = "briefing" | "pointers" | "memory-note" | "shell-failur
  *   and reads a top-level `additionalContext` (github/docs, content/copilot/reference/hooks-reference.md).
  * - Cursor sends `workspace_roots` for a working directory and reads `additional_context`
  *   (cursor.com/docs/hooks); its prompt hook can only allow or block, so memd takes no prompts there.
+ * - OpenCode runs memd's plugin, which posts its events by OpenCode's names (opencode/opencode-payload.ts):
+ *   a session created or compacted is briefed, and the briefing waits in the plugin for the
+ *   session's next chat.message, which gets the pointers; tool.execute.after reports the bash
+ *   tool's exit code; session.idle (the end of each turn) sweeps the session from OpenCode's database.
  */
 const AGENT_EVENTS = {
   "claude-code": {
@@ -49,6 +54,13 @@ const AGENT_EVENTS = {
     preCompact: "sweep",
   },
   cursor: { sessionStart: "briefing", postToolUseFailure: "shell-failure", sessionEnd: "sweep", preCompact: "sweep" },
+  opencode: {
+    "session.created": "briefing",
+    "session.compacted": "briefing",
+    "chat.message": "pointers",
+    "tool.execute.after": "shell-failure",
+    "session.idle": "sweep",
+  },
 } as const satisfies Record<string, Record<string, HookAction>>;
 export type HookAgent = keyof typeof AGENT_EVENTS;
 export const HOOK_AGENTS = Object.keys(AGENT_EVENTS) as HookAgent[];
@@ -79,12 +91,13 @@ export function hookEvent(agent: string, name: string): HookEvent | null {
 export async function answerHookEvent(hook: HookEvent, payload: string, rpc: RpcCaller): Promise<string> {
   let input;
   try {
-    input = parseHookInput(payload);
+    input = hook.agent === "opencode" ? parseOpenCodeInput(hook.name, payload) : parseHookInput(payload);
   } catch (error) {
     // JSON.parse's message quotes the start of the text, which may hold a secret: name only what is wrong.
     const why = error instanceof SyntaxError ? "it is not JSON" : error instanceof Error ? error.message : String(error);
     throw new InvalidInputError(`the ${hook.name} payload is not the agent's hook JSON: ${why}`, { cause: error });
   }
+  if (input === null) return "";
   const context = await contextFor(hook, input, rpc);
   const text = context.length > MAX_CONTEXT_CHARS ? `${context.slice(0, MAX_CONTEXT_CHARS - 1)}…` : context;
   if (text === "") return "";
@@ -95,6 +108,8 @@ export async function answerHookEvent(hook: HookEvent, payload: string, rpc: Rpc
 function outputOf(hook: HookEvent, text: string): Record<string, unknown> {
   if (hook.agent === "copilot") return { additionalContext: text };
   if (hook.agent === "cursor") return { additional_context: text };
+  // The plugin adds these to the user's message as OpenCode's own synthetic parts: the model reads them, the user's view does not show them.
+  if (hook.agent === "opencode") return { parts: [{ type: "text", text, synthetic: true }] };
   return { hookSpecificOutput: { hookEventName: hook.name, additionalContext: text } };
 }
 

@@ -1,4 +1,5 @@
-import { isRecord } from "../capture/transcript-event.js";
+import { bashOutcome } from "../capture/opencode-message.js";
+import { isRecord, str } from "../capture/transcript-event.js";
 import type { HookAgent } from "./answer-hook.js";
 import type { HookInput } from "./claude-code/hook-payload.js";
 
@@ -22,6 +23,8 @@ export interface ShellFailure {
  *   output's last line ("<shellId: 0 completed with exit code N>", or "<exited with exit code N>"
  *   in builds before 1.0.91); postToolUseFailure when the tool itself failed;
  * - Cursor: postToolUseFailure for Shell, with the output as `error_message` and no exit code.
+ * - OpenCode: tool.execute.after for bash, its exit code in `output.metadata.exit` (null when
+ *   the tool killed the command: a timeout, or the user's abort).
  * Codex's PostToolUse carries the output without its exit code, and none for shell_command
  * failures at all, so Codex's failures are read from its rollout by the transcript sweep instead.
  */
@@ -40,6 +43,8 @@ export function shellFailure(agent: HookAgent, event: string, input: HookInput):
     case "cursor":
       if (event !== "postToolUseFailure" || input.toolName !== "Shell" || input.failureType === "permission_denied") return null;
       return failed(input.failureType === "timeout" ? "Timed out" : "", input.error);
+    case "opencode":
+      return input.toolName === "bash" ? openCodeFailure(input.toolResponse, failed) : null;
     case "codex":
       return null;
   }
@@ -74,6 +79,13 @@ function copilotFailure(response: unknown, failed: Failed): ShellFailure | null 
   const code = Number(trailer?.[1] ?? trailer?.[2] ?? 0);
   if (code === 0 && fields.resultType !== "failure") return null;
   return failed(code === 0 ? "" : `Exit code ${code}`, trailer ? text.slice(0, trailer.index) : text);
+}
+
+function openCodeFailure(response: unknown, failed: Failed): ShellFailure | null {
+  const fields = isRecord(response) ? response : {};
+  const outcome = bashOutcome(isRecord(fields.metadata) ? fields.metadata.exit : undefined, str(fields.output));
+  if (!outcome.failed) return null;
+  return failed(outcome.timedOut ? "Timed out" : `Exit code ${outcome.exitCode}`, outcome.body);
 }
 
 /** llmContent is a string, or Gemini's Part list (`[{text}]`). */

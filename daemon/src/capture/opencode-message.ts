@@ -19,16 +19,12 @@ const SHELL_METADATA = /\n*<shell_metadata>[\s\S]*$/;
 const TIMED_OUT = "shell tool terminated command after exceeding timeout";
 
 /**
- * The events of one message, its parts in their order. Parts marked `synthetic` were written
- * by OpenCode or a plugin, not typed (memd's own briefing and pointers among them), and
- * `ignored` ones were not sent to the model. A compaction summary (`summary: true`) restates
- * what the model said before, and yields nothing.
+ * The events of one message, its parts in their order: a user's message is what they typed
+ * (typedText), an assistant's its text (none written by a plugin) and tool calls. A compaction
+ * summary (`summary: true`) restates what the model said before, and yields nothing.
  */
 export function openCodeMessageEvents(message: Record<string, unknown>, parts: readonly Record<string, unknown>[], line: number): TranscriptEvent[] {
-  if (message.role === "user") {
-    const typed = parts.filter((p) => p.type === "text" && p.synthetic !== true && p.ignored !== true);
-    return textEvent("user", typed.map((p) => str(p.text)).join("\n"), line);
-  }
+  if (message.role === "user") return textEvent("user", typedText(parts), line);
   if (message.role !== "assistant" || message.summary === true) return [];
   const events: TranscriptEvent[] = [];
   for (const part of parts) {
@@ -36,6 +32,18 @@ export function openCodeMessageEvents(message: Record<string, unknown>, parts: r
     else if (part.type === "tool") events.push(...toolEvents(part, line));
   }
   return events;
+}
+
+/**
+ * What the user typed in a message: its text parts, without those OpenCode or a plugin added
+ * (`synthetic`, memd's briefing and pointers among them) or kept from the model (`ignored`).
+ */
+export function typedText(parts: readonly unknown[]): string {
+  return parts
+    .filter(isRecord)
+    .filter((part) => part.type === "text" && part.synthetic !== true && part.ignored !== true)
+    .map((part) => str(part.text))
+    .join("\n");
 }
 
 /** A tool call and, once it finished, its outcome; calls still pending or running have none. */
@@ -53,11 +61,25 @@ function toolEvents(part: Record<string, unknown>, line: number): TranscriptEven
   if (state.status === "error") return [...uses, toolResult(id, true, undefined, str(state.error), line)];
   if (state.status !== "completed") return uses;
   const metadata = isRecord(state.metadata) ? state.metadata : {};
-  // The bash tool's exit code is null when it killed the command: a timeout is a failure, the
-  // user's abort is not.
-  const exit = typeof metadata.exit === "number" && Number.isInteger(metadata.exit) ? metadata.exit : undefined;
-  const output = str(state.output);
-  if (name !== "bash") return [...uses, toolResult(id, false, undefined, output, line)];
-  const timedOut = exit === undefined && output.includes(TIMED_OUT);
-  return [...uses, toolResult(id, timedOut || (exit !== undefined && exit !== 0), exit, output.replace(SHELL_METADATA, ""), line)];
+  if (name !== "bash") return [...uses, toolResult(id, false, undefined, str(state.output), line)];
+  const outcome = bashOutcome(metadata.exit, str(state.output));
+  return [...uses, toolResult(id, outcome.failed, outcome.exitCode, outcome.body, line)];
+}
+
+/** How a bash tool call ended, from its `metadata.exit` and its output. */
+export interface BashOutcome {
+  /** The command's exit code; undefined when the tool killed it. */
+  exitCode?: number;
+  /** A non-zero exit, or a timeout; the user's abort is not a failure. */
+  failed: boolean;
+  timedOut: boolean;
+  /** The output without the notice the tool appends when it killed the command. */
+  body: string;
+}
+
+/** The bash tool's exit code is null when it killed the command, and its output then says why. */
+export function bashOutcome(exit: unknown, output: string): BashOutcome {
+  const exitCode = typeof exit === "number" && Number.isInteger(exit) ? exit : undefined;
+  const timedOut = exitCode === undefined && output.includes(TIMED_OUT);
+  return { exitCode, failed: timedOut || (exitCode !== undefined && exitCode !== 0), timedOut, body: output.replace(SHELL_METADATA, "") };
 }
