@@ -96,7 +96,7 @@ export async function createAgentWorld(agent: AgentName): Promise<AgentWorld> {
       model.play(script);
       const first = model.requests.length;
       runs += 1;
-      const bridge = await openLoopbackBridge(path.join(home, `b${runs}`), [model.port, ...(options.ports ?? [])]);
+      const bridge = await openLoopbackBridge(path.join(home, `b${runs}`), [model.port, ...listenPorts(memdHome), ...(options.ports ?? [])]);
       try {
         const command = path.join(AGENT_BIN_DIR, profile.bin);
         const inner = [NETNS_ENTRY, bridge.dir, bridge.ports.join(","), "--", command, ...profile.args(prompt, place), ...(options.extraArgs ?? [])];
@@ -112,6 +112,13 @@ export async function createAgentWorld(agent: AgentName): Promise<AgentWorld> {
       fs.rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** The loopback port memd listens on for http hooks (MEMD_HOME/listen, which setup writes), if any. */
+function listenPorts(memdHome: string): number[] {
+  const file = path.join(memdHome, "listen");
+  const recorded = fs.existsSync(file) ? /^127\.0\.0\.1:(\d+)$/.exec(fs.readFileSync(file, "utf8").trim()) : null;
+  return recorded ? [Number(recorded[1])] : [];
 }
 
 /**
