@@ -43,10 +43,12 @@ if [ "$status" -eq 0 ] && [ "$code" = 200 ]; then
   printf '%s' "$body"
   exit 0
 fi
+# curl names only "localhost port 80" for a socket it cannot reach: say which socket.
 case $status in
   0) reason="daemon call failed: HTTP $code $body" ;;
+  7) reason="daemon call failed: memd is not running (nothing answers on $home/memd.sock)" ;;
   28) reason="gave up after the $budget ms budget" ;;
-  *) reason="daemon call failed: curl exit $status $body" ;;
+  *) reason="daemon call failed: curl exit $status on $home/memd.sock: $body" ;;
 esac
 log=$home/logs/hooks.log
 mkdir -p "$home/logs" 2>/dev/null && chmod 700 "$home/logs" 2>/dev/null

@@ -57,7 +57,10 @@ export function forwardHookEvent(request: ForwardRequest): Promise<string> {
         });
       },
     );
-    call.on("error", (error: NodeJS.ErrnoException) => reject(new HookForwardError(`${error.code ?? error.name} ${error.message}`)));
+    call.on("error", (error: NodeJS.ErrnoException) => {
+      const down = error.code === "ENOENT" || error.code === "ECONNREFUSED";
+      reject(new HookForwardError(down ? `memd is not running (nothing answers on ${request.socketPath})` : `${error.code ?? error.name} ${error.message}`));
+    });
     call.end(request.payload);
   });
 }

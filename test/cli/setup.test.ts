@@ -149,8 +149,8 @@ describe("memctl setup", () => {
     expect(ours("SessionStart")).toEqual({ hooks: [{ type: "command", command: hookCommandFor("session-start"), timeout: 10 }] });
     // Claude Code takes http hooks on every event but SessionStart: no process starts for them.
     expect(ours("UserPromptSubmit")).toEqual({ hooks: [http("UserPromptSubmit", 5)] });
-    expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [http("PostToolUse", 30)] });
-    expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [http("PostToolUseFailure", 30)] });
+    expect(ours("PostToolUse")).toEqual({ matcher: "Write|Edit", hooks: [http("PostToolUse", 5)] });
+    expect(ours("PostToolUseFailure")).toEqual({ matcher: "Bash", hooks: [http("PostToolUseFailure", 5)] });
     expect(ours("PreCompact")).toEqual({ hooks: [http("PreCompact", 10)] });
     expect(ours("SessionEnd")).toEqual({ hooks: [http("SessionEnd", 2)] });
 

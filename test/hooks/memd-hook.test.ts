@@ -163,6 +163,8 @@ describe("fails open", () => {
       const lines = hookLogLines(home);
       expect(lines).toHaveLength(4);
       expect(lines.every((line) => line.includes("daemon call failed"))).toBe(true);
+      // Which socket: curl alone says "Failed to connect to localhost port 80".
+      expect(lines.every((line) => line.includes(`memd is not running (nothing answers on ${path.join(home, "memd.sock")})`))).toBe(true);
       expect(fs.statSync(path.join(home, "logs", "hooks.log")).mode & 0o777).toBe(0o600);
       expect(fs.statSync(path.join(home, "logs")).mode & 0o777).toBe(0o700);
     } finally {

@@ -11,22 +11,24 @@ export interface HookSpec {
   matcher?: string;
   /** Seconds; memd-hook gives up well within each (see hooks/src/hook-env.ts). */
   timeout: number;
-  /** For events whose hook returns nothing to the model: Claude does not wait for them. */
-  async?: boolean;
 }
 
 /**
  * Timeouts leave room for Node's start-up around memd-hook's own budget (300 ms for prompts,
  * 1 s otherwise). UserPromptSubmit holds the user's prompt, and SessionEnd's timeout raises
- * the budget Claude Code shares among all SessionEnd hooks, so both stay short. SessionStart
+ * the budget Claude Code shares among all SessionEnd hooks, so both stay short. No hook is
+ * async: `claude -p` exits as soon as its last turn ends and kills async hooks still running
+ * ("1 hooks still pending"), which lost the note or trace of a session's last tool call; a
+ * synchronous PostToolUse costs one save on the daemon (milliseconds) and never more than the
+ * shim's 1 s budget. SessionStart
  * has no matcher: memd briefs on every source (startup, resume, clear, compact, fork), and the
  * daemon reads the source from the payload itself.
  */
 export const MEMD_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", arg: "session-start", timeout: 10 },
   { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 5 },
-  { event: "PostToolUse", arg: "post-tool-use", matcher: "Write|Edit", timeout: 30, async: true },
-  { event: "PostToolUseFailure", arg: "post-tool-use-failure", matcher: "Bash", timeout: 30, async: true },
+  { event: "PostToolUse", arg: "post-tool-use", matcher: "Write|Edit", timeout: 5 },
+  { event: "PostToolUseFailure", arg: "post-tool-use-failure", matcher: "Bash", timeout: 5 },
   { event: "PreCompact", arg: "pre-compact", timeout: 10 },
   { event: "SessionEnd", arg: "session-end", timeout: 2 },
 ];
@@ -84,13 +86,13 @@ export function isMemdHook(handler: unknown, installedHook?: string): boolean {
 
 /**
  * memd's group for one event: an http hook where Claude Code takes one and `http` says where the
- * daemon listens (no process starts at all), else the command shim. Only command hooks run async.
+ * daemon listens (no process starts at all), else the command shim.
  */
 function desiredGroup(spec: HookSpec, paths: InstallPaths, memdHome: string | undefined, http: HttpHookEndpoint | undefined): JsonObject {
   const handler: JsonObject =
     http !== undefined && HTTP_HOOK_EVENTS.has(spec.event)
       ? { type: "http", url: hookUrl(http.port, spec.event), headers: { Authorization: `Bearer ${http.token}` }, timeout: spec.timeout }
-      : { type: "command", command: hookCommand(paths, spec.arg, memdHome), timeout: spec.timeout, ...(spec.async ? { async: true } : {}) };
+      : { type: "command", command: hookCommand(paths, spec.arg, memdHome), timeout: spec.timeout };
   return spec.matcher === undefined ? { hooks: [handler] } : { matcher: spec.matcher, hooks: [handler] };
 }
 

@@ -29,4 +29,13 @@ describe("the /memd command", () => {
     expect(planCommandFile("claude", FILE, theirs, text, "the /memd command")).toMatchObject({ after: theirs, summary: [expect.stringMatching(/^left alone: the \/memd command is not memd's/)] });
     expect(changeKind(planCommandFile("claude", FILE, theirs, null, "the /memd command"))).toBe("unchanged");
   });
+
+  it("keeps its marker out of what the agent sends the model, and still owns a file an earlier setup marked in the body", () => {
+    const text = claudeCommandText(paths, undefined);
+    const body = text.slice(text.indexOf("\n---\n", 4) + 5);
+    expect(body).not.toContain("memctl setup");
+    const earlier = "---\ndescription: memd\n---\n<!-- Written by memctl setup; memctl uninstall removes it. -->\n!`memctl slash`\n";
+    expect(planCommandFile("claude", FILE, earlier, text, "the /memd command")).toMatchObject({ after: text, summary: ["update the /memd command"] });
+    expect(changeKind(planCommandFile("claude", FILE, earlier, null, "the /memd command"))).toBe("delete");
+  });
 });

@@ -3,8 +3,13 @@ import type { FileChange } from "./plan.js";
 import { planOwnedFile } from "./owned-file.js";
 import { shellQuote } from "./shell-quote.js";
 
-/** The line that makes a command file memd's: setup rewrites and uninstall removes only files that carry it. */
-const MARKER = "<!-- Written by memctl setup; memctl uninstall removes it. -->";
+/**
+ * The line that makes a command file memd's: setup rewrites and uninstall removes only files that
+ * carry it. A YAML comment in the frontmatter, which the agents drop: the HTML comment earlier
+ * setups wrote in the body (LEGACY_MARKER, still recognised) was sent to the model verbatim.
+ */
+const MARKER = "# Written by memctl setup; memctl uninstall removes it.";
+const LEGACY_MARKER = "<!-- Written by memctl setup; memctl uninstall removes it. -->";
 const ACTIONS = "load|stats|clean|compact|health|start";
 
 /** The shell command the /memd file runs: absolute node and memctl, MEMD_HOME only when chosen. */
@@ -13,10 +18,10 @@ function slashCommand(paths: InstallPaths, memdHome: string | undefined): string
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 
-/** A command file: the frontmatter both agents read (plus `extra` keys), memd's marker, then the body. */
+/** A command file: memd's marker and the frontmatter both agents read (plus `extra` keys), then the body. */
 function commandFile(extra: readonly string[], body: readonly string[]): string {
   const description = "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start";
-  return ["---", description, `argument-hint: "[${ACTIONS}]"`, ...extra, "---", MARKER, ...body, ""].join("\n");
+  return ["---", MARKER, description, `argument-hint: "[${ACTIONS}]"`, ...extra, "---", ...body, ""].join("\n");
 }
 
 /**
@@ -42,6 +47,6 @@ export function codexPromptText(paths: InstallPaths, memdHome: string | undefine
  * that memd did not write is the user's own command, and is left alone either way.
  */
 export function planCommandFile(target: "claude" | "codex", file: string, before: string | null, text: string | null, what: string): FileChange {
-  const ours = before === null || before.includes(MARKER);
+  const ours = before === null || before.includes(MARKER) || before.includes(LEGACY_MARKER);
   return planOwnedFile({ target, path: file, before, wanted: text }, ours, what, `is not memd's (it has no "${MARKER}" line)`);
 }

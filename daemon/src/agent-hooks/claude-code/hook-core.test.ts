@@ -22,6 +22,11 @@ describe("memory notes", () => {
     expect(parseMemoryNote("no frontmatter")).toBeNull();
   });
 
+  it("reads the type Claude Code 2.1.332 nests under metadata when it rewrites a note it edited", () => {
+    const edited = "---\nname: deploys\ndescription: how we deploy\nmetadata:\n  node_type: memory\n  type: project\n  originSessionId: 5e0c\n  modified: 2026-12-03T09:49:19.017Z\n---\n\nWe decided to deploy on Tuesdays.\n";
+    expect(parseMemoryNote(edited)).toMatchObject({ kind: "MEMORY_KIND_DECISION", content: "We decided to deploy on Tuesdays.", name: "deploys" });
+  });
+
   it("ignores a stub that memctl compress left in place of a note memd holds", () => {
     const id = "01JD8X4M2Q9W7E5R3T1Y6V8K0P";
     const stub = `---\nname: n\ndescription: d\ntype: feedback\n---\nMoved to memd as ${id}. Read it with \`memctl get ${id}\` or the memory_get tool.\n<!-- memd:stub ${id} -->\n`;
