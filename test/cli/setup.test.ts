@@ -68,6 +68,11 @@ function snapshot(dir = home): Map<string, string> {
   return files;
 }
 
+/** A snapshot without the copies setup and uninstall keep of each file they change (NAME.memd-backup-STAMP). */
+function withoutBackups(files: Map<string, string>): Map<string, string> {
+  return new Map([...files].filter(([name]) => !name.includes(".memd-backup-")));
+}
+
 function parseToml(text: string): Record<string, unknown> {
   const script = "import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))";
   return JSON.parse(execFileSync("python3", ["-c", script], { input: text, encoding: "utf8" })) as Record<string, unknown>;
@@ -273,7 +278,7 @@ describe("memctl setup", () => {
   it("exits 2 on an unknown target", async () => {
     const res = await memctl("setup", "--only", "claude,vim");
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("claude, codex, cursor, gemini, copilot, service");
+    expect(res.stderr).toContain("claude, codex, cursor, gemini, copilot, opencode, service");
   });
 
   it("--agents-md says memd is not running and changes nothing when the daemon is down", async () => {
@@ -363,6 +368,35 @@ describe("memctl setup on a machine of its own", () => {
     expect((await memctl("uninstall", "--only", "copilot", "--no-start")).code).toBe(0);
     expect(fs.existsSync(file(".copilot/hooks/memd.json"))).toBe(false);
     expect(read(".copilot/hooks/theirs.json")).toBe('{"version":1,"hooks":{}}\n');
+  });
+
+  it("wires OpenCode (its MCP server in opencode.json, a plugin file and /memd of memd's own) beside the user's config, and uninstall restores the folder byte for byte", async () => {
+    const theirs = `${JSON.stringify({ $schema: "https://opencode.ai/config.json", model: "anthropic/claude-sonnet-4-5", mcp: { github: { type: "remote", url: "https://mcp.example.com" } } }, null, 2)}\n`;
+    fs.mkdirSync(file("xdg/opencode/plugins"), { recursive: true });
+    fs.writeFileSync(file("xdg/opencode/opencode.json"), theirs);
+    fs.writeFileSync(file("xdg/opencode/plugins/notify.js"), "export const Notify = async () => ({})\n");
+    const before = snapshot(file("xdg/opencode"));
+    const dry = await memctl("setup", "--only", "opencode", "--no-start", "--dry-run");
+    expect(dry.stdout).toContain("+     \"memd\": {");
+    expect(snapshot(file("xdg/opencode"))).toEqual(before);
+    expect((await memctl("setup", "--only", "opencode", "--no-start")).code).toBe(0);
+    const config = readJson("xdg/opencode/opencode.json") as { model: string; mcp: Record<string, unknown> };
+    expect(config.model).toBe("anthropic/claude-sonnet-4-5");
+    expect(config.mcp).toEqual({ github: { type: "remote", url: "https://mcp.example.com" }, memd: { type: "local", command: [process.execPath, MCP_BIN] } });
+    expect(read("xdg/opencode/plugins/memd.js")).toContain(`import { memdOpenCodePlugin } from ${JSON.stringify(path.join(REPO_ROOT, "dist/hooks/src/opencode-plugin.js"))};`);
+    expect(read("xdg/opencode/commands/memd.md")).toContain(`!\`${process.execPath} ${CLI_BIN} slash $ARGUMENTS\``);
+    expect((await memctl("setup", "--only", "opencode", "--no-start")).stdout).toContain("nothing to change");
+    expect((await memctl("uninstall", "--only", "opencode", "--no-start")).code).toBe(0);
+    expect(withoutBackups(snapshot(file("xdg/opencode")))).toEqual(before);
+  });
+
+  it("creates opencode.json for memd's entry where OpenCode had none, and uninstall removes it again", async () => {
+    fs.mkdirSync(file("xdg/opencode"), { recursive: true });
+    expect((await memctlWith({ MEMD_HOME: file("memd-data") }, ["setup", "--only", "opencode", "--no-start"])).code).toBe(0);
+    expect(readJson("xdg/opencode/opencode.json")).toEqual({ mcp: { memd: { type: "local", command: [process.execPath, MCP_BIN], environment: { MEMD_HOME: file("memd-data") } } } });
+    expect(read("xdg/opencode/plugins/memd.js")).toContain(`memdOpenCodePlugin(${JSON.stringify({ memdHome: file("memd-data") })})`);
+    expect((await memctl("uninstall", "--only", "opencode", "--no-start")).code).toBe(0);
+    expect(withoutBackups(snapshot(file("xdg/opencode"))).size).toBe(0);
   });
 
   it("keeps another tool's hook that looks like memd's through setup and uninstall", async () => {

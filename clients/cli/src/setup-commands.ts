@@ -103,9 +103,18 @@ function chooseTargets(
     cursor: !detect || fs.existsSync(loc.cursorDir),
     gemini: !detect || fs.existsSync(loc.geminiDir),
     copilot: !detect || fs.existsSync(loc.copilotDir),
+    opencode: !detect || fs.existsSync(loc.opencodeDir),
     service: true,
   };
-  const where: Record<SetupTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, gemini: loc.geminiDir, copilot: loc.copilotDir, service: "" };
+  const where: Record<SetupTarget, string> = {
+    claude: loc.claudeDir,
+    codex: loc.codexDir,
+    cursor: loc.cursorDir,
+    gemini: loc.geminiDir,
+    copilot: loc.copilotDir,
+    opencode: loc.opencodeDir,
+    service: "",
+  };
   const targets = (only ?? [...SETUP_TARGETS]).filter((target) => {
     if (target === "service" && noService !== null) {
       skipped.push({ target, reason: noService });

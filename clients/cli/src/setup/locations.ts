@@ -34,7 +34,12 @@ export function installedPaths(execPath: string = process.execPath): InstallPath
 
 /** The entry points that do not exist (a checkout that was never built): setup would wire in nothing. */
 export function missingEntryPoints(paths: InstallPaths, exists: (file: string) => boolean = fs.existsSync): string[] {
-  return [paths.mcp, paths.hook, paths.shim, paths.daemon].filter((file) => !exists(file));
+  return [paths.mcp, paths.hook, paths.shim, paths.daemon, openCodePluginModule(paths)].filter((file) => !exists(file));
+}
+
+/** memd's OpenCode plugin module, beside memd-hook: the plugin file setup writes imports it. */
+export function openCodePluginModule(paths: InstallPaths): string {
+  return path.join(path.dirname(paths.hook), "opencode-plugin.js");
 }
 
 /** Names that may hold a secret: they go in the environment file, never into a service file. */
@@ -86,6 +91,11 @@ export interface SetupLocations {
   /** Copilot CLI's home ($COPILOT_HOME or ~/.copilot), whose existence says it is installed, and memd's hooks file in it. */
   copilotDir: string;
   copilotHooks: string;
+  /** OpenCode's config folder ($XDG_CONFIG_HOME/opencode), whose existence says it is installed; its opencode.json, memd's plugin file and /memd command in it. */
+  opencodeDir: string;
+  opencodeConfig: string;
+  opencodePlugin: string;
+  opencodeCommand: string;
   systemdUnit: string;
   /** KEY=value lines the systemd unit reads, for secrets such as OPENAI_API_KEY. */
   envFile: string;
@@ -132,6 +142,10 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     geminiSettings: path.join(home, ".gemini", "settings.json"),
     copilotDir: env.COPILOT_HOME || path.join(home, ".copilot"),
     copilotHooks: path.join(env.COPILOT_HOME || path.join(home, ".copilot"), "hooks", "memd.json"),
+    opencodeDir: path.join(configHome, "opencode"),
+    opencodeConfig: path.join(configHome, "opencode", "opencode.json"),
+    opencodePlugin: path.join(configHome, "opencode", "plugins", "memd.js"),
+    opencodeCommand: path.join(configHome, "opencode", "commands", "memd.md"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),
     envFile: path.join(configHome, "memd", "env"),
     launchAgent: path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),

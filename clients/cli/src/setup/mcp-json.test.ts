@@ -48,7 +48,7 @@ describe("MCP server entries", () => {
     expect(memd).toEqual({ command: "/usr/bin/node", args: [paths.mcp], disabled: false, timeout: 30000, env: { DEBUG: "memd", MEMD_HOME: "/data/memd" } });
     expect(change.summary).toEqual([`update mcpServers.memd (stdio: /usr/bin/node ${paths.mcp})`]);
     expect(changeKind(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, cursorMcpEntry(paths, "/data/memd"), 0o644))).toBe("unchanged");
-    expect(JSON.parse(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, undefined, 0o644).after ?? "")).toEqual({});
+    expect(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, undefined, 0o644).after).toBeNull();
   });
 
   it("takes MEMD_HOME out when no home is chosen, and the env with it when memd put it there", () => {
@@ -58,10 +58,21 @@ describe("MCP server entries", () => {
     expect(mergeMcpEntry({ type: "stdio", command: "x", env: {} }, cursorMcpEntry(paths, undefined))).toEqual({ type: "stdio", command: "/usr/bin/node", args: [paths.mcp], env: {} });
   });
 
-  it("drops an mcpServers object that only held memd", () => {
+  it("removes a file that memd's entry alone filled, and only the entry from a file with more", () => {
     const installed = planMcpServer("cursor", "/h/mcp.json", null, cursorMcpEntry(paths, undefined), 0o644);
     expect(changeKind(installed)).toBe("create");
-    expect(planMcpServer("cursor", "/h/mcp.json", installed.after, undefined, 0o644).after).toBe("{}\n");
+    expect(changeKind(planMcpServer("cursor", "/h/mcp.json", installed.after, undefined, 0o644))).toBe("delete");
+    const theirs = '{\n  "theme": "dark"\n}\n';
+    const withTheirs = planMcpServer("cursor", "/h/mcp.json", theirs, cursorMcpEntry(paths, undefined), 0o644);
+    expect(planMcpServer("cursor", "/h/mcp.json", withTheirs.after, undefined, 0o644).after).toBe(theirs);
+  });
+
+  it("writes OpenCode's shape: servers under mcp, their variables in environment", () => {
+    const shape = { root: "mcp", envKey: "environment" };
+    const entry = { type: "local", command: ["/usr/bin/node", paths.mcp], environment: { MEMD_HOME: "/data/memd" } };
+    const change = planMcpServer("opencode", "/h/opencode.json", '{"mcp": {"memd": {"type": "local", "command": ["x"], "enabled": false, "environment": {"DEBUG": "1"}}}}', entry, 0o644, shape);
+    expect(JSON.parse(change.after ?? "")).toEqual({ mcp: { memd: { type: "local", command: ["/usr/bin/node", paths.mcp], enabled: false, environment: { DEBUG: "1", MEMD_HOME: "/data/memd" } } } });
+    expect(change.summary).toEqual([`update mcp.memd (stdio: /usr/bin/node ${paths.mcp})`]);
   });
 
   it("refuses a file that is not a JSON object, naming it", () => {

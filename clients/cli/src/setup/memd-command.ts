@@ -24,16 +24,20 @@ function commandFile(extra: readonly string[], body: readonly string[]): string 
   return ["---", MARKER, description, `argument-hint: "[${ACTIONS}]"`, ...extra, "---", ...body, ""].join("\n");
 }
 
-/**
- * Claude Code's /memd: memctl runs before the model sees the command (`!` lines, allowed for
- * this one command only), and the model shows what it printed.
- */
+/** A /memd body that runs memctl before the model sees the command (a `!` line) and asks the model to show what it printed. */
+function runningBody(command: string): string[] {
+  return [`!\`${command} $ARGUMENTS\``, "", "Above is what memd answered to `/memd $ARGUMENTS`. Show it to the user as it is. If it says memd is not running, suggest `/memd start`."];
+}
+
+/** Claude Code's /memd: memctl runs before the model sees the command (allowed for this one command only). */
 export function claudeCommandText(paths: InstallPaths, memdHome: string | undefined): string {
   const command = slashCommand(paths, memdHome);
-  return commandFile(
-    [`allowed-tools: Bash(${command}:*)`],
-    [`!\`${command} $ARGUMENTS\``, "", "Above is what memd answered to `/memd $ARGUMENTS`. Show it to the user as it is. If it says memd is not running, suggest `/memd start`."],
-  );
+  return commandFile([`allowed-tools: Bash(${command}:*)`], runningBody(command));
+}
+
+/** OpenCode's /memd (commands/memd.md): OpenCode runs the `!` line's command when the command is used, as Claude Code does. */
+export function openCodeCommandText(paths: InstallPaths, memdHome: string | undefined): string {
+  return commandFile([], runningBody(slashCommand(paths, memdHome)));
 }
 
 /** Codex's memd prompt (/prompts:memd): Codex runs no command itself, so the prompt asks the model to. */
@@ -46,7 +50,7 @@ export function codexPromptText(paths: InstallPaths, memdHome: string | undefine
  * The command file as setup wants it (`text`) or uninstall (null). A file of the same name
  * that memd did not write is the user's own command, and is left alone either way.
  */
-export function planCommandFile(target: "claude" | "codex", file: string, before: string | null, text: string | null, what: string): FileChange {
+export function planCommandFile(target: "claude" | "codex" | "opencode", file: string, before: string | null, text: string | null, what: string): FileChange {
   const ours = before === null || before.includes(MARKER) || before.includes(LEGACY_MARKER);
   return planOwnedFile({ target, path: file, before, wanted: text }, ours, what, `is not memd's (it has no "${MARKER}" line)`);
 }

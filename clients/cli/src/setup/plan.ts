@@ -1,5 +1,5 @@
 /** The places `memctl setup` wires memd into; --only picks among them. */
-export const SETUP_TARGETS = ["claude", "codex", "cursor", "gemini", "copilot", "service"] as const;
+export const SETUP_TARGETS = ["claude", "codex", "cursor", "gemini", "copilot", "opencode", "service"] as const;
 export type SetupTarget = (typeof SETUP_TARGETS)[number];
 
 /**

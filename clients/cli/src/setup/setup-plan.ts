@@ -4,12 +4,13 @@ import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
 import { planCursorHooks } from "./cursor-hooks.js";
 import { planGeminiHooks, planGeminiHooksRemoval } from "./gemini-hooks.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
-import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
+import { claudeCommandText, codexPromptText, openCodeCommandText, planCommandFile } from "./memd-command.js";
 import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
 import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
 import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
+import { openCodeMcpEntry, openCodePluginText, planOpenCodeConfig, planOpenCodePlugin } from "./opencode.js";
 import type { FileChange, SetupTarget } from "./plan.js";
 
 export interface PlanInput {
@@ -32,6 +33,7 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
   if (targets.includes("cursor")) files.push(locations.cursorMcp, locations.cursorHooks);
   if (targets.includes("gemini")) files.push(locations.geminiSettings);
   if (targets.includes("copilot")) files.push(locations.copilotHooks);
+  if (targets.includes("opencode")) files.push(locations.opencodeConfig, locations.opencodePlugin, locations.opencodeCommand);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
   }
@@ -76,6 +78,11 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
     changes.push(paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook));
   }
   if (targets.includes("copilot")) changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
+  if (targets.includes("opencode")) {
+    changes.push(planOpenCodeConfig(loc.opencodeConfig, read(loc.opencodeConfig), paths && openCodeMcpEntry(paths, home)));
+    changes.push(planOpenCodePlugin(loc.opencodePlugin, read(loc.opencodePlugin), paths ? openCodePluginText(paths, home) : null));
+    changes.push(planCommandFile("opencode", loc.opencodeCommand, read(loc.opencodeCommand), paths ? openCodeCommandText(paths, home) : null, "the /memd command"));
+  }
   if (targets.includes("service")) {
     const file = loc.platform === "darwin" ? loc.launchAgent : loc.systemdUnit;
     const service = planLoginService(loc, read(file), paths);
