@@ -24,10 +24,13 @@ export interface ForwardRequest {
  * Posts a hook payload to the daemon over its Unix socket and resolves with the answer to print
  * ("" for none). node:http alone starts in a fraction of the time the Connect runtime takes,
  * and the hook runs once per prompt. One connection per call, closed afterwards, so that nothing
- * keeps the process alive.
+ * keeps the process alive. It also runs in Bun (memd's OpenCode plugin), whose node:http closes
+ * an aborted or dropped request without an error event, and names a socket it cannot open
+ * FailedToOpenSocket: a close before the whole answer came is a failure as well.
  */
 export function forwardHookEvent(request: ForwardRequest): Promise<string> {
   return new Promise<string>((resolve, reject) => {
+    let responded = false;
     const call = http.request(
       {
         socketPath: request.socketPath,
@@ -42,6 +45,7 @@ export function forwardHookEvent(request: ForwardRequest): Promise<string> {
         signal: request.signal,
       },
       (response) => {
+        responded = true;
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk: string) => {
@@ -55,14 +59,24 @@ export function forwardHookEvent(request: ForwardRequest): Promise<string> {
           }
           reject(new HookForwardError(refusalText(response.statusCode ?? 0, text)));
         });
+        response.on("close", () => reject(closedEarly(request.signal)));
       },
     );
     call.on("error", (error: NodeJS.ErrnoException) => {
-      const down = error.code === "ENOENT" || error.code === "ECONNREFUSED";
+      const down = error.code === "ENOENT" || error.code === "ECONNREFUSED" || error.code === "FailedToOpenSocket";
       reject(new HookForwardError(down ? `memd is not running (nothing answers on ${request.socketPath})` : `${error.code ?? error.name} ${error.message}`));
+    });
+    // Bun closes the request once the answer has begun; the answer's own close covers the rest.
+    // Either is a no-op when an answer or an error came first (a promise settles once).
+    call.on("close", () => {
+      if (!responded) reject(closedEarly(request.signal));
     });
     call.end(request.payload);
   });
+}
+
+function closedEarly(signal: AbortSignal): HookForwardError {
+  return new HookForwardError(signal.aborted ? "aborted: the budget ran out" : "the connection closed before the daemon answered");
 }
 
 /** "invalid_argument Save: cwd must be ..." from the daemon's Connect error JSON, or the status. */

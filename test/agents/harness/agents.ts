@@ -21,7 +21,7 @@ export interface AgentPlace {
 /** How to run one agent headless against the scripted model, with the user's config it needs first. */
 export interface AgentProfile {
   /** memctl setup's target name. */
-  target: "claude" | "codex" | "gemini" | "copilot";
+  target: "claude" | "codex" | "gemini" | "copilot" | "opencode";
   /** The agent's npm package, as pinned in test/agents/package.json. */
   pkg: string;
   bin: string;
@@ -138,5 +138,53 @@ const copilot: AgentProfile = {
   args: (prompt) => ["-p", prompt, "--allow-all"],
 };
 
-export const AGENTS = { claude, codex, gemini, copilot } as const;
+/** The model OpenCode is given: a custom provider's model, so that no provider-specific handling applies. */
+export const OPENCODE_MODEL = "scripted/scripted-coder";
+
+/**
+ * OpenCode: a custom OpenAI-compatible provider on the scripted server (chat completions) with
+ * a dummy key; update checks, sharing, the models.dev catalogue, LSP downloads and the default
+ * npm plugins off. OpenCode installs @opencode-ai/plugin into its config folder at start (with
+ * npm, on every start until it is there): the folder is given as that install leaves it, so
+ * that OpenCode does not wait on a registry the namespace cannot reach. Headless with
+ * `opencode run --auto` (tools approved).
+ */
+const opencode: AgentProfile = {
+  target: "opencode",
+  pkg: "opencode-ai",
+  bin: "opencode",
+  prepare({ home, modelPort }) {
+    const dir = path.join(home, ".config", "opencode");
+    writeJson(path.join(dir, "opencode.json"), {
+      $schema: "https://opencode.ai/config.json",
+      autoupdate: false,
+      share: "disabled",
+      provider: {
+        scripted: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Scripted model",
+          options: { baseURL: `http://127.0.0.1:${modelPort}/v1`, apiKey: "scripted-model-key" },
+          models: { "scripted-coder": { name: "Scripted coder", tool_call: true } },
+        },
+      },
+      model: OPENCODE_MODEL,
+      small_model: OPENCODE_MODEL,
+    });
+    const installed = { "@opencode-ai/plugin": "1.18.33" };
+    writeJson(path.join(dir, "package.json"), { dependencies: installed });
+    writeJson(path.join(dir, "package-lock.json"), { lockfileVersion: 3, packages: { "": { dependencies: installed } } });
+    fs.mkdirSync(path.join(dir, "node_modules"), { recursive: true });
+  },
+  env: () => ({
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+  }),
+  // `opencode run` puts each message argument that holds a space in quotes: the words go one by one.
+  args: (prompt) => ["run", "--auto", ...prompt.split(" ")],
+};
+
+export const AGENTS = { claude, codex, gemini, copilot, opencode } as const;
 export type AgentName = keyof typeof AGENTS;
