@@ -1,44 +1,25 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { AUTH_FIX_TEXTS, textsOf, toolResultsOf, toolUsesOf } from "../../../test/helpers/transcript-fixture.js";
-import { REPO_ROOT } from "../../../test/helpers/daemon.js";
+import { OPENCODE_SESSION, OPENCODE_SESSION_ID, type OpenCodeSessionFixture, writeOpenCodeDatabase } from "../../../test/helpers/opencode-database.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { CaptureCandidate } from "./candidate.js";
 import { extractCandidates } from "./extract-candidates.js";
 import { checkTranscriptPath, readTranscript } from "./read-transcript.js";
 
-/** A session OpenCode 1.18.33 wrote against a scripted model: its tables' schema and rows (see test/capture/fixtures/README.md). */
-interface SessionFixture {
-  schema: string[];
-  session: Record<string, unknown>[];
-  message: Record<string, unknown>[];
-  part: Record<string, unknown>[];
-}
-const FIXTURE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "test/capture/fixtures/opencode-session.json"), "utf8")) as SessionFixture;
-const SESSION = FIXTURE.session[0]?.id as string;
+const FIXTURE = OPENCODE_SESSION;
+const SESSION = OPENCODE_SESSION_ID;
 const ROOT = "/home/maya/code/acme-api";
 const dirs: string[] = [];
 
 /** opencode.db holding the fixture's rows and `extra` ones, in a fresh folder. */
-function database(extra: Partial<SessionFixture> = {}): string {
+function database(extra: Partial<OpenCodeSessionFixture> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-opencode-"));
   dirs.push(dir);
   const file = path.join(dir, "opencode.db");
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  // The session's project row is not part of the fixture.
-  db.pragma("foreign_keys = OFF");
-  for (const statement of FIXTURE.schema) db.exec(statement);
-  for (const table of ["session", "message", "part"] as const) {
-    for (const row of [...FIXTURE[table], ...(extra[table] ?? [])]) {
-      const columns = Object.keys(row);
-      db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...columns.map((c) => row[c]));
-    }
-  }
-  db.close();
+  writeOpenCodeDatabase(file, extra);
   return file;
 }
 
