@@ -71,7 +71,9 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
     // named relative to where the session ran.
     const recordedCwd = path.isAbsolute(read.cwd) ? read.cwd : "";
     const project = deps.resolveProject({ project: req.project, cwd: req.cwd || recordedCwd }) ?? GLOBAL_PROJECT;
-    const extracted = extractCandidates(read.events, recordedCwd || req.cwd);
+    // Codex's hooks carry no exit code (agent-hooks/shell-failure.ts): its failed commands are
+    // read from the rollout. Other agents' hooks save theirs as they happen.
+    const extracted = extractCandidates(read.events, recordedCwd || req.cwd, { shellFailures: req.sourceAgent === "codex" });
     const candidates = options.distiller ? await withDistilled(options.distiller, read.events, extracted, log) : extracted;
     const result = saveCandidates(candidates, {
       store: deps.store,

@@ -74,8 +74,10 @@ export interface SetupLocations {
   codexConfig: string;
   /** Codex's user hooks (hooks.json beside config.toml). */
   codexHooks: string;
-  /** Codex's custom prompt for memd (/prompts:memd). */
-  codexPrompt: string;
+  /** Codex's memd skill ($memd). */
+  codexSkill: string;
+  /** Where setup before the skill wrote /prompts:memd, which current Codex ignores: removed when it is memd's. */
+  codexLegacyPrompt: string;
   cursorDir: string;
   cursorMcp: string;
   /** Cursor's user hooks. */
@@ -124,7 +126,8 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     codexDir,
     codexConfig: path.join(codexDir, "config.toml"),
     codexHooks: path.join(codexDir, "hooks.json"),
-    codexPrompt: path.join(codexDir, "prompts", "memd.md"),
+    codexSkill: path.join(codexDir, "skills", "memd", "SKILL.md"),
+    codexLegacyPrompt: path.join(codexDir, "prompts", "memd.md"),
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
     cursorHooks: path.join(home, ".cursor", "hooks.json"),

@@ -4,9 +4,10 @@ import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
 import { planCursorHooks } from "./cursor-hooks.js";
 import { planGeminiHooks, planGeminiHooksRemoval } from "./gemini-hooks.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
-import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
+import { claudeCommandText, codexSkillText, planCommandFile } from "./memd-command.js";
 import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
 import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
+import { memdHookTrust, withCodexHookTrust } from "./codex-hook-trust.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
 import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
@@ -28,7 +29,7 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
   if (targets.includes("claude")) {
     files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile, locations.claudeCommand);
   }
-  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexPrompt);
+  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexSkill, locations.codexLegacyPrompt);
   if (targets.includes("cursor")) files.push(locations.cursorMcp, locations.cursorHooks);
   if (targets.includes("gemini")) files.push(locations.geminiSettings);
   if (targets.includes("copilot")) files.push(locations.copilotHooks);
@@ -62,10 +63,15 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   }
   if (targets.includes("codex")) {
     const config = read(loc.codexConfig);
-    changes.push(paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config));
-    const hooks = read(loc.codexHooks);
-    changes.push(paths ? planCodexHooks(loc.codexHooks, hooks, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooks, installedHook));
-    changes.push(planCommandFile("codex", loc.codexPrompt, read(loc.codexPrompt), paths ? codexPromptText(paths, home) : null, "the memd prompt (/prompts:memd)"));
+    const hooksBefore = read(loc.codexHooks);
+    const hooks = paths ? planCodexHooks(loc.codexHooks, hooksBefore, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooksBefore, installedHook);
+    // codex exec runs only trusted hooks: memd's are trusted in config.toml as they are written.
+    const trust = (text: string | null) => memdHookTrust(loc.codexHooks, text, installedHook);
+    const configChange = paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config);
+    changes.push(withCodexHookTrust(configChange, trust(hooks.after), trust(hooksBefore)));
+    changes.push(hooks);
+    changes.push(planCommandFile("codex", loc.codexSkill, read(loc.codexSkill), paths ? codexSkillText(paths, home) : null, "the memd skill ($memd)"));
+    changes.push(planCommandFile("codex", loc.codexLegacyPrompt, read(loc.codexLegacyPrompt), null, "the memd prompt (/prompts:memd), which Codex no longer reads"));
   }
   if (targets.includes("cursor")) {
     changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));
