@@ -186,3 +186,10 @@ describe("failure traces from a transcript", () => {
     ]);
   });
 });
+
+describe("prompt lines that start with a bracket", () => {
+  it("keeps a statement that starts with [ and still drops pasted JSON", () => {
+    const transcript = [line("user", "[WIP] from now on always run the migrations before the tests.\n{\"port\": 5433}\n[1, 2, 3]")].join("\n");
+    expect(extractCandidates(eventsOf(transcript), "/work/app").map((c) => c.content)).toEqual(["[WIP] from now on always run the migrations before the tests."]);
+  });
+});

@@ -88,6 +88,8 @@ export interface SetupLocations {
   /** Copilot CLI's home ($COPILOT_HOME or ~/.copilot), whose existence says it is installed, and memd's hooks file in it. */
   copilotDir: string;
   copilotHooks: string;
+  /** Copilot CLI's MCP servers. */
+  copilotMcp: string;
   systemdUnit: string;
   /** KEY=value lines the systemd unit reads, for secrets such as OPENAI_API_KEY. */
   envFile: string;
@@ -135,6 +137,7 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     geminiSettings: path.join(home, ".gemini", "settings.json"),
     copilotDir: env.COPILOT_HOME || path.join(home, ".copilot"),
     copilotHooks: path.join(env.COPILOT_HOME || path.join(home, ".copilot"), "hooks", "memd.json"),
+    copilotMcp: path.join(env.COPILOT_HOME || path.join(home, ".copilot"), "mcp-config.json"),
     systemdUnit: path.join(configHome, "systemd", "user", SYSTEMD_UNIT),
     envFile: path.join(configHome, "memd", "env"),
     launchAgent: path.join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),

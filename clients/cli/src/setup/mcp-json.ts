@@ -9,11 +9,20 @@ export function claudeMcpEntry(paths: InstallPaths, memdHome: string | undefined
   return { type: "stdio", command: paths.node, args: [paths.mcp], env: memdHome === undefined ? {} : { MEMD_HOME: memdHome } };
 }
 
-/** Cursor's entry in ~/.cursor/mcp.json. */
+/** Cursor's entry in ~/.cursor/mcp.json, and Gemini CLI's in ~/.gemini/settings.json (the same shape). */
 export function cursorMcpEntry(paths: InstallPaths, memdHome: string | undefined): JsonObject {
   const entry: JsonObject = { command: paths.node, args: [paths.mcp] };
   if (memdHome !== undefined) entry.env = { MEMD_HOME: memdHome };
   return entry;
+}
+
+/**
+ * Copilot CLI's entry in ~/.copilot/mcp-config.json (github/docs, "Add MCP servers to Copilot
+ * CLI"): a local server with every tool allowed. `tools` is written only into a new entry, so a
+ * user's narrower list stays.
+ */
+export function copilotMcpEntry(paths: InstallPaths, memdHome: string | undefined): JsonObject {
+  return { type: "local", ...cursorMcpEntry(paths, memdHome), tools: ["*"] };
 }
 
 /**
@@ -43,7 +52,7 @@ export function mergeMcpEntry(existing: unknown, desired: JsonObject): JsonObjec
  * The file with memd's mcpServers.memd merged from `entry` (or removed whole when entry is
  * undefined) and every other key as it was, in its place.
  */
-export function planMcpServer(target: "claude" | "cursor", file: string, before: string | null, entry: JsonObject | undefined, mode: number): FileChange {
+export function planMcpServer(target: "claude" | "cursor" | "gemini" | "copilot", file: string, before: string | null, entry: JsonObject | undefined, mode: number): FileChange {
   const config = parseJsonObject(file, before);
   if (config.mcpServers !== undefined && !isJsonObject(config.mcpServers)) {
     throw new SetupError(`${file}: "mcpServers" is not an object; fix it and run again. Nothing was changed.`);

@@ -10,8 +10,8 @@ import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
 import { memdHookTrust, withCodexHookTrust } from "./codex-hook-trust.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
-import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
-import type { FileChange, SetupTarget } from "./plan.js";
+import { claudeMcpEntry, copilotMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
+import { combineChanges, type FileChange, type SetupTarget } from "./plan.js";
 
 export interface PlanInput {
   locations: SetupLocations;
@@ -32,7 +32,7 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
   if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexSkill, locations.codexLegacyPrompt);
   if (targets.includes("cursor")) files.push(locations.cursorMcp, locations.cursorHooks);
   if (targets.includes("gemini")) files.push(locations.geminiSettings);
-  if (targets.includes("copilot")) files.push(locations.copilotHooks);
+  if (targets.includes("copilot")) files.push(locations.copilotHooks, locations.copilotMcp);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
   }
@@ -79,9 +79,14 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   }
   if (targets.includes("gemini")) {
     const settings = read(loc.geminiSettings);
-    changes.push(paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook));
+    const hooks = paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook);
+    // settings.json holds the MCP servers too: one change, written once.
+    changes.push(combineChanges(hooks, planMcpServer("gemini", loc.geminiSettings, hooks.after, paths && cursorMcpEntry(paths, home), 0o644)));
   }
-  if (targets.includes("copilot")) changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
+  if (targets.includes("copilot")) {
+    changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
+    changes.push(planMcpServer("copilot", loc.copilotMcp, read(loc.copilotMcp), paths && copilotMcpEntry(paths, home), 0o644));
+  }
   if (targets.includes("service")) {
     const file = loc.platform === "darwin" ? loc.launchAgent : loc.systemdUnit;
     const service = planLoginService(loc, read(file), paths);
