@@ -32,7 +32,8 @@ for (const wiring of ["command", "http"] as Wiring[]) {
       const run = await world.run("How do I rotate the webhook signing secret?", [{ text: "Let me check." }]);
       expect(run.code, run.stderr).toBe(0);
       const text = requestText(turns(run.requests)[0] as ModelRequest);
-      expect(text).toContain("memd has memories that bear on this prompt");
+      // The way to read one whole is a tool the agent has (memd-mcp's memory_search) or a real command.
+      expect(text).toContain("memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):");
       expect(text).toContain(id);
     });
 

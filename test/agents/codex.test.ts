@@ -82,4 +82,12 @@ describeAgent("codex", "memd through Codex's hooks, MCP server and skill", () =>
     expect(firstTurn(run.requests)).toContain("Hello while memd is down");
     expect(hooksLog(world)).toContain("memd is not running (nothing answers on");
   });
+
+  it("saves through memd's MCP server with a session id (Codex gives its MCP servers none: memd-mcp names one per process)", async () => {
+    const world = await openWorld("codex");
+    const run = await world.run("Remember the staging port.", [{ tool: mcpTool("memory_save"), input: { content: "The staging database listens on port 5433", kind: "fact" } }, { text: "Saved." }]);
+    expect(run.code, run.stderr).toBe(0);
+    const saved = (await storedMemories(world)).find((m) => m.content.includes("port 5433"));
+    expect(saved?.sessionId).toMatch(/^mcp-[0-9a-f-]{36}$/);
+  });
 });

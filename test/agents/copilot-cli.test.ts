@@ -1,6 +1,8 @@
 // GitHub Copilot CLI (@github/copilot, pinned in test/agents/package.json) run headless with -p
 // in its offline bring-your-own-provider mode against the scripted model server (Anthropic
 // Messages), wired by the real `memctl setup`.
+import fs from "node:fs";
+import path from "node:path";
 import { expect, it } from "vitest";
 import { until } from "../helpers/until.js";
 import { type ModelRequest, requestText, toolsOffered } from "./model-server/model-server.js";
@@ -67,5 +69,14 @@ describeAgent("copilot", "memd through Copilot CLI's hooks and MCP server", () =
     expect(run.code, run.stderr).toBe(0);
     expect(firstTurn(run.requests)).toContain("Hello while memd is down");
     expect(hooksLog(world)).toContain("memd is not running (nothing answers on");
+  });
+
+  it("saves through memd's MCP server with a session id, the one its hooks send", async () => {
+    const world = await openWorld("copilot");
+    const run = await world.run("Remember the staging port.", [{ tool: mcpTool("memory_save"), input: { content: "The staging database listens on port 5433", kind: "fact" } }, { text: "Saved." }]);
+    expect(run.code, run.stderr).toBe(0);
+    const saved = (await storedMemories(world)).find((m) => m.content.includes("port 5433"));
+    const sessions = fs.readdirSync(path.join(world.home, ".copilot", "session-state")).filter((name) => !name.startsWith("."));
+    expect(saved?.sessionId).toBe(sessions[0]);
   });
 });
