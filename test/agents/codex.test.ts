@@ -21,6 +21,16 @@ describeAgent("codex", "memd through Codex's hooks, MCP server and skill", () =>
     expect(firstTurn(run.requests)).toContain("We deploy the billing service with Argo CD");
   });
 
+  it("offers no Claude Code skill proposals in Codex's briefing", async () => {
+    const world = await openWorld("codex");
+    await addMemory(world, "Always run make lint before pushing a branch", "--kind", "preference", "--provenance", "human");
+    const run = await world.run("Hello", [{ text: "Hi." }]);
+    expect(run.code, run.stderr).toBe(0);
+    const text = firstTurn(run.requests);
+    expect(text).toContain("Always run make lint before pushing a branch");
+    expect(text).not.toContain("Claude Code skills");
+  });
+
   it("points the prompt at the memory it needs, by id", async () => {
     const world = await openWorld("codex");
     const id = await addMemory(world, "To rotate the webhook signing secret run make rotate-webhook-secret, then restart the billing worker", "--kind", "procedure");
