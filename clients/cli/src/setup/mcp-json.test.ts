@@ -48,7 +48,7 @@ describe("MCP server entries", () => {
     expect(memd).toEqual({ command: "/usr/bin/node", args: [paths.mcp], disabled: false, timeout: 30000, env: { DEBUG: "memd", MEMD_HOME: "/data/memd" } });
     expect(change.summary).toEqual([`update mcpServers.memd (stdio: /usr/bin/node ${paths.mcp})`]);
     expect(changeKind(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, cursorMcpEntry(paths, "/data/memd"), 0o644))).toBe("unchanged");
-    expect(JSON.parse(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, undefined, 0o644).after ?? "")).toEqual({});
+    expect(planMcpServer("cursor", "/h/.cursor/mcp.json", change.after, undefined, 0o644).after).toBeNull();
   });
 
   it("takes MEMD_HOME out when no home is chosen, and the env with it when memd put it there", () => {
@@ -58,10 +58,12 @@ describe("MCP server entries", () => {
     expect(mergeMcpEntry({ type: "stdio", command: "x", env: {} }, cursorMcpEntry(paths, undefined))).toEqual({ type: "stdio", command: "/usr/bin/node", args: [paths.mcp], env: {} });
   });
 
-  it("drops an mcpServers object that only held memd", () => {
+  it("removes a file that only held memd's server, and only the mcpServers object where other keys remain", () => {
     const installed = planMcpServer("cursor", "/h/mcp.json", null, cursorMcpEntry(paths, undefined), 0o644);
     expect(changeKind(installed)).toBe("create");
-    expect(planMcpServer("cursor", "/h/mcp.json", installed.after, undefined, 0o644).after).toBe("{}\n");
+    expect(changeKind(planMcpServer("cursor", "/h/mcp.json", installed.after, undefined, 0o644))).toBe("delete");
+    const shared = planMcpServer("cursor", "/h/mcp.json", '{"theme": "dark"}\n', cursorMcpEntry(paths, undefined), 0o644);
+    expect(planMcpServer("cursor", "/h/mcp.json", shared.after, undefined, 0o644).after).toBe('{"theme":"dark"}\n');
   });
 
   it("refuses a file that is not a JSON object, naming it", () => {

@@ -73,7 +73,10 @@ export function planMcpServer(target: "claude" | "cursor" | "gemini" | "copilot"
     else delete next.mcpServers;
     summary = [`remove mcpServers.${MCP_SERVER_NAME}`];
   }
-  const after = before === null && summary.length === 0 ? null : formatJsonLike(before, config, next);
+  // A file that held nothing but memd's server (setup created it) goes with it.
+  const emptied = entry === undefined && existing !== undefined && Object.keys(next).length === 0;
+  if (emptied) summary.push("remove the file, which held only memd's server");
+  const after = (before === null && summary.length === 0) || emptied ? null : formatJsonLike(before, config, next);
   return { target, path: file, before, after, summary, backup: true, mode };
 }
 
