@@ -32,7 +32,8 @@ for (const wiring of ["command", "http"] as Wiring[]) {
       const run = await world.run("How do I rotate the webhook signing secret?", [{ text: "Let me check." }]);
       expect(run.code, run.stderr).toBe(0);
       const text = requestText(turns(run.requests)[0] as ModelRequest);
-      expect(text).toContain("memd has memories that bear on this prompt");
+      // The way to read one whole is a tool the agent has (memd-mcp's memory_search) or a real command.
+      expect(text).toContain("memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):");
       expect(text).toContain(id);
     });
 
@@ -74,6 +75,14 @@ for (const wiring of ["command", "http"] as Wiring[]) {
 }
 
 describeAgent("claude", "memd's MCP server, command and failure modes in Claude Code", () => {
+  it("proposes a proven preference as a Claude Code skill in the briefing", async () => {
+    const world = await openWorld("claude");
+    await addMemory(world, "Always run make lint before pushing a branch", "--kind", "preference", "--provenance", "human");
+    const run = await world.run("Hello", [{ text: "Hi." }]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(requestText(turns(run.requests)[0] as ModelRequest)).toContain("Proven memories that could become Claude Code skills");
+  });
+
   it("lists memd's MCP tools and calls memory_search through them", async () => {
     const world = await openWorld("claude");
     await addMemory(world, "The staging database listens on port 5433", "--kind", "fact");

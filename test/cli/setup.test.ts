@@ -105,7 +105,7 @@ describe("memctl setup", () => {
     expect(res.stdout).toMatch(/claude {5}http hooks on 127\.0\.0\.1:\d+, since the login service keeps memd running/);
     expect(res.stdout).toContain("~/codex-home/hooks.json: would create");
     expect(res.stdout).toContain("~/.claude/commands/memd.md: would create");
-    expect(res.stdout).toContain("~/codex-home/prompts/memd.md: would create");
+    expect(res.stdout).toContain("~/codex-home/skills/memd/SKILL.md: would create");
     expect(res.stdout).toContain("~/.cursor/hooks.json: would create");
     expect(res.stdout).toContain("11 files would change; run without --dry-run to apply");
   });
@@ -123,7 +123,8 @@ describe("memctl setup", () => {
       ["claude", ".claude/commands/memd.md", "create"],
       ["codex", "codex-home/config.toml", "update"],
       ["codex", "codex-home/hooks.json", "create"],
-      ["codex", "codex-home/prompts/memd.md", "create"],
+      ["codex", "codex-home/skills/memd/SKILL.md", "create"],
+      ["codex", "codex-home/prompts/memd.md", "unchanged"],
       ["cursor", ".cursor/mcp.json", "update"],
       ["cursor", ".cursor/hooks.json", "create"],
       ["service", UNIT, "create"],
@@ -180,9 +181,16 @@ describe("memctl setup", () => {
 
     const codexFixture = fs.readFileSync(path.join(FIXTURES, "codex-config.toml"), "utf8");
     const userCodex = parseToml(codexFixture) as { mcp_servers: object };
+    const codexHooks = file("codex-home/hooks.json");
     expect(parseToml(read("codex-home/config.toml"))).toEqual({
       ...userCodex,
       mcp_servers: { ...userCodex.mcp_servers, memd: { command: process.execPath, args: [MCP_BIN], startup_timeout_sec: 20 } },
+      // codex exec runs only trusted hooks: setup trusts the four it wrote (test/agents proves Codex takes the hashes).
+      hooks: {
+        state: Object.fromEntries(
+          ["session_start", "user_prompt_submit", "stop", "pre_compact"].map((event) => [`${codexHooks}:${event}:0:0`, { trusted_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]),
+        ),
+      },
     });
     // Edited as text: the user's comments and layout are still there, byte for byte.
     expect(read("codex-home/config.toml").startsWith(codexFixture)).toBe(true);

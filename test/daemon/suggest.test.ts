@@ -50,7 +50,7 @@ describe("Suggest", () => {
     expect(res.pointers[0]).toMatchObject({ kind: MemoryKind.DECISION, line: "Refresh tokens are stored hashed in Postgres (table refresh_tokens), not in Redis." });
     expect(res.pointers[0]?.why).toContain("refresh_tokens");
     expect(res.text).toBe(
-      "memd has memories that bear on this prompt (full text: memd recall with these ids at depth 2):\n" +
+      "memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):\n" +
         `- ${ids.refresh} (decision): Refresh tokens are stored hashed in Postgres (table refresh_tokens), not in Redis.`,
     );
     expect(res.project).toBe(path.basename(workspace));

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,14 +24,23 @@ async function main(): Promise<void> {
     version: packageVersion(),
     link: createDaemonLink(memdEndpoint(home)),
     cwd: process.cwd(),
-    // Claude Code gives stdio servers the same session id as its hooks.
-    sessionId: process.env.CLAUDE_CODE_SESSION_ID ?? "",
+    sessionId: agentSessionId(process.env),
     daemonMain: DAEMON_MAIN,
   });
   const transport = new StdioServerTransport();
   // The client closing stdin ends the session; close cleanly instead of waiting for a signal.
   process.stdin.once("end", () => void server.close());
   await server.connect(transport);
+}
+
+/**
+ * The agent session this server belongs to, so that saves carry it and the promotion gate tells
+ * sessions apart. Claude Code (CLAUDE_CODE_SESSION_ID) and Copilot CLI (COPILOT_AGENT_SESSION_ID)
+ * give stdio servers the same id as their hooks. Codex and Gemini CLI pass none (seen in
+ * test/agents), but start one server per session: a name of this process's own stands for it.
+ */
+function agentSessionId(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CODE_SESSION_ID || env.COPILOT_AGENT_SESSION_ID || `mcp-${randomUUID()}`;
 }
 
 /** memd's version from the package.json above this file (in the source tree and in dist/). */

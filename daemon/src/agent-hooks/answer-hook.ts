@@ -116,7 +116,7 @@ function outputOf(hook: HookEvent, text: string): Record<string, unknown> {
 function contextFor(hook: HookEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {
   switch (hook.action) {
     case "briefing":
-      return sessionBriefing(input, rpc);
+      return sessionBriefing(input, hook.agent, rpc);
     case "pointers":
       return promptPointers(input, rpc);
     case "memory-note":

@@ -1,6 +1,6 @@
 /** What the transcript sweep proposes to remember, before it becomes a memory record. */
 export interface CaptureCandidate {
-  kind: "preference" | "decision" | "fact" | "episode";
+  kind: "preference" | "decision" | "fact" | "episode" | "trace";
   content: string;
   /** Episodes: what failed. */
   problem: string;

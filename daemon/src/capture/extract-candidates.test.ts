@@ -169,3 +169,27 @@ describe("extractCandidates on small sessions", () => {
     expect(candidates.map((c) => c.content)).toEqual(["Never use sudo in scripts here."]);
   });
 });
+
+describe("failure traces from a transcript", () => {
+  const events: TranscriptEvent[] = [
+    { kind: "tool-use", id: "c1", name: "Bash", command: "ls /nonexistent-dir-xyz", filePath: "", line: 3 },
+    { kind: "tool-result", toolUseId: "c1", isError: true, outputHead: "Exit code 2\nls: cannot access '/nonexistent-dir-xyz': No such file or directory", line: 4 },
+    { kind: "tool-use", id: "c2", name: "Bash", command: "curl -u admin:hunter2-not-a-real-one https://example.test", filePath: "", line: 5 },
+    { kind: "tool-result", toolUseId: "c2", isError: false, outputHead: "Exit code 0\nok", line: 6 },
+  ];
+
+  it("makes a trace of each failed shell command only when asked (Codex's rollout), redacted like a hook's", () => {
+    expect(extractCandidates(events, "/work/app").filter((c) => c.kind === "trace")).toEqual([]);
+    const traces = extractCandidates(events, "/work/app", { shellFailures: true }).filter((c) => c.kind === "trace");
+    expect(traces).toMatchObject([
+      { content: "Command failed: ls /nonexistent-dir-xyz\nExit code 2\nls: cannot access '/nonexistent-dir-xyz': No such file or directory", concepts: ["ls"], source: "tools", line: 4 },
+    ]);
+  });
+});
+
+describe("prompt lines that start with a bracket", () => {
+  it("keeps a statement that starts with [ and still drops pasted JSON", () => {
+    const transcript = [line("user", "[WIP] from now on always run the migrations before the tests.\n{\"port\": 5433}\n[1, 2, 3]")].join("\n");
+    expect(extractCandidates(eventsOf(transcript), "/work/app").map((c) => c.content)).toEqual(["[WIP] from now on always run the migrations before the tests."]);
+  });
+});

@@ -29,6 +29,18 @@ const EDIT_TOOLS: Record<string, string> = { replace: EDIT_TOOL, write_file: WRI
  * through a `$set.messages` checkpoint of the history.
  */
 const GEMINI_CONTEXT_PREFIXES = ["<session_context>", "this is the gemini cli. we are setting up the context for our chat."];
+/**
+ * Gemini CLI puts what SessionStart hooks answered (memd's briefing) in front of the first
+ * prompt as `<hook_context>...</hook_context>`, in the prompt the model gets, the prompt the next
+ * hook is given, and the chat recording. It is the hook's text, not the user's.
+ */
+const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>\s*/g;
+
+/** A prompt without the hook context Gemini CLI put in front of it. */
+export function withoutHookContext(text: string): string {
+  return text.includes("<hook_context>") ? text.replace(HOOK_CONTEXT, "") : text;
+}
+
 /** What the CLI appends to a prompt that names files with `@path`: the files' contents. */
 const REFERENCED_FILES = "--- Content from referenced files ---";
 
@@ -41,7 +53,7 @@ export function geminiMessageEvents(record: Record<string, unknown>, line: numbe
   if (record.type === "user") {
     if (Array.isArray(record.content) && record.content.some((p) => isRecord(p) && p.functionResponse !== undefined)) return [];
     // displayContent, when present, is the prompt as the user typed it (content is what the model got).
-    const text = userText(record.displayContent ?? record.content);
+    const text = withoutHookContext(userText(record.displayContent ?? record.content));
     return isGeminiContext(text) ? [] : textEvent("user", text, line);
   }
   if (record.type !== "gemini") return [];

@@ -44,6 +44,18 @@ const shellCall = (id: string, command: string, output: string, status = "succes
   status,
 });
 
+describe("Gemini CLI's hook context in the first prompt", () => {
+  it("reads the user's words after the <hook_context> block Gemini put in front of them (gemini -p has no other prompt)", async () => {
+    const prompt = "<hook_context>Long-term memory from memd for project api:\n- decision: We deploy with Argo CD [01M8XMJA4HH76Y338PD1MNW17K]</hook_context>\n\nFrom now on always use pnpm instead of npm in this repository.";
+    const read = await readTranscript(write("chat.jsonl", [header, user("u1", prompt), gemini("g1", "Understood.")]));
+    expect(texts(read.events)).toEqual([
+      ["user", "From now on always use pnpm instead of npm in this repository."],
+      ["assistant", "Understood."],
+    ]);
+    expect(extractCandidates(read.events, ROOT).map((c: CaptureCandidate) => c.content)).toEqual(["Always use pnpm instead of npm in this repository."]);
+  });
+});
+
 describe("readTranscript on a Gemini CLI chat recording", () => {
   it("takes the session id from the header line; the recording names no working directory", async () => {
     const read = await readTranscript(FIXTURE);

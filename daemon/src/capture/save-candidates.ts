@@ -5,7 +5,8 @@ import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { CaptureCandidate } from "./candidate.js";
-import { MAX_PREFERENCES_PER_SESSION, MAX_STAGED_PER_SESSION } from "./extract-candidates.js";
+import { MAX_PREFERENCES_PER_SESSION, MAX_STAGED_PER_SESSION, MAX_TRACES_PER_SESSION } from "./extract-candidates.js";
+import { SHELL_FAILURE_TAG } from "./failure-trace.js";
 
 /** Every memory the sweep writes carries this tag: it is how a later sweep of the session counts what it already staged. */
 export const SWEEP_TAG = "transcript-sweep";
@@ -52,6 +53,7 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
   const swept = mine.filter((m) => m.tags.includes(SWEEP_TAG));
   let stagedLeft = MAX_STAGED_PER_SESSION - swept.filter((m) => m.provenance === "distilled").length;
   let preferencesLeft = MAX_PREFERENCES_PER_SESSION - swept.filter((m) => m.kind === "preference" && m.provenance !== "distilled").length;
+  let tracesLeft = MAX_TRACES_PER_SESSION - swept.filter((m) => m.kind === "trace").length;
   const result: SaveResult = { captured: [], overLimit: 0, invalid: 0 };
 
   for (const candidate of candidates) {
@@ -69,7 +71,8 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
       continue;
     }
     const staged = record.status === "staged";
-    if ((staged ? stagedLeft : preferencesLeft) <= 0) {
+    const trace = record.kind === "trace";
+    if ((staged ? stagedLeft : trace ? tracesLeft : preferencesLeft) <= 0) {
       result.overLimit += 1;
       continue;
     }
@@ -82,14 +85,21 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
     store.insert(record, { at: record.createdAt, action: "created", sessionId: record.sessionId, detail });
     mine.push(record);
     if (staged) stagedLeft -= 1;
+    else if (trace) tracesLeft -= 1;
     else preferencesLeft -= 1;
     result.captured.push({ memory: record, outcome: "created", candidate });
   }
   return result;
 }
 
+/** The tags a swept memory carries beside SWEEP_TAG, by kind. */
+const KIND_TAGS: Partial<Record<CaptureCandidate["kind"], string>> = { episode: "bug-fix", trace: SHELL_FAILURE_TAG };
+
 function memoryInput(candidate: CaptureCandidate, ctx: SaveContext) {
   const stated = candidate.kind === "preference" && candidate.source === "user" && candidate.model === undefined;
+  // A trace records what a tool printed, as a hook would have saved it: not an inference to stage.
+  const recorded = candidate.kind === "trace" && candidate.model === undefined;
+  const kindTag = KIND_TAGS[candidate.kind];
   return {
     content: candidate.content,
     kind: candidate.kind,
@@ -98,8 +108,8 @@ function memoryInput(candidate: CaptureCandidate, ctx: SaveContext) {
     solution: candidate.solution,
     concepts: candidate.concepts,
     files: candidate.files,
-    tags: candidate.kind === "episode" ? [SWEEP_TAG, "bug-fix"] : [SWEEP_TAG],
-    provenance: stated ? ("human" as const) : ("distilled" as const),
+    tags: kindTag === undefined ? [SWEEP_TAG] : [SWEEP_TAG, kindTag],
+    provenance: stated ? ("human" as const) : recorded ? ("save" as const) : ("distilled" as const),
     sessionId: ctx.sessionId,
     sourceAgent: ctx.sourceAgent,
   };

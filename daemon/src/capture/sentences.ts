@@ -38,9 +38,12 @@ function cleanLine(line: string): string {
     .trim();
 }
 
-/** Indented or symbol-heavy lines are code or output pasted without a fence. */
+/**
+ * Lines that start like code or pasted output. A bracket counts only where data follows it
+ * (`{"a": 1}`, `[1, 2]`, a lone `}`): "[WIP] always run the tests" is a statement.
+ */
 function looksLikeCode(line: string): boolean {
-  return /^(?:import |export |const |let |var |function |class |return |if \(|for \(|def |\$ |> |[{}[\]]|\/\/|#!)/.test(line);
+  return /^(?:import |export |const |let |var |function |class |return |if \(|for \(|def |\$ |> |[}\]]|[{[]\s*(?:["'{[\d]|$)|\/\/|#!)/.test(line);
 }
 
 function mostlyCode(sentence: string): boolean {

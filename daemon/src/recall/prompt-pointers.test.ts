@@ -98,7 +98,7 @@ describe("promptQuery", () => {
 describe("renderPointers", () => {
   it("renders one line per pointer under a header, and nothing for none", () => {
     expect(renderPointers([{ id: "01A", kind: "decision", line: "Refresh tokens are stored hashed in Postgres." }])).toBe(
-      "memd has memories that bear on this prompt (full text: memd recall with these ids at depth 2):\n- 01A (decision): Refresh tokens are stored hashed in Postgres.",
+      "memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):\n- 01A (decision): Refresh tokens are stored hashed in Postgres.",
     );
     expect(renderPointers([])).toBe("");
   });

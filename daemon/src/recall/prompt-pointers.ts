@@ -146,5 +146,5 @@ function pointerReason(shared: readonly string[], graphPath: string, agrees: boo
 export function renderPointers(pointers: readonly { id: string; kind: string; line: string }[]): string {
   if (pointers.length === 0) return "";
   const lines = pointers.map((p) => `- ${p.id} (${p.kind}): ${p.line}`);
-  return ["memd has memories that bear on this prompt (full text: memd recall with these ids at depth 2):", ...lines].join("\n");
+  return ["memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):", ...lines].join("\n");
 }

@@ -7,6 +7,7 @@ import {
 import type { CaptureCandidate } from "../capture/candidate.js";
 import { extractCandidates, MAX_STAGED_PER_SESSION } from "../capture/extract-candidates.js";
 import { checkTranscriptPath, MAX_TRANSCRIPT_BYTES, readTranscript } from "../capture/read-transcript.js";
+import { settleTranscript } from "../capture/settle-transcript.js";
 import { type CapturedMemory, saveCandidates } from "../capture/save-candidates.js";
 import { InvalidInputError, UnavailableError } from "../errors.js";
 import { mergeDistilled } from "../llm/distilled-candidates.js";
@@ -71,7 +72,9 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
     // named relative to where the session ran.
     const recordedCwd = path.isAbsolute(read.cwd) ? read.cwd : "";
     const project = deps.resolveProject({ project: req.project, cwd: req.cwd || recordedCwd }) ?? GLOBAL_PROJECT;
-    const extracted = extractCandidates(read.events, recordedCwd || req.cwd);
+    // Codex's hooks carry no exit code (agent-hooks/shell-failure.ts): its failed commands are
+    // read from the rollout. Other agents' hooks save theirs as they happen.
+    const extracted = extractCandidates(read.events, recordedCwd || req.cwd, { shellFailures: req.sourceAgent === "codex" });
     const candidates = options.distiller ? await withDistilled(options.distiller, read.events, extracted, log) : extracted;
     const result = saveCandidates(candidates, {
       store: deps.store,
@@ -133,7 +136,11 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       refuseSecretIdentifiers({ sessionId: req.sessionId, sourceAgent: req.sourceAgent, project: req.project });
       if (req.project !== "" || req.cwd !== "") deps.resolveProject({ project: req.project, cwd: req.cwd });
       if (req.wait) return enqueue(() => sweep(req, log));
-      enqueue(() => sweep(req, log)).catch((error: unknown) => {
+      // A hook answered at once: the agent may still be writing the transcript it named.
+      enqueue(async () => {
+        await settleTranscript(req.transcriptPath);
+        return sweep(req, log);
+      }).catch((error: unknown) => {
         // The error's message may quote a path but never transcript text; its cause stays out.
         log.warn({ trigger: req.trigger.slice(0, MAX_LABEL_CHARS), reason: error instanceof Error ? error.message : String(error) }, "transcript sweep failed");
       });

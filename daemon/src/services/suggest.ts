@@ -69,7 +69,8 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
       decisionsAndFacts: newest(project, ["decision", "fact"]),
       episodes: newest(project, ["episode"]),
       reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
-      skillProposals: syncSkillProposals(deps, req, project, ctx),
+      // Proposals become Claude Code skills: another agent's session has no use for them.
+      skillProposals: req.sourceAgent === "" || req.sourceAgent === "claude-code" ? syncSkillProposals(deps, req, project, ctx) : [],
     },
     { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.injections.of(sessionId) },
   );

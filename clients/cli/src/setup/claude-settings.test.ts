@@ -116,7 +116,8 @@ describe("Claude Code hooks", () => {
     const checkout = { ...paths, hook: "/home/maya/src/checkout/dist/hooks/src/main.js", shim: "/home/maya/src/checkout/hooks/memd-hook.sh" };
     const installed = planClaudeHooks(FILE, null, checkout, undefined).after;
     expect(changeKind(planClaudeHooks(FILE, installed, checkout, undefined))).toBe("unchanged");
-    expect(JSON.parse(planClaudeHooksRemoval(FILE, installed, checkout.hook).after ?? "")).toEqual({});
+    // The file setup created held only memd's hooks: uninstall removes it.
+    expect(planClaudeHooksRemoval(FILE, installed, checkout.hook).after).toBeNull();
   });
 
   it("briefs on every SessionStart source and keeps SessionEnd within 2 s", () => {
@@ -136,10 +137,12 @@ describe("Claude Code hooks", () => {
     expect(removed.summary).toEqual([`remove memd hooks: ${MEMD_HOOKS.map((h) => h.event).join(", ")}`]);
   });
 
-  it("uninstall drops the hooks key it emptied, and does nothing without a file", () => {
+  it("uninstall drops the hooks key it emptied (and the file, when nothing else is left), and does nothing without a file", () => {
     const installed = planClaudeHooks(FILE, null, paths, undefined);
     expect(changeKind(installed)).toBe("create");
-    expect(JSON.parse(planClaudeHooksRemoval(FILE, installed.after).after ?? "")).toEqual({});
+    expect(planClaudeHooksRemoval(FILE, installed.after)).toMatchObject({ after: null, summary: ["remove memd hooks: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, PreCompact, SessionEnd", "remove the file, which held only memd's hooks"] });
+    const withModel = planClaudeHooks(FILE, '{"model": "opus"}\n', paths, undefined);
+    expect(planClaudeHooksRemoval(FILE, withModel.after).after).toBe('{"model":"opus"}\n');
     expect(changeKind(planClaudeHooksRemoval(FILE, null))).toBe("unchanged");
   });
 

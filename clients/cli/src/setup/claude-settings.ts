@@ -186,7 +186,10 @@ export function planHooks(
     ...(updated.length > 0 ? [`update hooks: ${updated.join(", ")}`] : []),
     ...(removed.length > 0 ? [`remove memd hooks: ${removed.join(", ")}`] : []),
   ];
-  const after = before === null && summary.length === 0 ? null : formatJsonLike(before, settings, next);
+  // A file that held nothing but memd's hooks (setup created it) goes with them.
+  const emptied = removed.length > 0 && wanted.length === 0 && Object.keys(next).length === 0;
+  if (emptied) summary.push("remove the file, which held only memd's hooks");
+  const after = (before === null && summary.length === 0) || emptied ? null : formatJsonLike(before, settings, next);
   return { target, path: file, before, after, summary, backup: true, mode: 0o644 };
 }
 

@@ -205,8 +205,10 @@ function planTable(file: string, before: string | null, paths: InstallPaths | un
     appendBlock(lines, codexTable(paths, home));
     change = "add [mcp_servers.memd]";
   }
-  const after = joinLines({ lines, eol: text.eol });
-  const changed = change !== undefined && after !== (before ?? "");
+  const joined = joinLines({ lines, eol: text.eol });
+  const changed = change !== undefined && joined !== (before ?? "");
+  // A config that held nothing but memd's table (setup created it) goes with it.
+  const after = paths === undefined && joined.trim() === "" ? null : joined;
   return { target: "codex", path: file, before, after: changed ? after : before, summary: changed ? [change as string] : [], backup: true, mode: 0o644 };
 }
 

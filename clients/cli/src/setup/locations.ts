@@ -79,8 +79,10 @@ export interface SetupLocations {
   codexConfig: string;
   /** Codex's user hooks (hooks.json beside config.toml). */
   codexHooks: string;
-  /** Codex's custom prompt for memd (/prompts:memd). */
-  codexPrompt: string;
+  /** Codex's memd skill ($memd). */
+  codexSkill: string;
+  /** Where setup before the skill wrote /prompts:memd, which current Codex ignores: removed when it is memd's. */
+  codexLegacyPrompt: string;
   cursorDir: string;
   cursorMcp: string;
   /** Cursor's user hooks. */
@@ -91,6 +93,8 @@ export interface SetupLocations {
   /** Copilot CLI's home ($COPILOT_HOME or ~/.copilot), whose existence says it is installed, and memd's hooks file in it. */
   copilotDir: string;
   copilotHooks: string;
+  /** Copilot CLI's MCP servers. */
+  copilotMcp: string;
   /** OpenCode's config folder ($XDG_CONFIG_HOME/opencode), whose existence says it is installed; its opencode.json, memd's plugin file and /memd command in it. */
   opencodeDir: string;
   opencodeConfig: string;
@@ -134,7 +138,8 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     codexDir,
     codexConfig: path.join(codexDir, "config.toml"),
     codexHooks: path.join(codexDir, "hooks.json"),
-    codexPrompt: path.join(codexDir, "prompts", "memd.md"),
+    codexSkill: path.join(codexDir, "skills", "memd", "SKILL.md"),
+    codexLegacyPrompt: path.join(codexDir, "prompts", "memd.md"),
     cursorDir: path.join(home, ".cursor"),
     cursorMcp: path.join(home, ".cursor", "mcp.json"),
     cursorHooks: path.join(home, ".cursor", "hooks.json"),
@@ -142,6 +147,7 @@ export function setupLocations(env: NodeJS.ProcessEnv, home: string, platform: s
     geminiSettings: path.join(home, ".gemini", "settings.json"),
     copilotDir: env.COPILOT_HOME || path.join(home, ".copilot"),
     copilotHooks: path.join(env.COPILOT_HOME || path.join(home, ".copilot"), "hooks", "memd.json"),
+    copilotMcp: path.join(env.COPILOT_HOME || path.join(home, ".copilot"), "mcp-config.json"),
     opencodeDir: path.join(configHome, "opencode"),
     opencodeConfig: path.join(configHome, "opencode", "opencode.json"),
     opencodePlugin: path.join(configHome, "opencode", "plugins", "memd.js"),

@@ -58,13 +58,12 @@ describe("MCP server entries", () => {
     expect(mergeMcpEntry({ type: "stdio", command: "x", env: {} }, cursorMcpEntry(paths, undefined))).toEqual({ type: "stdio", command: "/usr/bin/node", args: [paths.mcp], env: {} });
   });
 
-  it("removes a file that memd's entry alone filled, and only the entry from a file with more", () => {
+  it("removes a file that only held memd's server, and only the mcpServers object where other keys remain", () => {
     const installed = planMcpServer("cursor", "/h/mcp.json", null, cursorMcpEntry(paths, undefined), 0o644);
     expect(changeKind(installed)).toBe("create");
     expect(changeKind(planMcpServer("cursor", "/h/mcp.json", installed.after, undefined, 0o644))).toBe("delete");
-    const theirs = '{\n  "theme": "dark"\n}\n';
-    const withTheirs = planMcpServer("cursor", "/h/mcp.json", theirs, cursorMcpEntry(paths, undefined), 0o644);
-    expect(planMcpServer("cursor", "/h/mcp.json", withTheirs.after, undefined, 0o644).after).toBe(theirs);
+    const shared = planMcpServer("cursor", "/h/mcp.json", '{"theme": "dark"}\n', cursorMcpEntry(paths, undefined), 0o644);
+    expect(planMcpServer("cursor", "/h/mcp.json", shared.after, undefined, 0o644).after).toBe('{"theme":"dark"}\n');
   });
 
   it("writes OpenCode's shape: servers under mcp, their variables in environment", () => {

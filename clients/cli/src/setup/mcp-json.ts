@@ -9,11 +9,20 @@ export function claudeMcpEntry(paths: InstallPaths, memdHome: string | undefined
   return { type: "stdio", command: paths.node, args: [paths.mcp], env: memdHome === undefined ? {} : { MEMD_HOME: memdHome } };
 }
 
-/** Cursor's entry in ~/.cursor/mcp.json. */
+/** Cursor's entry in ~/.cursor/mcp.json, and Gemini CLI's in ~/.gemini/settings.json (the same shape). */
 export function cursorMcpEntry(paths: InstallPaths, memdHome: string | undefined): JsonObject {
   const entry: JsonObject = { command: paths.node, args: [paths.mcp] };
   if (memdHome !== undefined) entry.env = { MEMD_HOME: memdHome };
   return entry;
+}
+
+/**
+ * Copilot CLI's entry in ~/.copilot/mcp-config.json (github/docs, "Add MCP servers to Copilot
+ * CLI"): a local server with every tool allowed. `tools` is written only into a new entry, so a
+ * user's narrower list stays.
+ */
+export function copilotMcpEntry(paths: InstallPaths, memdHome: string | undefined): JsonObject {
+  return { type: "local", ...cursorMcpEntry(paths, memdHome), tools: ["*"] };
 }
 
 /**
@@ -75,8 +84,10 @@ export function planMcpServer(target: SetupTarget, file: string, before: string 
     else delete next[root];
     summary = [`remove ${root}.${MCP_SERVER_NAME}`];
   }
-  const emptied = entry === undefined && summary.length > 0 && Object.keys(next).length === 0;
-  const after = emptied || (before === null && summary.length === 0) ? null : formatJsonLike(before, config, next);
+  // A file that held nothing but memd's server (setup created it) goes with it.
+  const emptied = entry === undefined && existing !== undefined && Object.keys(next).length === 0;
+  if (emptied) summary.push("remove the file, which held only memd's server");
+  const after = (before === null && summary.length === 0) || emptied ? null : formatJsonLike(before, config, next);
   return { target, path: file, before, after, summary, backup: true, mode };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InstallPaths } from "./locations.js";
-import { claudeCommandText, codexPromptText, planCommandFile } from "./memd-command.js";
+import { claudeCommandText, codexSkillText, planCommandFile } from "./memd-command.js";
 import { changeKind } from "./plan.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
@@ -15,8 +15,10 @@ describe("the /memd command", () => {
     expect(claudeCommandText(paths, "/data/memd")).toContain("!`MEMD_HOME=/data/memd /usr/bin/node");
   });
 
-  it("asks Codex's model to run the same command", () => {
-    expect(codexPromptText(paths, undefined)).toContain("Run `/usr/bin/node /opt/memd/dist/clients/cli/src/main.js slash $ARGUMENTS` in the shell");
+  it("gives Codex a skill named memd that asks its model to run the same command", () => {
+    const skill = codexSkillText(paths, undefined);
+    expect(skill).toMatch(/^---\n# Written by memctl setup; memctl uninstall removes it\.\nname: memd\ndescription: /);
+    expect(skill).toContain("Run `/usr/bin/node /opt/memd/dist/clients/cli/src/main.js slash ACTION` in the shell");
   });
 
   it("writes and removes only a file that is memd's, leaving a user's own /memd alone", () => {

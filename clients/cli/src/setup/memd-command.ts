@@ -18,10 +18,11 @@ function slashCommand(paths: InstallPaths, memdHome: string | undefined): string
   return memdHome === undefined ? words.join(" ") : `MEMD_HOME=${shellQuote(memdHome)} ${words.join(" ")}`;
 }
 
-/** A command file: memd's marker and the frontmatter both agents read (plus `extra` keys), then the body. */
-function commandFile(extra: readonly string[], body: readonly string[]): string {
-  const description = "description: memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start";
-  return ["---", MARKER, description, `argument-hint: "[${ACTIONS}]"`, ...extra, "---", ...body, ""].join("\n");
+const DESCRIPTION = "memd, long-term memory. load (the default) briefs on this project; stats, clean, compact, health, start";
+
+/** A command file: memd's marker and the frontmatter (`head` keys, then `extra`), then the body. */
+function commandFile(head: readonly string[], extra: readonly string[], body: readonly string[]): string {
+  return ["---", MARKER, ...head, ...extra, "---", ...body, ""].join("\n");
 }
 
 /** A /memd body that runs memctl before the model sees the command (a `!` line) and asks the model to show what it printed. */
@@ -32,18 +33,32 @@ function runningBody(command: string): string[] {
 /** Claude Code's /memd: memctl runs before the model sees the command (allowed for this one command only). */
 export function claudeCommandText(paths: InstallPaths, memdHome: string | undefined): string {
   const command = slashCommand(paths, memdHome);
-  return commandFile([`allowed-tools: Bash(${command}:*)`], runningBody(command));
+  return commandFile([`description: ${DESCRIPTION}`, `argument-hint: "[${ACTIONS}]"`], [`allowed-tools: Bash(${command}:*)`], runningBody(command));
 }
 
 /** OpenCode's /memd (commands/memd.md): OpenCode runs the `!` line's command when the command is used, as Claude Code does. */
 export function openCodeCommandText(paths: InstallPaths, memdHome: string | undefined): string {
-  return commandFile([], runningBody(slashCommand(paths, memdHome)));
+  return commandFile([`description: ${DESCRIPTION}`, `argument-hint: "[${ACTIONS}]"`], [], runningBody(slashCommand(paths, memdHome)));
 }
 
-/** Codex's memd prompt (/prompts:memd): Codex runs no command itself, so the prompt asks the model to. */
-export function codexPromptText(paths: InstallPaths, memdHome: string | undefined): string {
+/**
+ * Codex's memd skill ($CODEX_HOME/skills/memd/SKILL.md): current Codex reads no custom prompts
+ * (a /prompts:memd went to the model as text), and gives a skill to the model when the user names
+ * it (`$memd stats`) or the task matches its description. Codex runs no command itself, so the
+ * skill asks the model to run memctl and show what it printed.
+ */
+export function codexSkillText(paths: InstallPaths, memdHome: string | undefined): string {
   const command = slashCommand(paths, memdHome);
-  return commandFile([], [`Run \`${command} $ARGUMENTS\` in the shell and show the user its output as it is. If it says memd is not running, run \`${command} start\`.`]);
+  return commandFile(
+    ["name: memd", `description: ${DESCRIPTION}. Use when the user says $memd, /memd or memd with one of these words.`],
+    [],
+    [
+      "# memd",
+      "",
+      `Run \`${command} ACTION\` in the shell, where ACTION is the word the user gave after memd (load when none), and show the user its output as it is.`,
+      `If it says memd is not running, run \`${command} start\`.`,
+    ],
+  );
 }
 
 /**

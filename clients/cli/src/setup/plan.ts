@@ -25,6 +25,14 @@ export interface FileChange {
   mode: number;
 }
 
+/**
+ * Two plans for one file as one change: `second` was planned over what `first` leaves (its
+ * `after`), so that the file is written once, from its content before either.
+ */
+export function combineChanges(first: FileChange, second: FileChange): FileChange {
+  return { ...first, after: second.after, summary: [...first.summary, ...second.summary], backup: first.backup || second.backup };
+}
+
 export type ChangeKind = "create" | "update" | "delete" | "unchanged";
 
 export function changeKind(change: FileChange): ChangeKind {

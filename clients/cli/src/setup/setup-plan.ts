@@ -4,14 +4,15 @@ import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
 import { planCursorHooks } from "./cursor-hooks.js";
 import { planGeminiHooks, planGeminiHooksRemoval } from "./gemini-hooks.js";
 import { planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
-import { claudeCommandText, codexPromptText, openCodeCommandText, planCommandFile } from "./memd-command.js";
+import { claudeCommandText, codexSkillText, openCodeCommandText, planCommandFile } from "./memd-command.js";
 import { planCodexHooks, planCodexHooksRemoval } from "./codex-hooks.js";
 import { planCodexConfig, planCodexConfigRemoval } from "./codex-toml.js";
+import { memdHookTrust, withCodexHookTrust } from "./codex-hook-trust.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
-import { claudeMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
+import { claudeMcpEntry, copilotMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
 import { openCodeMcpEntry, openCodePluginText, planOpenCodeConfig, planOpenCodePlugin } from "./opencode.js";
-import type { FileChange, SetupTarget } from "./plan.js";
+import { combineChanges, type FileChange, type SetupTarget } from "./plan.js";
 
 export interface PlanInput {
   locations: SetupLocations;
@@ -29,10 +30,10 @@ export function planFiles(locations: SetupLocations, targets: readonly SetupTarg
   if (targets.includes("claude")) {
     files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile, locations.claudeCommand);
   }
-  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexPrompt);
+  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexSkill, locations.codexLegacyPrompt);
   if (targets.includes("cursor")) files.push(locations.cursorMcp, locations.cursorHooks);
   if (targets.includes("gemini")) files.push(locations.geminiSettings);
-  if (targets.includes("copilot")) files.push(locations.copilotHooks);
+  if (targets.includes("copilot")) files.push(locations.copilotHooks, locations.copilotMcp);
   if (targets.includes("opencode")) files.push(locations.opencodeConfig, locations.opencodePlugin, locations.opencodeCommand);
   if (targets.includes("service") && locations.platform !== null) {
     files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
@@ -64,10 +65,15 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   }
   if (targets.includes("codex")) {
     const config = read(loc.codexConfig);
-    changes.push(paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config));
-    const hooks = read(loc.codexHooks);
-    changes.push(paths ? planCodexHooks(loc.codexHooks, hooks, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooks, installedHook));
-    changes.push(planCommandFile("codex", loc.codexPrompt, read(loc.codexPrompt), paths ? codexPromptText(paths, home) : null, "the memd prompt (/prompts:memd)"));
+    const hooksBefore = read(loc.codexHooks);
+    const hooks = paths ? planCodexHooks(loc.codexHooks, hooksBefore, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooksBefore, installedHook);
+    // codex exec runs only trusted hooks: memd's are trusted in config.toml as they are written.
+    const trust = (text: string | null) => memdHookTrust(loc.codexHooks, text, installedHook);
+    const configChange = paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config);
+    changes.push(withCodexHookTrust(configChange, trust(hooks.after), trust(hooksBefore)));
+    changes.push(hooks);
+    changes.push(planCommandFile("codex", loc.codexSkill, read(loc.codexSkill), paths ? codexSkillText(paths, home) : null, "the memd skill ($memd)"));
+    changes.push(planCommandFile("codex", loc.codexLegacyPrompt, read(loc.codexLegacyPrompt), null, "the memd prompt (/prompts:memd), which Codex no longer reads"));
   }
   if (targets.includes("cursor")) {
     changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));
@@ -75,9 +81,14 @@ function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: s
   }
   if (targets.includes("gemini")) {
     const settings = read(loc.geminiSettings);
-    changes.push(paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook));
+    const hooks = paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook);
+    // settings.json holds the MCP servers too: one change, written once.
+    changes.push(combineChanges(hooks, planMcpServer("gemini", loc.geminiSettings, hooks.after, paths && cursorMcpEntry(paths, home), 0o644)));
   }
-  if (targets.includes("copilot")) changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
+  if (targets.includes("copilot")) {
+    changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
+    changes.push(planMcpServer("copilot", loc.copilotMcp, read(loc.copilotMcp), paths && copilotMcpEntry(paths, home), 0o644));
+  }
   if (targets.includes("opencode")) {
     changes.push(planOpenCodeConfig(loc.opencodeConfig, read(loc.opencodeConfig), paths && openCodeMcpEntry(paths, home)));
     changes.push(planOpenCodePlugin(loc.opencodePlugin, read(loc.opencodePlugin), paths ? openCodePluginText(paths, home) : null));

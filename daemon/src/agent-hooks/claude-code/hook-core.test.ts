@@ -1,6 +1,6 @@
 // The pure parts of the Claude Code hook routes: memory notes and failure traces.
 import { describe, expect, it } from "vitest";
-import { failureTrace } from "./failure-trace.js";
+import { failureTrace } from "../../capture/failure-trace.js";
 import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
 
 describe("memory notes", () => {

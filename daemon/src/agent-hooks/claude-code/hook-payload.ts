@@ -1,3 +1,4 @@
+import { withoutHookContext } from "../../capture/gemini-chat-record.js";
 import { str } from "../../capture/transcript-event.js";
 
 /** The fields of an agent's hook payload (Claude Code's names) that memd reads; everything else is ignored. */
@@ -38,7 +39,8 @@ export function parseHookInput(text: string): HookInput {
     transcriptPath: str(obj.transcript_path ?? obj.transcriptPath),
     eventName: str(obj.hook_event_name ?? obj.hookEventName),
     source: str(obj.source),
-    prompt: str(obj.prompt),
+    // Gemini CLI's BeforeAgent prompt carries the SessionStart briefing in front of the user's words.
+    prompt: withoutHookContext(str(obj.prompt)),
     toolName: str(obj.tool_name ?? obj.toolName),
     toolInput: typeof toolInput === "object" && toolInput !== null && !Array.isArray(toolInput) ? (toolInput as Record<string, unknown>) : {},
     toolResponse: obj.tool_response ?? obj.toolResult,

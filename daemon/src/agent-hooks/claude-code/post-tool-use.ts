@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import { redact } from "../../redact/redact-secrets.js";
 import type { RpcCaller } from "../rpc-caller.js";
 import type { ShellFailure } from "../shell-failure.js";
-import { commandProgram, failureTrace } from "./failure-trace.js";
+import { SHELL_FAILURE_TAG, shellFailureTrace } from "../../capture/failure-trace.js";
 import type { HookInput } from "./hook-payload.js";
 import { isMemoryNotePath, parseMemoryNote } from "./memory-note.js";
 import type { SaveResponseJson } from "./proto-json.js";
@@ -12,32 +11,26 @@ const MAX_NOTE_BYTES = 64 * 1024;
 
 /**
  * Saves a failed shell command as a trace. Returns no context: the after-tool hooks that report
- * failures run asynchronously or after the fact, and their output would only arrive a turn late.
+ * failures run after the fact, and their output would only arrive a turn late.
  */
 export async function saveFailureTrace(failure: ShellFailure, input: HookInput, agent: string, rpc: RpcCaller): Promise<string> {
-  // A failing command is where credentials appear (`curl -u admin:...`). Save redacts what it
-  // stores, but the trace is cut to length first, and a cut secret may no longer be
-  // recognisable: redact before cutting.
-  const command = redact(failure.command);
-  const output = redact(failure.exit === "" ? failure.output : `${failure.exit}\n${failure.output}`);
-  const trace = failureTrace(command, output, failure.interrupted);
-  if (trace === null) return "";
-  const program = commandProgram(command);
+  const saved = shellFailureTrace(failure.command, failure.exit === "" ? failure.output : `${failure.exit}\n${failure.output}`, failure.interrupted);
+  if (saved === null) return "";
   await rpc.call<SaveResponseJson>("Save", {
     cwd: input.cwd,
     sessionId: input.sessionId,
     sourceAgent: agent,
-    content: trace,
+    content: saved.trace,
     kind: "MEMORY_KIND_TRACE",
-    concepts: program ? [program] : [],
-    tags: ["shell-failure"],
+    concepts: saved.program ? [saved.program] : [],
+    tags: [SHELL_FAILURE_TAG],
   });
   return "";
 }
 
 /**
  * PostToolUse of a Write or Edit of a Claude Code memory note saves the note as a memory;
- * nothing else is saved. Returns no context (the hook runs asynchronously).
+ * nothing else is saved. Returns no context: the note is already in the model's context.
  */
 export async function saveMemoryNote(input: HookInput, rpc: RpcCaller): Promise<string> {
   if (input.toolName !== "Write" && input.toolName !== "Edit") return "";

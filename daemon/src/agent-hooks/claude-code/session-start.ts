@@ -5,10 +5,11 @@ import type { TextResponseJson } from "./proto-json.js";
 /**
  * SessionStart: the daemon's briefing for the session (MemoryService.Brief), which also opens
  * the session as Sync does. After /clear or compaction the earlier context is gone, so the
- * daemon may brief again what it gave before. Returns the context text, or "" for none.
+ * daemon may brief again what it gave before. Skill proposals come only to Claude Code, whose
+ * skills they would become. Returns the context text, or "" for none.
  */
-export async function sessionBriefing(input: HookInput, rpc: RpcCaller): Promise<string> {
+export async function sessionBriefing(input: HookInput, agent: string, rpc: RpcCaller): Promise<string> {
   const contextCleared = input.source === "clear" || input.source === "compact";
-  const response = await rpc.call<TextResponseJson>("Brief", { sessionId: input.sessionId, cwd: input.cwd, contextCleared });
+  const response = await rpc.call<TextResponseJson>("Brief", { sessionId: input.sessionId, cwd: input.cwd, contextCleared, sourceAgent: agent });
   return response.text ?? "";
 }

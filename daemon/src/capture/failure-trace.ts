@@ -1,3 +1,8 @@
+import { redact } from "../redact/redact-secrets.js";
+
+/** The tag of every failure trace, saved by a hook or found by the sweep. */
+export const SHELL_FAILURE_TAG = "shell-failure";
+
 /** Lines of the error kept in a trace: enough to recognise the failure, not the whole log. */
 const MAX_ERROR_LINES = 8;
 const MAX_TRACE_CHARS = 1500;
@@ -18,6 +23,18 @@ export function failureTrace(command: string, error: string, interrupted: boolea
   const picked = pickErrorLines(rest);
   const text = [`Command failed: ${command.trim()}`, first, ...picked].filter((line) => line !== "").join("\n");
   return text.length <= MAX_TRACE_CHARS ? text : `${text.slice(0, MAX_TRACE_CHARS - 1)}…`;
+}
+
+/**
+ * The trace of a failed shell command and the program it ran (its concept), from the command and
+ * what it printed after its exit line; null for an interrupted run. A failing command is where
+ * credentials appear (`curl -u admin:...`): the trace is cut to length, and a cut secret may no
+ * longer be recognisable, so both are redacted first.
+ */
+export function shellFailureTrace(command: string, output: string, interrupted: boolean): { trace: string; program: string } | null {
+  const redacted = redact(command);
+  const trace = failureTrace(redacted, redact(output), interrupted);
+  return trace === null ? null : { trace, program: commandProgram(redacted) };
 }
 
 /** The program a command runs ("pnpm test src" -> "pnpm"), as a concept to find traces by. */
