@@ -53,7 +53,7 @@ export function registerSetupCommands(program: Command): void {
   addSharedOptions(
     program
       .command("setup")
-      .description("wire memd into Claude Code (hooks, MCP), Codex, Cursor and a login service; running it again changes nothing"),
+      .description("wire memd into Claude Code (hooks, MCP), Codex, Cursor, Gemini CLI, Copilot CLI, OpenCode and a login service; running it again changes nothing"),
     "write or update",
   ).action(action(async (ctx, opts: SetupOptions, command: Command) => runSetup(ctx, opts, command)));
 
