@@ -1,5 +1,7 @@
 // Gemini CLI (@google/gemini-cli, pinned in test/agents/package.json) run headless with -p
 // against the scripted model server (Gemini streamGenerateContent), wired by the real `memctl setup`.
+import fs from "node:fs";
+import path from "node:path";
 import { expect, it } from "vitest";
 import { until } from "../helpers/until.js";
 import { type ModelRequest, requestText, toolsOffered } from "./model-server/model-server.js";
@@ -62,6 +64,18 @@ describeAgent("gemini", "memd through Gemini CLI's hooks and MCP server", () => 
       (found) => found.some((m) => m.kind === "MEMORY_KIND_PREFERENCE"),
     );
     expect(saved.find((m) => m.kind === "MEMORY_KIND_PREFERENCE")).toMatchObject({ content: expect.stringContaining("pnpm"), sourceAgent: "gemini" });
+  });
+
+  it("sweeps a session once, at its end, however many turns it took", async () => {
+    const world = await openWorld("gemini");
+    const shell = (command: string) => ({ tool: "run_shell_command", input: { command } });
+    const run = await world.run("List two directories.", [shell("ls /"), shell("ls /tmp"), { text: "Done." }]);
+    expect(run.code, run.stderr).toBe(0);
+    const log = path.join(world.memdHome, "logs", "memd.log");
+    const sweeps = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"transcript swept"')) : []);
+    // The SessionEnd sweep is the session's last: once it is logged, any other would be too.
+    const logged = await until(sweeps, (lines) => lines.some((line) => line.includes('"trigger":"SessionEnd"')));
+    expect(logged.map((line) => /"trigger":"(\w+)"/.exec(line)?.[1])).toEqual(["SessionEnd"]);
   });
 
   it("fails open with memd down: the prompt still reaches the model, and hooks.log names the socket", async () => {

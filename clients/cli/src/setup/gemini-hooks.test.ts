@@ -21,10 +21,18 @@ describe("Gemini CLI hooks", () => {
     expect(after.hooks.AfterTool).toEqual([
       { matcher: "^run_shell_command$", hooks: [{ type: "command", name: "memd", command: "/bin/sh /opt/memd/hooks/memd-hook.sh after-tool /usr/bin/node /opt/memd/dist/hooks/src/main.js gemini", timeout: 5000 }] },
     ]);
-    expect(Object.keys(after.hooks).sort()).toEqual(["AfterTool", "BeforeAgent", "BeforeTool", "PreCompress", "SessionEnd", "SessionStart"]);
+    // No PreCompress: Gemini CLI fires it before every turn (test/agents/gemini-cli.test.ts).
+    expect(Object.keys(after.hooks).sort()).toEqual(["AfterTool", "BeforeAgent", "BeforeTool", "SessionEnd", "SessionStart"]);
     expect(isMemdHook(after.hooks.BeforeAgent?.[0]?.hooks[0])).toBe(true);
     expect(change.target).toBe("gemini");
     expect(changeKind(planGeminiHooks(FILE, change.after, paths, undefined))).toBe("unchanged");
     expect(JSON.parse(planGeminiHooksRemoval(FILE, change.after, paths.hook).after ?? "")).toEqual(theirs);
+  });
+
+  it("takes out the PreCompress hook an earlier setup wrote", () => {
+    const earlier = { ...theirs, hooks: { ...theirs.hooks, PreCompress: [{ hooks: [{ type: "command", name: "memd", command: "/bin/sh /opt/memd/hooks/memd-hook.sh pre-compress /usr/bin/node /opt/memd/dist/hooks/src/main.js gemini", timeout: 10000 }] }] } };
+    const change = planGeminiHooks(FILE, JSON.stringify(earlier, null, 2), paths, undefined);
+    expect(change.summary).toContain("remove memd hooks: PreCompress");
+    expect(Object.keys((JSON.parse(change.after ?? "") as { hooks: object }).hooks)).not.toContain("PreCompress");
   });
 });

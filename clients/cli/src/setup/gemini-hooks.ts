@@ -7,15 +7,16 @@ import type { FileChange } from "./plan.js";
  * shape as Claude Code's, timeouts in milliseconds; google-gemini/gemini-cli docs/hooks/reference.md):
  * the briefing on SessionStart, the pointers on BeforeAgent (which fires when a prompt is
  * submitted), a trace of each failed shell command on AfterTool (its matcher an unanchored
- * regular expression over the tool's name), and the chat recording swept on SessionEnd and
- * PreCompress.
+ * regular expression over the tool's name), and the chat recording swept on SessionEnd. Not on
+ * PreCompress: Gemini CLI 0.61 fires it before every model turn, compressing or not (three sweeps
+ * in a three-turn session), and compression leaves the chat recording whole, so the sweep at
+ * SessionEnd still reads everything.
  */
 const GEMINI_HOOKS: readonly { event: string; arg: string; timeoutMs: number; matcher?: string }[] = [
   { event: "SessionStart", arg: "session-start", timeoutMs: 10_000 },
   { event: "BeforeAgent", arg: "before-agent", timeoutMs: 5_000 },
   { event: "AfterTool", arg: "after-tool", timeoutMs: 5_000, matcher: "^run_shell_command$" },
   { event: "SessionEnd", arg: "session-end", timeoutMs: 5_000 },
-  { event: "PreCompress", arg: "pre-compress", timeoutMs: 10_000 },
 ];
 
 /** Setup: memd's hooks merged into settings.json, every other hook and setting kept. */
