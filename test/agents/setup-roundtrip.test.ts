@@ -1,5 +1,5 @@
-// memctl setup and uninstall over a home where Claude Code, Codex, Gemini CLI and Copilot CLI
-// are configured the way the real-agent suite runs them: a second setup changes nothing, and
+// memctl setup and uninstall over a home where Claude Code, Codex, Gemini CLI, Copilot CLI and
+// OpenCode are configured the way the real-agent suite runs them: a second setup changes nothing, and
 // uninstall gives every file back byte for byte.
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +20,7 @@ function snapshot(dir: string): Map<string, string> {
 }
 
 for (const wiring of ["command", "http"] as const) {
-  describeAgent("claude", `memctl setup and uninstall for the four agents (${wiring} hooks for Claude Code)`, () => {
+  describeAgent("claude", `memctl setup and uninstall for the five agents (${wiring} hooks for Claude Code)`, () => {
     it("changes nothing the second time and restores every agent's files byte for byte", async () => {
       const world = await createAgentWorld("claude");
       onTestFinished(() => world.dispose());
@@ -30,7 +30,7 @@ for (const wiring of ["command", "http"] as const) {
 
       const first = await world.memctl("setup", ...args);
       expect(first.code, first.stderr).toBe(0);
-      for (const target of ["claude", "codex", "gemini", "copilot"]) expect(first.stdout).toMatch(new RegExp(`^${target} `, "m"));
+      for (const target of ["claude", "codex", "gemini", "copilot", "opencode"]) expect(first.stdout).toMatch(new RegExp(`^${target} `, "m"));
       const wired = snapshot(world.home);
       expect([...wired.keys()].filter((file) => !before.has(file)).sort()).toEqual(
         [
@@ -38,6 +38,8 @@ for (const wiring of ["command", "http"] as const) {
           ".claude/settings.json",
           ".codex/hooks.json",
           ".codex/skills/memd/SKILL.md",
+          ".config/opencode/commands/memd.md",
+          ".config/opencode/plugins/memd.js",
           ".copilot/hooks/memd.json",
           ".copilot/mcp-config.json",
           ...(wiring === "http" ? [".config/systemd/user/memd.service", ".memd/hook-token", ".memd/listen"] : []),
