@@ -3,80 +3,18 @@
 // Messages), wired by the real `memctl setup`.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, it } from "vitest";
-import { until } from "../helpers/until.js";
-import { type ModelRequest, requestText, toolsOffered } from "./model-server/model-server.js";
-import { mcpTool } from "./model-server/script.js";
-import { addMemory, storedMemories } from "./harness/memories.js";
-import { describeAgent, hooksLog, openWorld } from "./harness/suite.js";
-
-/** The conversation's requests (Messages with tools). */
-const turns = (requests: readonly ModelRequest[]) => requests.filter((r) => r.path.startsWith("/v1/messages") && toolsOffered(r).length > 0);
-const firstTurn = (requests: readonly ModelRequest[]) => requestText(turns(requests)[0] as ModelRequest);
+import type { ModelRequest } from "./model-server/model-server.js";
+import { toolsOffered } from "./model-server/model-server.js";
+import { commonCapabilities } from "./harness/common-capabilities.js";
+import { describeAgent } from "./harness/suite.js";
 
 describeAgent("copilot", "memd through Copilot CLI's hooks and MCP server", () => {
-  it("briefs a new session: the project's decision reaches the model's first request", async () => {
-    const world = await openWorld("copilot");
-    await addMemory(world, "We deploy the billing service with Argo CD from the deploy repo", "--kind", "decision");
-    const run = await world.run("Hello", [{ text: "Hi." }]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(firstTurn(run.requests)).toContain("We deploy the billing service with Argo CD");
-  });
-
-  it("points the prompt at the memory it needs, by id", async () => {
-    const world = await openWorld("copilot");
-    const id = await addMemory(world, "To rotate the webhook signing secret run make rotate-webhook-secret, then restart the billing worker", "--kind", "procedure");
-    const run = await world.run("How do I rotate the webhook signing secret?", [{ text: "Let me check." }]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(firstTurn(run.requests)).toContain(id);
-  });
-
-  it("lists memd's MCP tools and calls memory_search through them", async () => {
-    const world = await openWorld("copilot");
-    await addMemory(world, "The staging database listens on port 5433", "--kind", "fact");
-    const run = await world.run("Which port does staging use?", [{ tool: mcpTool("memory_search"), input: { query: "staging database port" } }, { text: "Port 5433." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const [first, second] = turns(run.requests);
-    expect(toolsOffered(first as ModelRequest).some((name) => name.endsWith("memory_search"))).toBe(true);
-    expect(requestText(second as ModelRequest)).toContain("The staging database listens on port 5433");
-  });
-
-  it("saves a failed shell command as a trace", async () => {
-    const world = await openWorld("copilot");
-    const run = await world.run("List the missing directory", [{ tool: "bash", input: { command: "ls /nonexistent-copilot-dir", description: "List it" } }, { text: "It does not exist." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const traces = await until(
-      async () => (await storedMemories(world)).filter((m) => m.kind === "MEMORY_KIND_TRACE"),
-      (found) => found.length > 0,
-    );
-    expect(traces.map((m) => m.content)).toEqual([expect.stringContaining("Command failed: ls /nonexistent-copilot-dir")]);
-  });
-
-  it("sweeps the session's events at its end: a preference the user stated is saved", async () => {
-    const world = await openWorld("copilot");
-    const run = await world.run("From now on always use pnpm instead of npm in this repository.", [{ text: "Understood, pnpm it is." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const saved = await until(
-      () => storedMemories(world),
-      (found) => found.some((m) => m.kind === "MEMORY_KIND_PREFERENCE"),
-    );
-    expect(saved.find((m) => m.kind === "MEMORY_KIND_PREFERENCE")).toMatchObject({ content: expect.stringContaining("pnpm"), sourceAgent: "copilot" });
-  });
-
-  it("fails open with memd down: the prompt still reaches the model, and hooks.log names the socket", async () => {
-    const world = await openWorld("copilot", { daemon: false });
-    const run = await world.run("Hello while memd is down", [{ text: "Hi." }]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(firstTurn(run.requests)).toContain("Hello while memd is down");
-    expect(hooksLog(world)).toContain("memd is not running (nothing answers on");
-  });
-
-  it("saves through memd's MCP server with a session id, the one its hooks send", async () => {
-    const world = await openWorld("copilot");
-    const run = await world.run("Remember the staging port.", [{ tool: mcpTool("memory_save"), input: { content: "The staging database listens on port 5433", kind: "fact" } }, { text: "Saved." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const saved = (await storedMemories(world)).find((m) => m.content.includes("port 5433"));
-    const sessions = fs.readdirSync(path.join(world.home, ".copilot", "session-state")).filter((name) => !name.startsWith("."));
-    expect(saved?.sessionId).toBe(sessions[0]);
+  commonCapabilities({
+    agent: "copilot",
+    sourceAgent: "copilot",
+    turns: (requests: readonly ModelRequest[]) => requests.filter((r) => r.path.startsWith("/v1/messages") && toolsOffered(r).length > 0),
+    shell: (command) => ({ tool: "bash", input: { command, description: "Run it" } }),
+    // Copilot gives its MCP servers the session id its hooks send (COPILOT_AGENT_SESSION_ID).
+    mcpSession: (world) => fs.readdirSync(path.join(world.home, ".copilot", "session-state")).filter((name) => !name.startsWith("."))[0] ?? "",
   });
 });

@@ -1,15 +1,15 @@
-// OpenCode (opencode-ai, pinned in test/agents/package.json) run headless against the scripted
-// model server (chat completions, through a custom OpenAI-compatible provider), wired by the
-// real `memctl setup`: memd's plugin and MCP server in OpenCode's config folder. What memd puts
-// in front of the model, what it stores from the session, and what uninstall leaves.
+// OpenCode (opencode-ai, pinned in test/agents/package.json) run headless with `opencode run`
+// against the scripted model server (chat completions, through a custom OpenAI-compatible
+// provider), wired by the real `memctl setup`: memd's plugin, MCP server and /memd in OpenCode's
+// config folder. What memd puts in front of the model, what it stores, and what uninstall leaves.
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { expect, it, onTestFinished } from "vitest";
 import { until } from "../helpers/until.js";
 import { type ModelRequest, requestText, toolsOffered } from "./model-server/model-server.js";
-import { mcpTool } from "./model-server/script.js";
 import type { AgentWorld } from "./harness/agent-world.js";
+import { commonCapabilities } from "./harness/common-capabilities.js";
 import { addMemory, storedMemories } from "./harness/memories.js";
 import { describeAgent, hooksLog, openWorld } from "./harness/suite.js";
 
@@ -21,32 +21,39 @@ const userText = (request: ModelRequest) =>
   requestText({ ...request, body: ((request.body as { messages?: { role: string }[] }).messages ?? []).filter((m) => m.role === "user") });
 const configDir = (world: AgentWorld) => path.join(world.home, ".config", "opencode");
 
-describeAgent("opencode", "memd through its OpenCode plugin", () => {
-  it("briefs a new session: the project's decision reaches the model's first request, in the user's message", async () => {
+describeAgent("opencode", "memd through its OpenCode plugin, MCP server and /memd", () => {
+  commonCapabilities({
+    agent: "opencode",
+    sourceAgent: "opencode",
+    turns,
+    shell: (command) => ({ tool: "bash", input: { command, description: "Run the command" } }),
+    // OpenCode starts its MCP servers once per process and gives them no session id: memd-mcp names one.
+    mcpSession: () => /^mcp-[0-9a-f-]{36}$/,
+  });
+
+  it("adds the briefing and the pointers to the user's message after the prompt, and the sweep leaves them out", async () => {
     const world = await openWorld("opencode");
     await addMemory(world, "We deploy the billing service with Argo CD from the deploy repo", "--kind", "decision");
-    const run = await world.run("Hello", [{ text: "Hi." }]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(userText(firstTurn(run.requests))).toContain("We deploy the billing service with Argo CD");
-  });
-
-  it("points the prompt at the memory it needs, by id", async () => {
-    const world = await openWorld("opencode");
     const id = await addMemory(world, "To rotate the webhook signing secret run make rotate-webhook-secret, then restart the billing worker", "--kind", "procedure");
-    const run = await world.run("How do I rotate the webhook signing secret?", [{ text: "Let me check." }]);
+    const run = await world.run("How do I rotate the webhook signing secret? From now on always use pnpm instead of npm in this repository.", [{ text: "Let me check." }]);
     expect(run.code, run.stderr).toBe(0);
     const text = userText(firstTurn(run.requests));
-    expect(text).toContain("How do I rotate the webhook signing secret?");
-    expect(text).toContain("memd has memories that bear on this prompt");
-    expect(text).toContain(id);
+    const prompt = text.indexOf("How do I rotate the webhook signing secret?");
+    expect(prompt).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf("We deploy the billing service with Argo CD")).toBeGreaterThan(prompt);
+    expect(text.indexOf(`- ${id} (procedure)`)).toBeGreaterThan(text.indexOf("We deploy the billing service with Argo CD"));
+    const saved = await until(
+      () => storedMemories(world),
+      (found) => found.some((m) => m.kind === "MEMORY_KIND_PREFERENCE"),
+    );
+    expect(saved.find((m) => m.kind === "MEMORY_KIND_PREFERENCE")).toMatchObject({ content: expect.stringContaining("pnpm"), sourceAgent: "opencode" });
+    // Only the two memories memd was given: nothing was read back out of its own briefing or pointers.
+    expect(saved.filter((m) => /Argo CD|rotate-webhook-secret/.test(m.content))).toHaveLength(2);
   });
 
-  it("saves a failed bash command as a trace, even as the session's last tool call", async () => {
+  it("saves the bash tool's exit code in a failed command's trace, even as the session's last tool call", async () => {
     const world = await openWorld("opencode");
-    const run = await world.run("List the missing directory", [
-      { tool: "bash", input: { command: "ls /nonexistent-opencode-dir", description: "List the missing directory" } },
-      { text: "It does not exist." },
-    ]);
+    const run = await world.run("List the missing directory", [{ tool: "bash", input: { command: "ls /nonexistent-opencode-dir", description: "List it" } }, { text: "It does not exist." }]);
     expect(run.code, run.stderr).toBe(0);
     const traces = await until(
       async () => (await storedMemories(world)).filter((m) => m.kind === "MEMORY_KIND_TRACE"),
@@ -55,31 +62,14 @@ describeAgent("opencode", "memd through its OpenCode plugin", () => {
     expect(traces).toMatchObject([{ content: expect.stringMatching(/^Command failed: ls \/nonexistent-opencode-dir\nExit code 2\n.*No such file or directory/), sourceAgent: "opencode" }]);
   });
 
-  it("sweeps the session from OpenCode's database at the end of the turn: a preference the user stated is saved, and nothing memd itself added", async () => {
+  it("offers no Claude Code skill proposals in OpenCode's briefing", async () => {
     const world = await openWorld("opencode");
-    await addMemory(world, "The staging database listens on port 5433", "--kind", "fact");
-    const run = await world.run("From now on always use pnpm instead of npm in this repository.", [{ text: "Understood, pnpm it is." }]);
+    await addMemory(world, "Always run make lint before pushing a branch", "--kind", "preference", "--provenance", "human");
+    const run = await world.run("Hello", [{ text: "Hi." }]);
     expect(run.code, run.stderr).toBe(0);
-    expect(userText(firstTurn(run.requests))).toContain("The staging database listens on port 5433");
-    const saved = await until(
-      () => storedMemories(world),
-      (found) => found.some((m) => m.kind === "MEMORY_KIND_PREFERENCE"),
-    );
-    expect(saved.find((m) => m.kind === "MEMORY_KIND_PREFERENCE")).toMatchObject({ content: expect.stringContaining("pnpm"), sourceAgent: "opencode" });
-    expect(saved.filter((m) => m.content.includes("5433"))).toHaveLength(1);
-  });
-});
-
-describeAgent("opencode", "memd's MCP server, command, failure modes and uninstall in OpenCode", () => {
-  it("lists memd's MCP tools and calls memory_search through them", async () => {
-    const world = await openWorld("opencode");
-    await addMemory(world, "The staging database listens on port 5433", "--kind", "fact");
-    const run = await world.run("Which port does staging use?", [{ tool: mcpTool("memory_search"), input: { query: "staging database port" } }, { text: "Port 5433." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const [first, second] = turns(run.requests);
-    expect(toolsOffered(first as ModelRequest)).toContain("memd_memory_search");
-    const results = ((second as ModelRequest).body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "tool");
-    expect(JSON.stringify(results)).toContain("The staging database listens on port 5433");
+    const text = userText(firstTurn(run.requests));
+    expect(text).toContain("Always run make lint before pushing a branch");
+    expect(text).not.toContain("Claude Code skills");
   });
 
   it("runs /memd stats: memctl's answer reaches the model", async () => {
@@ -92,16 +82,7 @@ describeAgent("opencode", "memd's MCP server, command, failure modes and uninsta
     expect(text).not.toContain("Written by memctl setup");
   });
 
-  it("fails open with memd down: the prompt still reaches the model, and hooks.log names the socket", async () => {
-    const world = await openWorld("opencode", { daemon: false });
-    const run = await world.run("Hello while memd is down", [{ tool: "bash", input: { command: "false", description: "Fail" } }, { text: "Hi." }]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(userText(firstTurn(run.requests))).toContain("Hello while memd is down");
-    expect(turns(run.requests)).toHaveLength(2);
-    expect(hooksLog(world)).toContain(path.join(world.memdHome, "memd.sock"));
-  });
-
-  it("fails open within its budget with memd hung: the prompt reaches the model, and the run ends", async () => {
+  it("fails open within its budget with memd hung: the prompt and a failed command go on, and the run ends", async () => {
     const world = await openWorld("opencode", { daemon: false });
     // A daemon that takes every connection and never answers.
     fs.mkdirSync(world.memdHome, { recursive: true, mode: 0o700 });
@@ -112,9 +93,10 @@ describeAgent("opencode", "memd's MCP server, command, failure modes and uninsta
       for (const socket of held) socket.destroy();
       hung.close();
     });
-    const run = await world.run("Hello while memd hangs", [{ text: "Hi." }]);
+    const run = await world.run("Hello while memd hangs", [{ tool: "bash", input: { command: "false", description: "Fail" } }, { text: "Hi." }]);
     expect(run.code, run.stderr).toBe(0);
     expect(userText(firstTurn(run.requests))).toContain("Hello while memd hangs");
+    expect(turns(run.requests)).toHaveLength(2);
     expect(hooksLog(world)).toMatch(/opencode chat\.message gave up after the 300 ms budget/);
   });
 

@@ -12,21 +12,25 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/** Pipes two sockets into each other until either closes; both are kept in `sockets` while open. */
+export function relay(client: net.Socket, upstream: net.Socket, sockets: Set<net.Socket>): void {
+  for (const socket of [client, upstream]) {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+  }
+  client.pipe(upstream);
+  upstream.pipe(client);
+  client.on("close", () => upstream.destroy());
+  upstream.on("close", () => client.destroy());
+}
+
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   let open = true;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (!open) return client.destroy();
-    const upstream = net.connect(targetPort, "127.0.0.1");
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => undefined);
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
+    relay(client, net.connect(targetPort, "127.0.0.1"), sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

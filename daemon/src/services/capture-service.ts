@@ -137,8 +137,10 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       if (req.project !== "" || req.cwd !== "") deps.resolveProject({ project: req.project, cwd: req.cwd });
       if (req.wait) return enqueue(() => sweep(req, log));
       // A hook answered at once: the agent may still be writing the transcript it named.
+      // Copilot CLI ends its events with session.shutdown, written after its sessionEnd hook.
+      const endMarker = req.sourceAgent === "copilot" && req.trigger === "sessionEnd" ? '"type":"session.shutdown"' : undefined;
       enqueue(async () => {
-        await settleTranscript(req.transcriptPath);
+        await settleTranscript(req.transcriptPath, endMarker);
         return sweep(req, log);
       }).catch((error: unknown) => {
         // The error's message may quote a path but never transcript text; its cause stays out.

@@ -21,7 +21,7 @@ function lockHash(): string {
 }
 
 /**
- * Installs the agents exactly as test/agents/package-lock.json pins them (npm ci, about 1.1 GB;
+ * Installs the agents exactly as test/agents/package-lock.json pins them (npm ci, about 1.5 GB;
  * npm's cache makes a second machine's install fast), unless that lockfile is already installed.
  * Returns why it could not, or "".
  */

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { relay } from "../../helpers/tcp-proxy.js";
 
 /** Unix sockets in `dir`, one per port, each relaying to that port on 127.0.0.1 (see netns-entry.mjs). */
 export interface LoopbackBridge {
@@ -15,18 +16,7 @@ export async function openLoopbackBridge(dir: string, ports: readonly number[]):
   const sockets = new Set<net.Socket>();
   const servers = await Promise.all(
     ports.map(async (port) => {
-      const server = net.createServer((inside) => {
-        const outside = net.connect(port, "127.0.0.1");
-        for (const socket of [inside, outside]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => undefined);
-        }
-        inside.pipe(outside);
-        outside.pipe(inside);
-        inside.on("close", () => outside.destroy());
-        outside.on("close", () => inside.destroy());
-      });
+      const server = net.createServer((inside) => relay(inside, net.connect(port, "127.0.0.1"), sockets));
       const file = path.join(dir, `${port}.sock`);
       fs.rmSync(file, { force: true });
       await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { type Script, turnFor } from "./script.js";
-import { openStream, sendEvent, sendJson } from "./sse.js";
+import { sendJson } from "../../embed/local-http-server.js";
+import { openStream, sendEvent } from "./sse.js";
 
 interface Part {
   text?: string;

@@ -1,17 +1,12 @@
-import http, { type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { type RecordedRequest, sendJson, startLocalServer } from "../../embed/local-http-server.js";
 import { answerMessages, messagesToolNames } from "./anthropic.js";
 import { answerGemini, geminiToolNames } from "./gemini.js";
 import { answerChat, answerResponses, chatToolNames, responsesToolNames } from "./openai.js";
 import type { Script } from "./script.js";
-import { sendJson } from "./sse.js";
 
 /** A request as the model server received it: its path and its body (parsed JSON, or the text). */
-export interface ModelRequest {
-  method: string;
-  path: string;
-  body: unknown;
-}
+export type ModelRequest = RecordedRequest;
 
 type Body = Record<string, never>;
 
@@ -65,38 +60,20 @@ export interface ModelServer {
  * else it answers with 404 and records too, so that an agent's unexpected call shows in a test.
  */
 export async function startModelServer(script: Script = []): Promise<ModelServer> {
-  const requests: ModelRequest[] = [];
   let current = script;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      let body: unknown = text;
-      try {
-        body = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        // Not JSON: kept as text.
-      }
-      const request = { method: req.method ?? "", path: req.url ?? "", body };
-      requests.push(request);
-      const protocol = protocolOf(request);
-      if (protocol) return protocol.answer(request.path, (typeof body === "object" && body !== null ? body : {}) as Body, current, res, requests.length);
-      if (request.method === "GET" && /\/models(\?|$)/.test(request.path)) return sendJson(res, 200, { object: "list", data: [], models: [] });
-      sendJson(res, 404, { error: { message: `the scripted model server has no ${request.method} ${request.path}` } });
-    });
+  const server = await startLocalServer((request, res) => {
+    const protocol = protocolOf(request);
+    const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Body;
+    if (protocol) return protocol.answer(request.path, body, current, res, server.requests.length);
+    if (request.method === "GET" && /\/models(\?|$)/.test(request.path)) return sendJson(res, 200, { object: "list", data: [], models: [] });
+    sendJson(res, 404, { error: { message: `the scripted model server has no ${request.method} ${request.path}` } });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
-    port: (server.address() as AddressInfo).port,
-    requests,
+    port: Number(new URL(server.url).port),
+    requests: server.requests,
     play(next) {
       current = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

@@ -9,9 +9,3 @@ export function openStream(res: ServerResponse): void {
 export function sendEvent(res: ServerResponse, data: unknown, event?: string): void {
   res.write(`${event === undefined ? "" : `event: ${event}\n`}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
 }
-
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
