@@ -45,6 +45,7 @@ import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor } from "./server/interceptors.js";
 import { fieldBoundsInterceptor } from "./server/field-bounds.js";
 import { lockRetryInterceptor } from "./server/lock-retry.js";
+import { ConnectionTable, LISTENER_LIMITS } from "./server/connection-table.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
 import { hookRequestRefusal, tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
@@ -186,12 +187,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     // Aborts the signal of every call still running once the drain below is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
     const shutdown = new AbortController();
-    const adapter = (interceptors: Interceptor[], refuse?: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages">) =>
+    const adapter = (interceptors: Interceptor[], guard: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages" | "admitted">) =>
       inFlight.wrap(
         createConnectHandler({
           routes,
           interceptors,
-          ...refuse,
+          ...guard,
           logger,
           readMaxBytes: READ_MAX_BYTES,
           shutdownSignal: shutdown.signal,
@@ -201,7 +202,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       );
 
     const servers: SniffingServer[] = [];
-    const socketServer = createSniffingServer(adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()]));
+    // Each listener holds its own connections: a flood on the TCP port leaves the socket's alone.
+    const socketConnections = new ConnectionTable(LISTENER_LIMITS);
+    const socketServer = createSniffingServer(
+      adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], { admitted: (req) => socketConnections.admit(req) }),
+      socketConnections,
+    );
     servers.push(socketServer);
     fs.rmSync(config.socketPath, { force: true }); // we hold the lock, so any socket file is stale
     await listenPrivately(socketServer.server, config.socketPath);
@@ -211,12 +217,15 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const hookToken = loadOrCreateToken(config.hookTokenFile);
+      const tcpConnections = new ConnectionTable(LISTENER_LIMITS);
       const tcpServer = createSniffingServer(
         adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], {
           refuse: tcpRequestRefusal([token], (headers) => fromViewerPage(headers, viewerSessions, deps.now())),
           refuseHook: hookRequestRefusal(token, hookToken),
           pages: createViewerRoutes({ sessions: viewerSessions, dir: VIEWER_DIR, now: deps.now, logger }),
+          admitted: (req) => tcpConnections.admit(req),
         }),
+        tcpConnections,
       );
       try {
         await new Promise<void>((resolve, reject) => {
