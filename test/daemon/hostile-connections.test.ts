@@ -4,7 +4,9 @@
 // throughout, and close every such connection (the stated time is 10 s after it opened:
 // daemon/src/server/connection-table.ts). bench/connections.ts measures Health's latency meanwhile.
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
+import fc from "fast-check";
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,12 +14,18 @@ import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { createMemdClients, createSocketTransport } from "../../clients/transport/transport.js";
 import { descriptorsOf, type Flood, type FloodTarget, openFlood, ownDescriptorLimit } from "../../bench/connection-flood.js";
 import { freePort, removeDaemon, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { until } from "../helpers/until.js";
+import { rawH2c, rawHttp1 } from "../hostile/raw-garbage.js";
+import { loadRpcs } from "../hostile/rpc-catalogue.js";
 
 /** Connections held per listener at once (LISTENER_LIMITS.maxConnections). */
 const CAP = 512;
 /** What the daemon may hold beyond its idle count and a full listener: the test's own clients, a log rotation. */
 const SLACK = 64;
 const FLOOD = { idle: 2_000, "h2-preface": 500, slowloris: 500 } as const;
+/** Raw requests cut short and left hanging; a fixed seed, as in hostile-input.test.ts. */
+const HUNG = 400;
+const SEED = Number(process.env.MEMD_HOSTILE_SEED ?? 20_170_017);
 
 let daemon: TestDaemon;
 let port: number;
@@ -84,5 +92,33 @@ describe("a flood of connections without a token", () => {
     } finally {
       for (const flood of floods) flood.stop();
     }
+  });
+
+  // TCP only: on the Unix socket every request is admitted (the socket's 0600 is its token), and an
+  // admitted request whose body stalls keeps its connection, as the threat model says.
+  it("closes every TCP connection left hanging partway through any raw request without the token", { timeout: 120_000 }, async () => {
+    const rpcs = await loadRpcs();
+    // The suite's own garbage (hostile-input.test.ts), each cut at a random byte and never finished.
+    const garbage = fc.tuple(fc.oneof(rawHttp1(rpcs.map((r) => r.path), "not-the-token"), rawH2c()), fc.double({ min: 0, max: 1, noNaN: true }));
+    const samples = fc.sample(garbage, { seed: SEED, numRuns: HUNG });
+    const hung = await Promise.all(
+      samples.map(
+        ([item, cut]) =>
+          new Promise<{ kind: string; bytes: Uint8Array; closed: () => boolean }>((resolve) => {
+            const bytes = item.bytes.subarray(0, Math.floor(cut * item.bytes.length));
+            const socket = net.connect(port, "127.0.0.1");
+            socket.on("error", () => {});
+            socket.resume();
+            socket.once("connect", () => {
+              socket.write(bytes);
+              resolve({ kind: item.kind, bytes, closed: () => socket.destroyed });
+            });
+          }),
+      ),
+    );
+    // Three times the stated 10 s, so that a loaded machine does not fail it; what is left open is named.
+    const left = await until(() => hung.filter((h) => !h.closed()), (open) => open.length === 0, 30_000);
+    expect(left.map(({ kind, bytes }) => `${kind}: ${JSON.stringify(Buffer.from(bytes.subarray(0, 120)).toString("latin1"))}`)).toEqual([]);
+    expect((await daemon.clients.admin.health({})).health?.ok).toBe(true);
   });
 });
