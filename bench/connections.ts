@@ -90,15 +90,17 @@ async function main(): Promise<number> {
       count(r.closedWhileOpening),
       count(r.fdsBefore),
       count(r.fdsMax),
-      r.socketHealth.p50Ms.toFixed(2),
-      r.socketHealth.p99Ms.toFixed(2),
-      r.tcpHealth.p50Ms.toFixed(2),
-      r.tcpHealth.p99Ms.toFixed(2),
+      ...percentiles(r.socketHealth),
+      ...percentiles(r.tcpHealth),
       r.allClosedS === null ? "-" : r.allClosedS.toFixed(1),
     ]))}\n\n`,
   );
   process.stdout.write(`Health: ${calls} sequential calls per column, over the Unix socket (HTTP/1.1, as memctl) and over a new TCP connection each with the token (as a hook). Target: p99 <= ${TARGET_P99_MS} ms.\n`);
   return 0;
+}
+
+function percentiles(latency: LatencySummary): string[] {
+  return [latency.p50Ms.toFixed(2), latency.p99Ms.toFixed(2)];
 }
 
 async function measureScenario(scenario: Scenario, connections: number, calls: number): Promise<Row> {
