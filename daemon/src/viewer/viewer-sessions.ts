@@ -11,7 +11,7 @@ const MAX_SESSIONS = 100;
 /**
  * The web viewer's sign-in links and sessions, in memory only: a restart ends them all, which
  * costs a person one `memctl ui`. A link is a random code good once and for LINK_TTL_MS; opening
- * it turns it into a session id, which the browser keeps as a cookie. Ids are 256 random bits,
+ * it turns it into a session id, which the page keeps in its origin's storage. Ids are 256 random bits,
  * compared in constant time. `now` is given by the caller, so that the rules are tested as values.
  */
 export class ViewerSessions {
