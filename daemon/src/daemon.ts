@@ -77,6 +77,12 @@ export interface RunningDaemon {
 // Large enough for an Import batch of 1,000 memories; single memories are limited by content size.
 const READ_MAX_BYTES = 32 * 1024 * 1024;
 const DRAIN_TIMEOUT_MS = 10_000;
+/**
+ * Connections the kernel queues for accept on each listener. At Node's 511, a flood reconnecting
+ * as fast as memd closed it kept the queue full, and a client's new connection was dropped and
+ * retried a second later (bench:connections); Linux caps this at net.core.somaxconn, 4096 since 5.4.
+ */
+const LISTEN_BACKLOG = 4096;
 const ABORT_GRACE_MS = 500;
 /** The web viewer's built page: dist/clients/web, beside dist/daemon. */
 const VIEWER_DIR = fileURLToPath(new URL("../../clients/web/", import.meta.url));
@@ -230,7 +236,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       try {
         await new Promise<void>((resolve, reject) => {
           tcpServer.server.once("error", reject);
-          tcpServer.server.listen(listen.port, listen.host, () => resolve());
+          tcpServer.server.listen({ port: listen.port, host: listen.host, backlog: LISTEN_BACKLOG }, () => resolve());
         });
         servers.push(tcpServer);
         const address = tcpServer.server.address() as net.AddressInfo;
@@ -330,7 +336,7 @@ async function listenPrivately(server: net.Server, socketPath: string): Promise<
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(socketPath, () => resolve());
+      server.listen({ path: socketPath, backlog: LISTEN_BACKLOG }, () => resolve());
     });
   } finally {
     process.umask(previous);
