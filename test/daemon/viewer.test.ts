@@ -72,9 +72,13 @@ describe("the web viewer's sign-in", () => {
     expect(JSON.parse(first.body)).toEqual({ session: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(first.headers["set-cookie"]).toBeUndefined();
     expect(first.headers["cache-control"]).toBe("no-store");
+    const firstSession = { "memd-viewer-session": (JSON.parse(first.body) as { session: string }).session, origin };
+    expect((await call(port, "AdminService/Health", firstSession)).status).toBe(200);
+    // A code that comes twice was seen by someone else too: the session it made ends as well.
     const again = await redeem(code);
     expect(again.status).toBe(403);
     expect(JSON.parse(again.body).error).toContain("memctl ui");
+    expect((await call(port, "AdminService/Health", firstSession)).status).toBe(401);
     expect((await request(port, "GET", "/ui/session")).status).toBe(403);
   });
 

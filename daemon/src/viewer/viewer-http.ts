@@ -117,8 +117,8 @@ async function signIn(req: NodeRequest, res: NodeResponse, sessions: ViewerSessi
   const session = code === null ? null : sessions.redeem(code.trim(), now());
   if (session === null) {
     if (code === null) dropUnreadBody(req, res);
-    logger.info("viewer sign-in refused: the link was used, expired or never made");
-    answerJson(res, 403, { error: "this sign-in link no longer works: a link works once, within a minute; run memctl ui for a new one" });
+    logger.info("viewer sign-in refused: the link was used (a second use also ends the session the first made), expired or never made");
+    answerJson(res, 403, { error: "this sign-in link no longer works: a link works once, within a minute, and a second use signs out the first; run memctl ui for a new one" });
     return;
   }
   logger.info("viewer signed in");
