@@ -45,6 +45,7 @@ import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor } from "./server/interceptors.js";
 import { fieldBoundsInterceptor } from "./server/field-bounds.js";
 import { lockRetryInterceptor } from "./server/lock-retry.js";
+import { ConnectionTable, LISTENER_LIMITS } from "./server/connection-table.js";
 import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
 import { hookRequestRefusal, tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
@@ -76,6 +77,12 @@ export interface RunningDaemon {
 // Large enough for an Import batch of 1,000 memories; single memories are limited by content size.
 const READ_MAX_BYTES = 32 * 1024 * 1024;
 const DRAIN_TIMEOUT_MS = 10_000;
+/**
+ * Connections the kernel queues for accept on each listener. At Node's 511, a flood reconnecting
+ * as fast as memd closed it kept the queue full, and a client's new connection was dropped and
+ * retried a second later (bench:connections); Linux caps this at net.core.somaxconn, 4096 since 5.4.
+ */
+const LISTEN_BACKLOG = 4096;
 const ABORT_GRACE_MS = 500;
 /** The web viewer's built page: dist/clients/web, beside dist/daemon. */
 const VIEWER_DIR = fileURLToPath(new URL("../../clients/web/", import.meta.url));
@@ -186,12 +193,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     // Aborts the signal of every call still running once the drain below is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
     const shutdown = new AbortController();
-    const adapter = (interceptors: Interceptor[], refuse?: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages">) =>
+    const adapter = (interceptors: Interceptor[], guard: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages" | "admitted">) =>
       inFlight.wrap(
         createConnectHandler({
           routes,
           interceptors,
-          ...refuse,
+          ...guard,
           logger,
           readMaxBytes: READ_MAX_BYTES,
           shutdownSignal: shutdown.signal,
@@ -201,7 +208,12 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       );
 
     const servers: SniffingServer[] = [];
-    const socketServer = createSniffingServer(adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()]));
+    // Each listener holds its own connections: a flood on the TCP port leaves the socket's alone.
+    const socketConnections = new ConnectionTable(LISTENER_LIMITS);
+    const socketServer = createSniffingServer(
+      adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], { admitted: (req) => socketConnections.admit(req) }),
+      socketConnections,
+    );
     servers.push(socketServer);
     fs.rmSync(config.socketPath, { force: true }); // we hold the lock, so any socket file is stale
     await listenPrivately(socketServer.server, config.socketPath);
@@ -211,17 +223,20 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     if (listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const hookToken = loadOrCreateToken(config.hookTokenFile);
+      const tcpConnections = new ConnectionTable(LISTENER_LIMITS);
       const tcpServer = createSniffingServer(
         adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], {
           refuse: tcpRequestRefusal([token], (headers) => fromViewerPage(headers, viewerSessions, deps.now())),
           refuseHook: hookRequestRefusal(token, hookToken),
           pages: createViewerRoutes({ sessions: viewerSessions, dir: VIEWER_DIR, now: deps.now, logger }),
+          admitted: (req) => tcpConnections.admit(req),
         }),
+        tcpConnections,
       );
       try {
         await new Promise<void>((resolve, reject) => {
           tcpServer.server.once("error", reject);
-          tcpServer.server.listen(listen.port, listen.host, () => resolve());
+          tcpServer.server.listen({ port: listen.port, host: listen.host, backlog: LISTEN_BACKLOG }, () => resolve());
         });
         servers.push(tcpServer);
         const address = tcpServer.server.address() as net.AddressInfo;
@@ -321,7 +336,7 @@ async function listenPrivately(server: net.Server, socketPath: string): Promise<
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(socketPath, () => resolve());
+      server.listen({ path: socketPath, backlog: LISTEN_BACKLOG }, () => resolve());
     });
   } finally {
     process.umask(previous);

@@ -4,10 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { memdEndpoint } from "../../transport/endpoint.js";
 import { createDaemonLink } from "./daemon-link.js";
 import { createMemdMcpServer } from "./server.js";
+import { BoundedStdioTransport } from "./stdio-transport.js";
 
 /**
  * memd-mcp: a stdio MCP server that turns tool calls into calls to the memd daemon.
@@ -27,7 +27,9 @@ async function main(): Promise<void> {
     sessionId: agentSessionId(process.env),
     daemonMain: DAEMON_MAIN,
   });
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport();
+  // stdout carries the protocol only: what went wrong with a message goes to stderr, as the agent's MCP log.
+  server.server.onerror = (error) => process.stderr.write(`memd-mcp: ${error.message}\n`);
   // The client closing stdin ends the session; close cleanly instead of waiting for a signal.
   process.stdin.once("end", () => void server.close());
   await server.connect(transport);

@@ -1,3 +1,4 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 /** An element with its text, class and attributes: the page builds its views from these. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -38,8 +39,12 @@ export function showProblem(text: string): void {
   if (line) line.textContent = text;
 }
 
+/** What the page says when the daemon takes no session from this browser. */
+export const SIGNED_OUT = "This browser is not signed in to memd, or its session ended (a restart or memctl ui --revoke ends them): run memctl ui to open the viewer signed in.";
+
 /** A failure as a sentence: the daemon's own message when it sent one. */
 export function describe(error: unknown): string {
+  if (error instanceof ConnectError && error.code === Code.Unauthenticated) return SIGNED_OUT;
   if (error instanceof Error) return error.message.replace(/^\[\w+\] /, "");
   return String(error);
 }

@@ -1,5 +1,5 @@
 import { SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
-import { admin, memory } from "./daemon.js";
+import { admin, memory, signInFromLink } from "./daemon.js";
 import { describe, showProblem } from "./dom.js";
 import { renderFading } from "./fading-view.js";
 import { renderGraph } from "./graph-view.js";
@@ -92,15 +92,25 @@ element<HTMLFormElement>("search").addEventListener("submit", (event) => {
   void search();
 });
 window.addEventListener("hashchange", route);
-route();
 
-admin
-  .health({})
-  .then(({ health }) => {
+/** Signs in when the page was opened from a link, then draws the view and asks the daemon how it is. */
+async function start(): Promise<void> {
+  let signIn = "";
+  try {
+    await signInFromLink();
+  } catch (error) {
+    signIn = describe(error);
+  }
+  route();
+  // After route(), which clears the line for the view it draws.
+  if (signIn !== "") showProblem(signIn);
+  try {
+    const { health } = await admin.health({});
     element("health").textContent = health ? `memd ${health.version}, ${health.home}` : "";
     // The page is usable: it answers typing, and it has heard from the daemon.
     performance.mark("memd:usable");
-  })
-  .catch((error: unknown) => {
+  } catch (error) {
     element("health").textContent = `memd did not answer: ${describe(error)}`;
-  });
+  }
+}
+void start();

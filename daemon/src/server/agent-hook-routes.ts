@@ -26,6 +26,8 @@ export interface AgentHookRoutesOptions {
   logger: Logger;
   /** Refuses a hook request from its headers alone (the TCP listener's Host, Origin and token checks). */
   refuse?: (headers: IncomingHttpHeaders) => ConnectError | null;
+  /** Told of a request that passed `refuse`, so that its connection is kept (connection-table.ts). */
+  admitted?: (req: NodeRequest) => void;
 }
 
 /**
@@ -53,6 +55,7 @@ async function serve(options: AgentHookRoutesOptions, req: NodeRequest, res: Nod
   try {
     const refusal = options.refuse?.(req.headers);
     if (refusal) throw refusal;
+    options.admitted?.(req);
     if (hook === null) {
       throw new ConnectError(`no hook route ${HOOK_ROUTE_PREFIX}${route.slice(0, 80)}: memd answers /hooks/<agent>/<Event> for ${HOOK_AGENTS.join(" and ")}`, Code.NotFound);
     }

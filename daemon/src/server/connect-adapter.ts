@@ -21,6 +21,8 @@ export interface ConnectHandlerOptions extends ConnectRouterOptions {
   refuseHook?: (headers: IncomingHttpHeaders) => ConnectError | null;
   /** Pages served beside the API (the web viewer, on the TCP listener); true when it answered the request. */
   pages?: (req: NodeRequest, res: NodeResponse) => boolean;
+  /** Told of every request that passed its guard (`refuse`, `refuseHook`, or none), so that its connection is kept (connection-table.ts). */
+  admitted?: (req: NodeRequest) => void;
   logger: Logger;
 }
 
@@ -32,7 +34,7 @@ export interface ConnectHandlerOptions extends ConnectRouterOptions {
  * request is the caller's mistake and must say so: see undecodable-request.ts.)
  */
 export function createConnectHandler(options: ConnectHandlerOptions): NodeHandler {
-  const { routes, refuse, refuseHook, pages, logger, ...routerOptions } = options;
+  const { routes, refuse, refuseHook, pages, admitted, logger, ...routerOptions } = options;
   const router = createConnectRouter({
     ...routerOptions,
     acceptCompression: (routerOptions.acceptCompression ?? [compressionGzip, compressionBrotli]).map(strictDecompression),
@@ -40,7 +42,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
   });
   routes(router);
   const paths = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
-  const hookRoutes = createAgentHookRoutes({ handlers: paths, logger, refuse: refuseHook });
+  const hookRoutes = createAgentHookRoutes({ handlers: paths, logger, refuse: refuseHook, admitted });
   return (req, res) => {
     if (hookRoutes(req, res) || pages?.(req, res) === true) return;
     const handler = paths.get(req.url?.split("?", 2)[0] ?? "");
@@ -70,6 +72,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): NodeHandle
       answerUnread(req, res, refusalResponse(contentType, refusal), logger);
       return;
     }
+    admitted?.(req);
     serveWithDecodeErrorsAsInvalid(handler, uReq, decoding, contentType)
       .then((uRes) => universalResponseToNodeResponse(uRes, res))
       .catch((reason: unknown) => {

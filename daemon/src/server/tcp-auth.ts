@@ -24,7 +24,7 @@ export function tcpRequestRefusal(
       );
     }
     const authorization = headers.authorization ?? "";
-    // The web viewer's own page signs its calls with its session cookie instead (viewer/viewer-http.ts).
+    // The web viewer's own page signs its calls with its session header instead (viewer/viewer-http.ts).
     if (authorization === "" && fromViewerPage(headers)) return null;
     const given = Buffer.from(authorization);
     if (!accepted.some((expected) => given.length === expected.length && timingSafeEqual(given, expected))) {

@@ -21,7 +21,8 @@ export function createViewerService(deps: ViewerServiceDeps): ServiceImpl<typeof
         throw new FailedPreconditionError("memd does not listen on loopback TCP, where the viewer is served: run memctl setup, or start memd with --listen 127.0.0.1:PORT");
       }
       const link = deps.sessions.createLink(deps.now());
-      return { url: `${origin}${VIEWER_PATH}/sign-in?code=${link.code}`, expiresAt: timeToPb(link.expiresAt) };
+      // In the fragment: the browser keeps it to itself, and the page trades it for a session (viewer/viewer-http.ts).
+      return { url: `${origin}${VIEWER_PATH}/#sign-in=${link.code}`, expiresAt: timeToPb(link.expiresAt) };
     },
 
     revokeViewerSessions() {

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import { isLoopbackHost } from "../config/config.js";
 import type { Logger } from "../logger.js";
+import { dropUnreadBody } from "../server/connect-adapter.js";
 import type { NodeHandler } from "../server/protocol-sniff.js";
 import type { ViewerSessions } from "./viewer-sessions.js";
 
@@ -41,40 +42,40 @@ export interface ViewerHttpOptions {
 }
 
 /**
- * The cookie of this listener's viewer session. Browsers keep cookies per host, not per port, so
- * the port is in its name: a second memd (another user's) on another port does not overwrite it.
+ * The header the viewer's page signs its API calls with. The page keeps its session id in
+ * localStorage, which a browser keeps per origin (scheme, host and port): a server on another
+ * port of 127.0.0.1 can neither read it nor overwrite it. A cookie would not do: browsers send
+ * cookies to every port of a host, so any local server the person visits got the session
+ * (issue 29), and could set one of its own to sign them out.
  */
-export function sessionCookieName(headers: IncomingHttpHeaders): string {
-  const port = /:(\d+)$/.exec(headers.host ?? "")?.[1] ?? "80";
-  return `memd_viewer_${port}`;
-}
+export const VIEWER_SESSION_HEADER = "memd-viewer-session";
 
-/** The viewer session id a request carries, if any. */
-export function sessionOf(headers: IncomingHttpHeaders): string | undefined {
-  const name = sessionCookieName(headers);
-  for (const part of (headers.cookie ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
-}
+/** Where the page trades the one-time code from its link for a session id. */
+const SESSION_ROUTE = "session";
+/** A sign-in code is 64 hex digits; nothing longer is read. */
+const MAX_CODE_BODY_BYTES = 256;
 
 /**
- * True when a request comes from the viewer's own page: a live session cookie, and an Origin
- * that is this listener's own (a browser sends Origin with every POST; a page anywhere else,
- * another local user's server on another port included, has another one). Host was checked
- * to be a loopback name before.
+ * True when a request comes from the viewer's own page: a live session in its header, and an
+ * Origin that is this listener's own (a browser sends Origin with every POST; a page anywhere
+ * else has another one). Host was checked to be a loopback name before.
  */
 export function fromViewerPage(headers: IncomingHttpHeaders, sessions: ViewerSessions, now: number): boolean {
-  const session = sessionOf(headers);
-  if (session === undefined || headers.origin !== `http://${headers.host ?? ""}`) return false;
+  const session = headers[VIEWER_SESSION_HEADER];
+  if (typeof session !== "string" || !isOwnOrigin(headers)) return false;
   return sessions.touch(session, now);
 }
 
+function isOwnOrigin(headers: IncomingHttpHeaders): boolean {
+  return headers.origin === `http://${headers.host ?? ""}`;
+}
+
 /**
- * The viewer's routes: /ui/sign-in?code=... turns a one-time link into the session cookie and
- * goes on to the page; /ui serves the page to a signed-in browser and a short explanation to
- * anyone else. Returns false for a path that is not the viewer's.
+ * The viewer's routes: /ui serves the page (its files hold no data: what it shows comes from the
+ * API, which takes a session), and POST /ui/session turns the one-time code from a sign-in link
+ * (/ui/#sign-in=<code>: in the fragment, which the browser never sends, logs or passes on as a
+ * referrer) into a session id for the page to keep. Returns false for a path that is not the
+ * viewer's.
  */
 export function createViewerRoutes(options: ViewerHttpOptions): (req: NodeRequest, res: NodeResponse) => boolean {
   const { sessions, dir, now, logger } = options;
@@ -83,29 +84,16 @@ export function createViewerRoutes(options: ViewerHttpOptions): (req: NodeReques
     if (url.pathname !== VIEWER_PATH && !url.pathname.startsWith(`${VIEWER_PATH}/`)) return false;
     const host = req.headers.host ?? "";
     if (!isLoopbackHost(host.replace(/:\d+$/, ""))) {
-      page(res, 403, "Not for this address", `memd only answers requests addressed to localhost, 127.0.0.1 or [::1], not "${host.slice(0, 80)}".`);
+      page(res, 403, "Not for this address", `memd only answers requests addressed to localhost, 127.0.0.1 or [::1], not "${escapeHtml(host.slice(0, 80))}".`);
+      return true;
+    }
+    const name = url.pathname.slice(VIEWER_PATH.length).replace(/^\//, "");
+    if (name === SESSION_ROUTE) {
+      void signIn(req, res, sessions, now, logger);
       return true;
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       page(res, 405, "Method not allowed", "The viewer's pages are read with GET; changes go through memd's API.");
-      return true;
-    }
-    const name = url.pathname.slice(VIEWER_PATH.length).replace(/^\//, "");
-    if (name === "sign-in") {
-      const session = sessions.redeem(url.searchParams.get("code") ?? "", now());
-      if (session === null) {
-        logger.info("viewer sign-in refused: the link was used, expired or never made");
-        page(res, 403, "This sign-in link no longer works", "A link works once, within a minute. Run <code>memctl ui</code> for a new one.");
-        return true;
-      }
-      logger.info("viewer signed in");
-      res.writeHead(303, {
-        ...SECURITY_HEADERS,
-        location: `${VIEWER_PATH}/`,
-        "cache-control": "no-store",
-        "set-cookie": `${sessionCookieName(req.headers)}=${session}; HttpOnly; SameSite=Strict; Path=/`,
-      });
-      res.end();
       return true;
     }
     const type = FILES[name];
@@ -113,14 +101,55 @@ export function createViewerRoutes(options: ViewerHttpOptions): (req: NodeReques
       page(res, 404, "Not found", `The viewer has no page "${escapeHtml(name.slice(0, 80))}".`);
       return true;
     }
-    const session = sessionOf(req.headers);
-    if (session === undefined || !sessions.touch(session, now())) {
-      page(res, 401, "Sign in first", "Open the viewer with <code>memctl ui</code>: it signs this browser in with a one-time link.");
-      return true;
-    }
     serveFile(res, path.join(dir, name === "" ? INDEX : name), type, req.method === "HEAD");
     return true;
   };
+}
+
+/** POST /ui/session from the page itself, with the code as its body: answers {"session": id} once per code. */
+async function signIn(req: NodeRequest, res: NodeResponse, sessions: ViewerSessions, now: () => number, logger: Logger): Promise<void> {
+  if (req.method !== "POST" || !isOwnOrigin(req.headers)) {
+    dropUnreadBody(req, res);
+    answerJson(res, 403, { error: "a viewer session is made by the viewer's own page, from its sign-in link" });
+    return;
+  }
+  const code = await readSmallBody(req, MAX_CODE_BODY_BYTES);
+  const session = code === null ? null : sessions.redeem(code.trim(), now());
+  if (session === null) {
+    if (code === null) dropUnreadBody(req, res);
+    logger.info("viewer sign-in refused: the link was used (a second use also ends the session the first made), expired or never made");
+    answerJson(res, 403, { error: "this sign-in link no longer works: a link works once, within a minute, and a second use signs out the first; run memctl ui for a new one" });
+    return;
+  }
+  logger.info("viewer signed in");
+  answerJson(res, 200, { session });
+}
+
+/** The body as text, or null once it passes `maxBytes` (the rest is left unread). */
+function readSmallBody(req: NodeRequest, maxBytes: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.off("data", onData);
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.once("error", () => resolve(null));
+  });
+}
+
+function answerJson(res: NodeResponse, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
+  res.end(text);
 }
 
 function serveFile(res: NodeResponse, file: string, type: string, headOnly: boolean): void {

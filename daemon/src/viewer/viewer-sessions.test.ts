@@ -10,8 +10,20 @@ describe("ViewerSessions", () => {
     expect(expiresAt).toBe(T0 + LINK_TTL_MS);
     const session = viewer.redeem(code, T0 + 1000);
     expect(session).toMatch(/^[0-9a-f]{64}$/);
+    expect(viewer.touch(session ?? "", T0 + 2000)).toBe(true);
+    expect(viewer.redeem(code, T0 + 3000)).toBeNull();
+  });
+
+  it("ends the session a code made when the code comes again within its minute, and not after", () => {
+    const viewer = new ViewerSessions();
+    const { code } = viewer.createLink(T0);
+    const first = viewer.redeem(code, T0 + 1000) ?? "";
     expect(viewer.redeem(code, T0 + 2000)).toBeNull();
-    expect(viewer.touch(session ?? "", T0 + 3000)).toBe(true);
+    expect(viewer.touch(first, T0 + 3000)).toBe(false);
+    const later = viewer.createLink(T0);
+    const kept = viewer.redeem(later.code, T0 + 1000) ?? "";
+    expect(viewer.redeem(later.code, T0 + LINK_TTL_MS)).toBeNull();
+    expect(viewer.touch(kept, T0 + LINK_TTL_MS + 1)).toBe(true);
   });
 
   it("refuses a code after its minute and an unknown one", () => {

@@ -11,7 +11,7 @@ const MAX_SESSIONS = 100;
 /**
  * The web viewer's sign-in links and sessions, in memory only: a restart ends them all, which
  * costs a person one `memctl ui`. A link is a random code good once and for LINK_TTL_MS; opening
- * it turns it into a session id, which the browser keeps as a cookie. Ids are 256 random bits,
+ * it turns it into a session id, which the page keeps in its origin's storage. Ids are 256 random bits,
  * compared in constant time. `now` is given by the caller, so that the rules are tested as values.
  */
 export class ViewerSessions {
@@ -19,6 +19,8 @@ export class ViewerSessions {
   private readonly links = new Map<string, number>();
   /** Sessions: id -> when it was last used. */
   private readonly sessions = new Map<string, number>();
+  /** Links used within their minute: code -> the session it made, and when the link would have expired. */
+  private readonly redeemed = new Map<string, { session: string; expiresAt: number }>();
 
   /** A fresh one-time sign-in code and when it expires. */
   createLink(now: number): { code: string; expiresAt: number } {
@@ -31,15 +33,29 @@ export class ViewerSessions {
     return { code, expiresAt };
   }
 
-  /** Turns a link's code into a new session id, once; null for a code unknown, used or expired. */
+  /**
+   * Turns a link's code into a new session id, once; null for a code unknown, used or expired.
+   * A code presented again within its minute also ends the session it made: the link was seen by
+   * someone else too (another local user can read a browser's command line while it starts), and
+   * whichever of the two was first, the person's own browser is told to sign in again.
+   */
   redeem(code: string, now: number): string | null {
     this.prune(now);
+    const reused = this.find(this.redeemed, code);
+    if (reused !== undefined) {
+      this.sessions.delete(this.redeemed.get(reused)?.session ?? "");
+      this.redeemed.delete(reused);
+      return null;
+    }
     const found = this.find(this.links, code);
     if (found === undefined) return null;
+    const expiresAt = this.links.get(found) ?? now;
     this.links.delete(found);
     if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     const id = randomBytes(32).toString("hex");
     this.sessions.set(id, now);
+    if (this.redeemed.size >= MAX_LINKS) this.redeemed.delete(this.redeemed.keys().next().value as string);
+    this.redeemed.set(found, { session: id, expiresAt });
     return id;
   }
 
@@ -59,16 +75,18 @@ export class ViewerSessions {
     const ended = { sessions: this.sessions.size, links: this.links.size };
     this.sessions.clear();
     this.links.clear();
+    this.redeemed.clear();
     return ended;
   }
 
   private prune(now: number): void {
     for (const [code, expiresAt] of this.links) if (expiresAt <= now) this.links.delete(code);
     for (const [id, usedAt] of this.sessions) if (usedAt + SESSION_IDLE_MS <= now) this.sessions.delete(id);
+    for (const [code, { expiresAt }] of this.redeemed) if (expiresAt <= now) this.redeemed.delete(code);
   }
 
   /** The key equal to `given`, compared in constant time, so that timing tells nothing of a valid code. */
-  private find(map: Map<string, number>, given: string): string | undefined {
+  private find(map: Map<string, unknown>, given: string): string | undefined {
     const candidate = Buffer.from(given);
     for (const key of map.keys()) {
       const expected = Buffer.from(key);

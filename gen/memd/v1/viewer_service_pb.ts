@@ -36,7 +36,7 @@ export const OpenViewerRequestSchema: GenMessage<OpenViewerRequest> = /*@__PURE_
  */
 export type OpenViewerResponse = Message<"memd.v1.OpenViewerResponse"> & {
   /**
-   * The sign-in link, e.g. http://127.0.0.1:7345/ui/sign-in?code=...
+   * The sign-in link, e.g. http://127.0.0.1:7345/ui/#sign-in=...
    *
    * @generated from field: string url = 1;
    */
@@ -102,10 +102,12 @@ export const RevokeViewerSessionsResponseSchema: GenMessage<RevokeViewerSessions
 
 /**
  * ViewerService signs a person in to the web viewer, the page the daemon serves at /ui on its
- * loopback listener. A sign-in link is good once and for a minute; opening it gives the browser
- * an HttpOnly, SameSite=Strict session cookie, which the listener accepts instead of the bearer
- * token from that page's own origin only. Sessions live in the daemon's memory: a restart, or
- * RevokeViewerSessions, ends them all.
+ * loopback listener. A sign-in link is good once and for a minute, and carries its code in the
+ * URL's fragment; the page trades the code for a session id, keeps it in the browser's storage
+ * for its own origin (scheme, host and port: no other local server can read it, as it could a
+ * cookie) and sends it in the memd-viewer-session header, which the listener accepts instead of
+ * the bearer token from that page's own origin only. Sessions live in the daemon's memory: a
+ * restart, or RevokeViewerSessions, ends them all.
  *
  * @generated from service memd.v1.ViewerService
  */
