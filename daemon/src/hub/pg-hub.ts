@@ -35,8 +35,12 @@ export async function connectHub(url: string): Promise<HubPort> {
     lost = undefined;
     listener?.(error);
   };
-  // An idle connection the server ended must not end the daemon: the worker reconnects.
+  // A hub that dies must never end the daemon. pg's clients emit 'error' when their connection
+  // ends, and an 'error' nobody listens to is thrown: the pool listens on its idle clients only,
+  // so every client gets a listener of its own from birth, for while it is checked out (in the
+  // middle of a push) too. The query under way fails as well; the worker then reconnects.
   pool.on("error", loseOnce);
+  pool.on("connect", (client) => client.on("error", loseOnce));
   const listener = new pg.Client(config);
   listener.on("error", loseOnce);
   listener.on("end", () => loseOnce(new UnavailableError("the hub closed the connection")));
@@ -266,16 +270,19 @@ class PgHub implements HubPort {
     } catch (error) {
       throw hubError(error);
     }
+    let failure: Error | undefined;
     try {
       await client.query("BEGIN");
       const result = await work(client);
       await client.query("COMMIT");
       return result;
     } catch (error) {
+      failure = error as Error;
       await client.query("ROLLBACK").catch(() => undefined);
       throw hubError(error);
     } finally {
-      client.release();
+      // A connection that failed may be broken: it is closed, not handed to the next push.
+      client.release(failure);
     }
   }
 }

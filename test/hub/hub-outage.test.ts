@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
+import { freePort, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { until } from "../helpers/until.js";
+
+const missing = postgresMissing();
+const SAVES = 300;
+
+/**
+ * The hub is somebody else's server: it can die, come back, or lose its rows while a daemon is
+ * pushing to it. A real daemon answers Saves over TCP while a real PostgreSQL hub is killed
+ * (kill -9 of the postmaster), restarted, or truncated under a push held open by a lock; the
+ * daemon must live through all of it and the hub must end up with every Save it answered.
+ */
+describe.skipIf(missing)(`hub outages in the middle of a push${missing ? ` (skipped: ${missing})` : ""}`, () => {
+  let server: TestPostgres;
+  let daemon: TestDaemon;
+  let tcp: Client<typeof MemoryService>;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    const ada = await server.createUser("ada", "ada-pw");
+    const port = await freePort();
+    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_HUB_URL: ada } });
+    const token = fs.readFileSync(path.join(daemon.home, "token"), "utf8").trim();
+    const bearer: Interceptor = (next) => (req) => {
+      req.header.set("authorization", `Bearer ${token}`);
+      return next(req);
+    };
+    tcp = createClient(MemoryService, createConnectTransport({ baseUrl: `http://127.0.0.1:${port}`, httpVersion: "1.1", interceptors: [bearer] }));
+  }, 120_000);
+
+  afterEach((context) => {
+    if (context.task.result?.state !== "fail") return;
+    const exited = daemon.process.exitCode !== null || daemon.process.signalCode !== null;
+    console.error(`daemon${exited ? ` exited (${daemon.process.exitCode ?? daemon.process.signalCode})` : ""}: ${daemon.stderr().slice(-4000)}`);
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+    await server?.stop();
+    if (daemon) fs.rmSync(daemon.home, { recursive: true, force: true });
+  });
+
+  const alive = () => daemon.process.exitCode === null && daemon.process.signalCode === null;
+  const status = async () => JSON.parse((await runCli(daemon.home, ["hub", "status", "--json"])).stdout);
+  const onHub = async (project: string) =>
+    new Set((await server.admin<{ id: string }>("SELECT id FROM memd.memories WHERE project = $1", [project])).rows.map((r) => r.id));
+  const eventsOnHub = async (project: string) =>
+    Number((await server.admin<{ n: string }>("SELECT count(*) AS n FROM memd.events e JOIN memd.memories m ON m.id = e.memory_id WHERE m.project = $1", [project])).rows[0]?.n);
+
+  /**
+   * Holds the daemon's next push open: a session of the hub's owner locks the memories table
+   * against writes, and the returned promise resolves once the daemon's push waits on that lock.
+   */
+  async function holdPush(): Promise<pg.Client> {
+    const holder = new pg.Client({ connectionString: server.adminUrl });
+    holder.on("error", () => undefined);
+    await holder.connect();
+    await holder.query("BEGIN");
+    await holder.query("LOCK TABLE memd.memories IN EXCLUSIVE MODE");
+    return holder;
+  }
+
+  async function pushWaitsOnLock(): Promise<boolean> {
+    return until(
+      async () => Number((await server.admin<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'memd' AND wait_event_type = 'Lock'")).rows[0]?.n) > 0,
+      (waiting) => waiting,
+      30_000,
+    );
+  }
+
+  /** Starts `SAVES` Saves over TCP at once, and says which were answered. */
+  function saveMany(project: string): Promise<PromiseSettledResult<string>[]> {
+    return Promise.allSettled(
+      Array.from({ length: SAVES }, async (_, i) => (await tcp.save({ content: `outage memory ${i} about the ${project} rollout`, project })).memory?.id ?? ""),
+    );
+  }
+
+  function answered(results: PromiseSettledResult<string>[]): string[] {
+    const failed = results.filter((r) => r.status === "rejected");
+    expect(failed.map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
+    return results.map((r) => (r as PromiseFulfilledResult<string>).value);
+  }
+
+  it("the hub killed (kill -9 of its postmaster) while a push of hundreds of Saves is open: the daemon lives, answers every Save, and fills the hub once it is back", async () => {
+    const holder = await holdPush();
+    const saving = saveMany("killed");
+    expect(await pushWaitsOnLock()).toBe(true);
+    await server.kill();
+    const ids = answered(await saving);
+    expect(ids).toHaveLength(SAVES);
+    expect(alive()).toBe(true);
+    const down = await until(status, (s) => s.lastError !== undefined && s.lastError !== "", 30_000);
+    expect(down.lastError).toMatch(/unreachable|terminated|ECONNREFUSED/i);
+    await holder.end().catch(() => undefined);
+    await server.restart();
+    const hub = await until(() => onHub("killed"), (held) => ids.every((id) => held.has(id)), 90_000);
+    expect(ids.filter((id) => !hub.has(id))).toEqual([]);
+    expect(await until(() => eventsOnHub("killed"), (n) => n >= SAVES, 30_000)).toBe(SAVES);
+    expect(alive()).toBe(true);
+    expect(await until(status, (s) => s.connected === true && Number(s.pendingMemories ?? 0) === 0, 30_000)).toMatchObject({ connected: true });
+  }, 180_000);
+});
