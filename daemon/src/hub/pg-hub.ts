@@ -281,8 +281,9 @@ class PgHub implements HubPort {
       await client.query("ROLLBACK").catch(() => undefined);
       throw hubError(error);
     } finally {
-      // A connection that failed may be broken: it is closed, not handed to the next push.
-      client.release(failure);
+      // A connection that failed (but for a refusal, which leaves it sound) may be broken: it is
+      // closed, not handed to the next push.
+      client.release(failure !== undefined && !isRefusal(failure) ? failure : undefined);
     }
   }
 }
