@@ -30,6 +30,8 @@ export interface TestPostgres {
   kill(): Promise<void>;
   /** Starts the server again on the same data and port (crash recovery runs) and waits until it accepts connections. */
   restart(): Promise<void>;
+  /** Drops the hub's database and makes a new hub at the same URL (its users' roles stay): another hub to every daemon. */
+  replace(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,18 +84,22 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   ]);
   const adminUrl = (db: string) => `postgres://${ADMIN}:${ADMIN_PASSWORD}@127.0.0.1:${port}/${db}`;
   let server = await launch(serverCmd, serverArgs, adminUrl("postgres"));
-  const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
-  await pool.query(`CREATE DATABASE ${DATABASE}`);
-  await pool.end();
   const adminPool = new pg.Pool({ connectionString: adminUrl(DATABASE), max: 2 });
   // A server the test killed ends the pool's idle connections; the next query opens new ones.
   adminPool.on("error", () => undefined);
-  const owner = await adminPool.connect();
-  try {
-    await migrateHub(owner, "the tests' hub");
-  } finally {
-    owner.release();
-  }
+  const makeHub = async () => {
+    const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
+    await pool.query(`CREATE DATABASE ${DATABASE}`);
+    await pool.end();
+    const owner = new pg.Client({ connectionString: adminUrl(DATABASE) });
+    await owner.connect();
+    try {
+      await migrateHub(owner, "the tests' hub");
+    } finally {
+      await owner.end();
+    }
+  };
+  await makeHub();
   return {
     port,
     adminUrl: adminUrl(DATABASE),
@@ -118,6 +124,13 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     },
     async restart() {
       server = await launch(serverCmd, serverArgs, adminUrl("postgres"));
+    },
+    async replace() {
+      const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
+      pool.on("error", () => undefined);
+      await pool.query(`DROP DATABASE ${DATABASE} WITH (FORCE)`);
+      await pool.end();
+      await makeHub();
     },
     async stop() {
       await adminPool.end().catch(() => undefined);

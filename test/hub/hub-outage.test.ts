@@ -107,4 +107,49 @@ describe.skipIf(missing)(`hub outages in the middle of a push${missing ? ` (skip
     expect(alive()).toBe(true);
     expect(await until(status, (s) => s.connected === true && Number(s.pendingMemories ?? 0) === 0, 30_000)).toMatchObject({ connected: true });
   }, 180_000);
+
+  it("the hub killed at a moment of its own choosing while Saves stream in over TCP: nothing answered is lost", async () => {
+    const saving = saveMany("restarted");
+    // Kill as soon as the first of them reached the hub, while the rest are still being answered and pushed.
+    await until(async () => (await onHub("restarted").catch(() => new Set<string>())).size, (n) => n > 0, 30_000);
+    await server.kill();
+    const ids = answered(await saving);
+    expect(alive()).toBe(true);
+    await server.restart();
+    const hub = await until(() => onHub("restarted"), (held) => ids.every((id) => held.has(id)), 90_000);
+    expect(ids.filter((id) => !hub.has(id))).toEqual([]);
+    expect(alive()).toBe(true);
+  }, 180_000);
+
+  it("the hub truncated (TRUNCATE memd.memories, memd.events) under a push: the daemon fills it again without being asked, and hub status says what happened", async () => {
+    const before = [...(await onHub("killed")), ...(await onHub("restarted"))];
+    expect(before.length).toBeGreaterThan(0);
+    const holder = await holdPush();
+    const saving = saveMany("truncated");
+    expect(await pushWaitsOnLock()).toBe(true);
+    await holder.query("TRUNCATE memd.memories, memd.events");
+    await holder.query("COMMIT");
+    await holder.end();
+    const ids = answered(await saving);
+    const all = [...before, ...ids];
+    const held = async () => new Set((await server.admin<{ id: string }>("SELECT id FROM memd.memories")).rows.map((r) => r.id));
+    const hub = await until(held, (h) => all.every((id) => h.has(id)), 90_000);
+    expect(all.filter((id) => !hub.has(id))).toEqual([]);
+    expect(await until(() => eventsOnHub("truncated"), (n) => n >= SAVES, 30_000)).toBe(SAVES);
+    const noticed = await until(status, (s) => /truncated or deleted/.test(s.notice ?? ""), 30_000);
+    expect(noticed.notice).toMatch(/the hub lost rows: its owner truncated or deleted memories or events/);
+    expect(alive()).toBe(true);
+  }, 180_000);
+
+  it("another hub at the same URL (its database dropped and made again): the daemon fills the new one and says so", async () => {
+    const before = (await server.admin<{ id: string }>("SELECT id FROM memd.memories")).rows.map((r) => r.id);
+    expect(before.length).toBeGreaterThan(0);
+    await server.replace();
+    const held = async () => new Set((await server.admin<{ id: string }>("SELECT id FROM memd.memories")).rows.map((r) => r.id));
+    const hub = await until(held, (h) => before.every((id) => h.has(id)), 90_000);
+    expect(before.filter((id) => !hub.has(id))).toEqual([]);
+    const noticed = await until(status, (s) => /another hub/.test(s.notice ?? ""), 30_000);
+    expect(noticed.notice).toMatch(/the hub at this URL is another hub than the one this machine synced with/);
+    expect(alive()).toBe(true);
+  }, 180_000);
 });

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { HubStore } from "../store/hub-store.js";
 import type { HubPort, TeamAdmin } from "./hub-port.js";
-import { hubError } from "./pg-hub.js";
+import { hubError } from "./hub-errors.js";
 import { migrateHub } from "./hub-migrate.js";
 import { HubSync, type HubSyncStatus } from "./hub-sync.js";
 

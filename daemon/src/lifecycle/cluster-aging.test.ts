@@ -4,7 +4,7 @@ import { type AgingMemory, DEFAULT_CLUSTER_CONFIG, clusterAgingMemories } from "
 const config = DEFAULT_CLUSTER_CONFIG;
 
 function aging(id: string, vector: number[] | null, overrides: Partial<AgingMemory["memory"]> = {}, decayWeight = 0.2): AgingMemory {
-  return { memory: { id, project: "api", kind: "fact", status: "active", pinned: false, ...overrides }, decayWeight, vector };
+  return { memory: { id, project: "api", kind: "fact", status: "active", pinned: false, author: "", ...overrides }, decayWeight, vector };
 }
 
 /** A unit vector at `degrees` in the plane: cos(angle between two) is their similarity. */

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../memory/memory.js";
 import { buildMemory } from "../../memory/new-memory.js";
@@ -84,15 +85,26 @@ describe("the hub's outbox in the local database", () => {
     expect(store.hub.duePushes(10).map((d) => d.memoryId)).toEqual([local.id]);
   });
 
-  it("stores each event from elsewhere once, and none of its own", () => {
+  it("stores each event from elsewhere once, by its owner and key: another person's event under the same key is another event", () => {
     store.hub.configure(HUB);
     const remote = memory("from another machine");
     store.hub.applyMemories([{ record: remote, seq: 1 }], { txid: "1", seq: 1 });
-    const pulled = [{ key: "othermachine:5", event: event(remote.id) }, { key: `${store.hub.machineId()}:1`, event: event(remote.id) }];
-    expect(store.hub.applyEvents(pulled, { txid: "1", seq: 2 })).toBe(1);
+    const pulled = [{ key: "othermachine:5", owner: "ada", event: event(remote.id) }, { key: "othermachine:5", owner: "bo", event: { ...event(remote.id), detail: "bo's" } }];
+    expect(store.hub.applyEvents(pulled, { txid: "1", seq: 2 })).toBe(2);
     expect(store.hub.applyEvents(pulled, { txid: "1", seq: 3 })).toBe(0);
-    expect(store.events([remote.id])).toHaveLength(1);
+    expect(store.events([remote.id])).toHaveLength(2);
     expect(store.hub.pending().events).toBe(0);
+  });
+
+  it("does not store twice an event pulled before events were told apart by owner", () => {
+    store.hub.configure(HUB);
+    const remote = memory("from another machine");
+    store.hub.applyMemories([{ record: remote, seq: 1 }], { txid: "1", seq: 1 });
+    const raw = new Database(path.join(dir, "memd.db"));
+    raw.prepare("INSERT INTO memory_events (memory_id, at, action, session_id, detail, origin) VALUES (?, ?, 'updated', '', 'before', 'othermachine:5')").run(remote.id, now());
+    raw.close();
+    expect(store.hub.applyEvents([{ key: "othermachine:5", owner: "ada", event: event(remote.id) }], { txid: "1", seq: 2 })).toBe(0);
+    expect(store.events([remote.id])).toHaveLength(1);
   });
 
   it("drops a purged memory's queued events with them, so nothing waits to be pushed that cannot be", () => {
