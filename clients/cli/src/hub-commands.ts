@@ -14,8 +14,11 @@ export function registerHubCommands(program: Command): void {
     .action(
       action(async (ctx, ownerUrl: string) => {
         const res = await ctx.clients.hub.initHub({ ownerUrl });
-        if (ctx.json) return ctx.printJson({ fromVersion: res.fromVersion, toVersion: res.toVersion });
+        if (ctx.json) return ctx.printJson({ fromVersion: res.fromVersion, toVersion: res.toVersion, statisticsHidden: res.statisticsHidden });
         ctx.print(res.fromVersion === res.toVersion ? `the hub's schema is current (version ${res.toVersion})` : `the hub's schema went from version ${res.fromVersion} to ${res.toVersion}`);
+        if (!res.statisticsHidden) {
+          ctx.print("note: every hub user can read PostgreSQL's per-table statistics (how many memories, events and teams all users have together); only a superuser running memctl hub init can hide them");
+        }
         ctx.print("each person needs a role in it: CREATE ROLE name LOGIN PASSWORD '…' IN ROLE memd_user;");
       }),
     );

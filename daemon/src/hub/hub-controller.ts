@@ -78,7 +78,7 @@ export class HubController {
   }
 
   /** Makes or upgrades the hub's schema as its owner; the owner's URL is not kept. */
-  async init(ownerUrl: string): Promise<{ from: number; to: number }> {
+  async init(ownerUrl: string): Promise<{ from: number; to: number; statisticsHidden: boolean }> {
     const client = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 5_000, application_name: "memd hub init" });
     // A connection that fails later must not end the daemon.
     client.on("error", () => undefined);

@@ -269,6 +269,36 @@ export const HUB_MIGRATIONS: readonly HubMigration[] = [
       CREATE POLICY teams_visible ON memd.teams FOR SELECT TO memd_user
         USING (owner = session_user OR name IN (SELECT memd.my_teams()) OR name IN (SELECT memd.my_invitations()));
       GRANT EXECUTE ON FUNCTION memd.my_invitations(), memd.my_owned_teams() TO memd_user;
+
+      -- PostgreSQL shows every role the row counts of every table (statistics views and
+      -- functions, pg_class.reltuples, relation sizes): how many memories, events, teams and
+      -- members all users have together. Only a superuser may take that from PUBLIC, so a hub
+      -- made by one (self-hosted) hides them in its database; on a managed one (RDS, Neon,
+      -- Supabase) they stay readable, and memctl hub init says so. The planner's estimates
+      -- (EXPLAIN) still show their order of magnitude.
+      DO $hide$
+      DECLARE f regprocedure;
+      BEGIN
+        IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN RETURN; END IF;
+        REVOKE SELECT ON pg_catalog.pg_stat_all_tables, pg_catalog.pg_stat_user_tables, pg_catalog.pg_stat_sys_tables,
+          pg_catalog.pg_stat_xact_all_tables, pg_catalog.pg_stat_xact_user_tables, pg_catalog.pg_stat_xact_sys_tables,
+          pg_catalog.pg_statio_all_tables, pg_catalog.pg_statio_user_tables, pg_catalog.pg_statio_sys_tables,
+          pg_catalog.pg_stat_all_indexes, pg_catalog.pg_stat_user_indexes, pg_catalog.pg_stat_sys_indexes,
+          pg_catalog.pg_statio_all_indexes, pg_catalog.pg_statio_user_indexes, pg_catalog.pg_statio_sys_indexes,
+          pg_catalog.pg_statio_all_sequences, pg_catalog.pg_statio_user_sequences, pg_catalog.pg_statio_sys_sequences
+          FROM PUBLIC;
+        FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+            WHERE p.pronamespace = 'pg_catalog'::regnamespace
+              AND ((p.proname LIKE 'pg\\_stat\\_get\\_%' AND p.pronargs = 1 AND p.proargtypes[0] = 'oid'::regtype)
+                OR p.proname IN ('pg_relation_size', 'pg_table_size', 'pg_total_relation_size', 'pg_indexes_size'))
+        LOOP
+          EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+        END LOOP;
+        REVOKE SELECT ON pg_catalog.pg_class FROM PUBLIC;
+        EXECUTE (SELECT 'GRANT SELECT (' || string_agg(quote_ident(attname), ', ') || ') ON pg_catalog.pg_class TO PUBLIC'
+          FROM pg_catalog.pg_attribute WHERE attrelid = 'pg_catalog.pg_class'::regclass AND attnum > 0 AND NOT attisdropped
+            AND attname NOT IN ('reltuples', 'relpages', 'relallvisible'));
+      END $hide$;
     `,
   },
 ];

@@ -14,8 +14,8 @@ const ROLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
 export function createHubService(hub: HubController): ServiceImpl<typeof HubService> {
   return {
     async initHub(req) {
-      const { from, to } = await hub.init(checkedUrl(req.ownerUrl, "owner_url"));
-      return { fromVersion: from, toVersion: to };
+      const { from, to, statisticsHidden } = await hub.init(checkedUrl(req.ownerUrl, "owner_url"));
+      return { fromVersion: from, toVersion: to, statisticsHidden };
     },
 
     async connectHub(req) {
