@@ -22,6 +22,11 @@ describe("clusterAgingMemories", () => {
     expect(ids(clusters)).toEqual([["A", "B"]]);
   });
 
+  it("leaves another person's memories out: merged into one of the person's own, their words would pass for the person's", () => {
+    const clusters = clusterAgingMemories([aging("A", at(0)), aging("B", at(10), { author: "bo" }), aging("C", at(20))], config);
+    expect(ids(clusters)).toEqual([["A", "C"]]);
+  });
+
   it("does not group at exactly the threshold", () => {
     const clusters = clusterAgingMemories([aging("A", [1, 0]), aging("B", [0.8, 0.6])], config);
     expect(clusters).toEqual([]);

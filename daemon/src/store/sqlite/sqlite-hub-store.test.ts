@@ -117,6 +117,56 @@ describe("the hub's outbox in the local database", () => {
     expect(store.hub.dueEvents(10)).toEqual([]);
   });
 
+  it("queues only the person's own memories for a new hub: another person's would be recorded there as theirs", () => {
+    store.insert(memory("mine"));
+    store.hub.configure(HUB);
+    const theirs = memory("bo's, shared with ada's team");
+    store.hub.applyMemories([{ record: { ...theirs, author: "bo", viaTeam: "core" }, seq: 4 }], { txid: "1", seq: 4 });
+    expect(store.hub.configure("postgres://ada:one@other.example/memd")).toBe(1);
+    expect(store.hub.duePushes(10).map((d) => d.record?.content)).toEqual(["mine"]);
+  });
+
+  it("learns who wrote a version it already has when the stream is read again, without queueing it", () => {
+    store.hub.configure(HUB);
+    const pulled = memory("pulled before authors were recorded");
+    store.hub.applyMemories([{ record: pulled, seq: 3 }], { txid: "1", seq: 3 });
+    expect(store.hub.applyMemories([{ record: { ...pulled, author: "bo", viaTeam: "core" }, seq: 3 }], { txid: "1", seq: 4 })).toBe(0);
+    expect(store.get(pulled.id)).toMatchObject({ author: "bo", viaTeam: "core" });
+    expect(store.hub.hasPending()).toBe(false);
+  });
+
+  it("refills a hub that lost rows: forgets what it held, queues every memory and event of the person's again, reads from the start, and keeps the notice", () => {
+    store.hub.configure(HUB);
+    const saved = memory("pushed once");
+    store.insert(saved, { at: now(), action: "created", sessionId: "", detail: "" });
+    const [due] = store.hub.duePushes(10);
+    store.hub.settlePushes([{ memoryId: saved.id, token: due?.token as number, seq: 9 }]);
+    store.hub.settleEvents(store.hub.dueEvents(10).map((e) => e.eventId));
+    store.hub.adopt({ hubId: "hub-1", epoch: 1 });
+    store.hub.applyMemories([], { txid: "50", seq: 60 });
+    expect(store.hub.acknowledgedMemories("", 10)).toEqual([{ id: saved.id, seq: 9 }]);
+    expect(store.hub.acknowledgedEvents(0, 10)).toHaveLength(1);
+    expect(store.hub.refill({ hubId: "hub-1", epoch: 2 }, { text: "the hub lost rows", at: now() })).toBe(1);
+    expect(store.hub.link()).toMatchObject({ hubId: "hub-1", epoch: 2, memoryCursor: { txid: "0", seq: 0 } });
+    expect(store.hub.duePushes(10)).toMatchObject([{ memoryId: saved.id, baseSeq: 0 }]);
+    expect(store.hub.pending()).toEqual({ memories: 1, events: 1 });
+    expect(store.hub.acknowledgedMemories("", 10)).toEqual([]);
+    expect(store.hub.notice()).toEqual({ text: "the hub lost rows", at: now() });
+  });
+
+  it("queues again just the memories and events the hub no longer holds", () => {
+    store.hub.configure(HUB);
+    const [a, b] = [memory("kept"), memory("lost")];
+    for (const m of [a, b]) store.insert(m, { at: now(), action: "created", sessionId: "", detail: "" });
+    store.hub.settlePushes(store.hub.duePushes(10).map((d, i) => ({ memoryId: d.memoryId, token: d.token, seq: i + 1 })));
+    const events = store.hub.dueEvents(10);
+    store.hub.settleEvents(events.map((e) => e.eventId));
+    store.hub.requeue([b.id], [events[1]?.eventId as number], { text: "lost 1", at: now() });
+    expect(store.hub.duePushes(10)).toMatchObject([{ memoryId: b.id, baseSeq: 0 }]);
+    expect(store.hub.dueEvents(10).map((e) => e.eventId)).toEqual([events[1]?.eventId]);
+    expect(store.hub.acknowledgedMemories("", 10).map((r) => r.id)).toEqual([a.id]);
+  });
+
   it("keeps its place on a new password for the same hub, and starts over for another hub or person", () => {
     store.hub.configure(HUB);
     store.insert(memory("one"));
