@@ -7,6 +7,7 @@ import type { HubNotice, HubStore, SettledPush, StreamCursor } from "../store/hu
 import type { HubPort, HubState, PushResult } from "./hub-port.js";
 import { findLostRows, followHubIdentity } from "./hub-reconcile.js";
 import { eventFromHub, memoryFromHub } from "./hub-record.js";
+import { redactedUrl, userOf } from "./hub-url.js";
 
 export interface HubSyncOptions {
   store: HubStore;
@@ -334,23 +335,4 @@ function yieldTurn(): Promise<void> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The hub's URL without its password, for status and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
-
-function userOf(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).username);
-  } catch {
-    return "";
-  }
 }
