@@ -30,6 +30,12 @@ export interface TestPostgres {
   kill(): Promise<void>;
   /** Starts the server again on the same data and port (crash recovery runs) and waits until it accepts connections. */
   restart(): Promise<void>;
+  /**
+   * SIGSTOP of the server and its backends, as a hung host: connections stay open and the kernel
+   * still acknowledges what is sent, but nothing answers. `resume` sends SIGCONT.
+   */
+  pause(): void;
+  resume(): void;
   /** Drops the hub's database and makes a new hub at the same URL (its users' roles stay): another hub to every daemon. */
   replace(): Promise<void>;
   stop(): Promise<void>;
@@ -115,15 +121,23 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
       return `postgres://${encodeURIComponent(role)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
     },
     async kill() {
-      const postmaster = Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-      process.kill(postmaster, "SIGKILL");
+      const [postmaster, ...backends] = serverProcesses(data);
+      process.kill(postmaster as number, "SIGKILL");
       await server.exited;
       // Its backends notice the postmaster's death and exit; a new postmaster refuses to start while one lives.
-      const gone = await until(() => !groupAlive(server.group), (done) => done, 30_000);
+      const gone = await until(() => backends.every((pid) => !alive(pid)), (done) => done, 30_000);
       if (!gone) throw new Error("the killed PostgreSQL's backends did not exit within 30 s");
     },
     async restart() {
       server = await launch(serverCmd, serverArgs, adminUrl("postgres"));
+    },
+    pause() {
+      for (const pid of serverProcesses(data)) process.kill(pid, "SIGSTOP");
+    },
+    resume() {
+      for (const pid of serverProcesses(data)) process.kill(pid, "SIGCONT");
+      // runuser stops itself when its child stops, and stays stopped: a later stop() would wait on it forever.
+      process.kill(-server.group, "SIGCONT");
     },
     async replace() {
       const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
@@ -149,7 +163,7 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
 
 interface RunningServer {
   process: ChildProcess;
-  /** Its process group: the postmaster, its backends, and runuser above them as root. */
+  /** Its process group: the postmaster, and runuser above it as root (each backend is a session of its own). */
   group: number;
   exited: Promise<unknown>;
 }
@@ -179,9 +193,27 @@ async function launch(command: string, args: string[], adminUrl: string): Promis
   return { process: server, group: server.pid as number, exited };
 }
 
-function groupAlive(group: number): boolean {
+/**
+ * The postmaster, then its children (backends and auxiliary processes), from /proc: each child
+ * makes itself a session of its own (setsid), so a signal to the server's process group misses them.
+ */
+function serverProcesses(data: string): number[] {
+  const postmaster = Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      // The parent's pid is the 2nd field after the command's closing parenthesis.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+    } catch {
+      return false;
+    }
+  });
+  return [postmaster, ...children.map(Number)];
+}
+
+function alive(pid: number): boolean {
   try {
-    process.kill(-group, 0);
+    process.kill(pid, 0);
     return true;
   } catch {
     return false;

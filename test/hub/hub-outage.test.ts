@@ -22,12 +22,14 @@ describe.skipIf(missing)(`hub outages in the middle of a push${missing ? ` (skip
   let server: TestPostgres;
   let daemon: TestDaemon;
   let tcp: Client<typeof MemoryService>;
+  let port: number;
+  let url: string;
 
   beforeAll(async () => {
     server = await startPostgres();
-    const ada = await server.createUser("ada", "ada-pw");
-    const port = await freePort();
-    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_HUB_URL: ada } });
+    url = await server.createUser("ada", "ada-pw");
+    port = await freePort();
+    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_HUB_URL: url } });
     const token = fs.readFileSync(path.join(daemon.home, "token"), "utf8").trim();
     const bearer: Interceptor = (next) => (req) => {
       req.header.set("authorization", `Bearer ${token}`);
@@ -151,5 +153,25 @@ describe.skipIf(missing)(`hub outages in the middle of a push${missing ? ` (skip
     const noticed = await until(status, (s) => /another hub/.test(s.notice ?? ""), 30_000);
     expect(noticed.notice).toMatch(/the hub at this URL is another hub than the one this machine synced with/);
     expect(alive()).toBe(true);
+  }, 180_000);
+
+  it("a hub that stops answering (SIGSTOP) in the middle of a push keeps the daemon from nothing: Saves are answered, it stops when told, and what it held reaches the hub later", async () => {
+    const holder = await holdPush();
+    const saving = saveMany("hung");
+    expect(await pushWaitsOnLock()).toBe(true);
+    server.pause();
+    let resumed = false;
+    try {
+      const ids = answered(await saving);
+      expect(await daemon.stop()).toBe(0);
+      server.resume();
+      resumed = true;
+      await holder.end().catch(() => undefined);
+      daemon = await spawnDaemon({ home: daemon.home, args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_HUB_URL: url } });
+      const hub = await until(() => onHub("hung"), (held) => ids.every((id) => held.has(id)), 90_000);
+      expect(ids.filter((id) => !hub.has(id))).toEqual([]);
+    } finally {
+      if (!resumed) server.resume();
+    }
   }, 180_000);
 });

@@ -1,3 +1,4 @@
+import net from "node:net";
 import pg from "pg";
 import { FailedPreconditionError, UnavailableError } from "../errors.js";
 import type { HubRecord } from "../memory/author.js";
@@ -12,12 +13,16 @@ const CHANNEL = "memd_changes";
 /** No statement of the sync worker may hold a hub connection longer than this. */
 const STATEMENT_TIMEOUT_MS = 60_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long closing waits for the hub to say goodbye before its connections are cut. */
+const CLOSE_WAIT_MS = 1_000;
 /**
  * Who wrote a row of memd.memories, from the hub's own columns (see RowAuthors): its owner, the
- * writer of its version, and a team of the reader's it is shared with.
+ * writer of its version, and a team of the reader's it is shared with (not looked up for the
+ * reader's own rows, most of any pull, which need none).
  */
 const AUTHORS = `owner::text AS owner, written_by::text AS written_by,
-  coalesce((SELECT min(s.team) FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams())), '') AS team`;
+  CASE WHEN owner = session_user AND written_by = session_user THEN '' ELSE
+    coalesce((SELECT min(s.team) FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams())), '') END AS team`;
 
 /**
  * Connects to a hub as the person in the URL, checks that its schema is this memd's, and starts
@@ -25,7 +30,17 @@ const AUTHORS = `owner::text AS owner, written_by::text AS written_by,
  * FailedPreconditionError (or SchemaTooNewError) when it is not a hub this memd can use.
  */
 export async function connectHub(url: string): Promise<HubPort> {
+  // Every connection's socket, so that a hub that stopped answering (a hung host) cannot hold a
+  // close, and with it the daemon's shutdown: pg ends a connection politely, waiting for the
+  // server's goodbye, which such a hub never sends.
+  const sockets = new Set<net.Socket>();
   const config: pg.PoolConfig = {
+    stream: () => {
+      const socket = new net.Socket();
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+      return socket;
+    },
     connectionString: url,
     max: 2,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -55,11 +70,22 @@ export async function connectHub(url: string): Promise<HubPort> {
     await checkHubSchema(listener);
     const who = await listener.query<{ user: string }>("SELECT session_user AS user");
     await listener.query(`LISTEN ${CHANNEL}`);
-    return new PgHub(pool, listener, who.rows[0]?.user ?? "", (l) => (lost = l));
+    return new PgHub(pool, listener, who.rows[0]?.user ?? "", (l) => (lost = l), sockets);
   } catch (error) {
-    await Promise.allSettled([listener.end(), pool.end()]);
+    await closeWithin(listener, pool, sockets);
     throw hubError(error);
   }
+}
+
+/** Ends the connections politely, or, when the hub has not answered within CLOSE_WAIT_MS, cuts them. */
+async function closeWithin(listener: pg.Client, pool: pg.Pool, sockets: ReadonlySet<net.Socket>): Promise<void> {
+  const ended = Promise.allSettled([listener.end(), pool.end()]);
+  let timer: NodeJS.Timeout | undefined;
+  const polite = await Promise.race([ended.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (polite) return;
+  for (const socket of sockets) socket.destroy();
+  await ended;
 }
 
 class PgHub implements HubPort {
@@ -70,6 +96,7 @@ class PgHub implements HubPort {
     private readonly listener: pg.Client,
     readonly user: string,
     private readonly setLost: (listener: (error: Error) => void) => void,
+    private readonly sockets: ReadonlySet<net.Socket>,
   ) {
     this.teams = new PgTeams(pool);
   }
@@ -317,7 +344,7 @@ class PgHub implements HubPort {
 
   async close(): Promise<void> {
     this.setLost(() => undefined);
-    await Promise.allSettled([this.listener.end(), this.pool.end()]);
+    await closeWithin(this.listener, this.pool, this.sockets);
   }
 
   private async query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
