@@ -125,7 +125,7 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
       process.kill(postmaster as number, "SIGKILL");
       await server.exited;
       // Its backends notice the postmaster's death and exit; a new postmaster refuses to start while one lives.
-      const gone = await until(() => backends.every((pid) => !alive(pid)), (done) => done, 30_000);
+      const gone = await until(() => backends.every((pid) => !fs.existsSync(`/proc/${pid}`)), (done) => done, 30_000);
       if (!gone) throw new Error("the killed PostgreSQL's backends did not exit within 30 s");
     },
     async restart() {
@@ -209,13 +209,4 @@ function serverProcesses(data: string): number[] {
     }
   });
   return [postmaster, ...children.map(Number)];
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
