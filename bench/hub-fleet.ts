@@ -82,7 +82,7 @@ export async function measureHubFleet(server: TestPostgres, options: { memories:
     let again = false;
     const pull = async () => {
       const started = performance.now();
-      await hub.accessGeneration();
+      await hub.state();
       for (;;) {
         const page = await hub.pullMemories(cursor.memories, PAGE, `bench-${i}`);
         received += page.length;
@@ -119,7 +119,7 @@ export async function measureHubFleet(server: TestPostgres, options: { memories:
     const push = async () => {
       const record = buildMemory({ content: `client ${i} learned something at ${Date.now()}`, project: `proj-${i % PROJECTS}` }, ulid(), Date.now(), { maxContentBytes: 10_000 });
       const started = performance.now();
-      await hub.push({ machine: `bench-${i}`, at: Date.now(), memories: [{ record, baseSeq: 0 }], events: [
+      await hub.push({ machine: `bench-${i}`, at: Date.now(), memories: [{ record, own: true, baseSeq: 0 }], events: [
         { key: `bench-${i}:${record.id}`, event: { memoryId: record.id, at: record.createdAt, action: "created", sessionId: "", detail: "" } },
       ] });
       pushes.push(performance.now() - started);

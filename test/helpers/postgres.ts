@@ -23,6 +23,21 @@ export interface TestPostgres {
   admin<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<T>>;
   /** Makes a login role that may use the hub (a member of memd_user, made by the hub's first migration). */
   createUser(role: string, password: string): Promise<string>;
+  /**
+   * kill -9 of the postmaster, as a crashed or OOM-killed server: every connection ends
+   * without a word from the server. Resolves once its backends are gone too.
+   */
+  kill(): Promise<void>;
+  /** Starts the server again on the same data and port (crash recovery runs) and waits until it accepts connections. */
+  restart(): Promise<void>;
+  /**
+   * SIGSTOP of the server and its backends, as a hung host: connections stay open and the kernel
+   * still acknowledges what is sent, but nothing answers. `resume` sends SIGCONT.
+   */
+  pause(): void;
+  resume(): void;
+  /** Drops the hub's database and makes a new hub at the same URL (its users' roles stay): another hub to every daemon. */
+  replace(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,41 +81,31 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   const port = await freeLoopbackPort();
-  // The tests' kill -9 is of memd daemons, never of this server, so its own durability can go.
+  // The tests' kill -9 of this server happens with its WAL intact (fsync=off only matters if the
+  // whole machine stops), so its own durability can go.
   const durability = options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"];
   const [serverCmd, serverArgs] = run(path.join(bin, "postgres"), [
     "-D", data, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${dir}`,
     "-c", "max_connections=200", "-c", "shared_buffers=128MB", ...durability,
   ]);
-  const server: ChildProcess = spawn(serverCmd, serverArgs, { stdio: ["ignore", "ignore", "pipe"], detached: true });
-  let log = "";
-  server.stderr?.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-8000);
-  });
   const adminUrl = (db: string) => `postgres://${ADMIN}:${ADMIN_PASSWORD}@127.0.0.1:${port}/${db}`;
-  const ready = await until(async () => {
-    if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`);
-    const client = new pg.Client({ connectionString: adminUrl("postgres") });
-    try {
-      await client.connect();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }, (up) => up, 30_000);
-  if (!ready) throw new Error(`postgres did not accept connections within 30 s: ${log}`);
-  const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
-  await pool.query(`CREATE DATABASE ${DATABASE}`);
-  await pool.end();
+  let server = await launch(serverCmd, serverArgs, adminUrl("postgres"));
   const adminPool = new pg.Pool({ connectionString: adminUrl(DATABASE), max: 2 });
-  const owner = await adminPool.connect();
-  try {
-    await migrateHub(owner, "the tests' hub");
-  } finally {
-    owner.release();
-  }
+  // A server the test killed ends the pool's idle connections; the next query opens new ones.
+  adminPool.on("error", () => undefined);
+  const makeHub = async () => {
+    const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
+    await pool.query(`CREATE DATABASE ${DATABASE}`);
+    await pool.end();
+    const owner = new pg.Client({ connectionString: adminUrl(DATABASE) });
+    await owner.connect();
+    try {
+      await migrateHub(owner, "the tests' hub");
+    } finally {
+      await owner.end();
+    }
+  };
+  await makeHub();
   return {
     port,
     adminUrl: adminUrl(DATABASE),
@@ -115,18 +120,93 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
       }
       return `postgres://${encodeURIComponent(role)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
     },
+    async kill() {
+      const [postmaster, ...backends] = serverProcesses(data);
+      process.kill(postmaster as number, "SIGKILL");
+      await server.exited;
+      // Its backends notice the postmaster's death and exit; a new postmaster refuses to start while one lives.
+      const gone = await until(() => backends.every((pid) => !fs.existsSync(`/proc/${pid}`)), (done) => done, 30_000);
+      if (!gone) throw new Error("the killed PostgreSQL's backends did not exit within 30 s");
+    },
+    async restart() {
+      server = await launch(serverCmd, serverArgs, adminUrl("postgres"));
+    },
+    pause() {
+      for (const pid of serverProcesses(data)) process.kill(pid, "SIGSTOP");
+    },
+    resume() {
+      for (const pid of serverProcesses(data)) process.kill(pid, "SIGCONT");
+      // runuser stops itself when its child stops, and stays stopped: a later stop() would wait on it forever.
+      process.kill(-server.group, "SIGCONT");
+    },
+    async replace() {
+      const pool = new pg.Pool({ connectionString: adminUrl("postgres"), max: 1 });
+      pool.on("error", () => undefined);
+      await pool.query(`DROP DATABASE ${DATABASE} WITH (FORCE)`);
+      await pool.end();
+      await makeHub();
+    },
     async stop() {
       await adminPool.end().catch(() => undefined);
-      if (server.exitCode === null && server.pid !== undefined) {
-        const exited = new Promise((resolve) => server.once("exit", resolve));
+      if (server.process.exitCode === null) {
         try {
-          process.kill(-server.pid, "SIGQUIT");
+          process.kill(-server.group, "SIGQUIT");
         } catch {
           // Already gone.
         }
-        await exited;
+        await server.exited;
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+interface RunningServer {
+  process: ChildProcess;
+  /** Its process group: the postmaster, and runuser above it as root (each backend is a session of its own). */
+  group: number;
+  exited: Promise<unknown>;
+}
+
+/** Starts the server (in a process group of its own) and waits until it accepts connections. */
+async function launch(command: string, args: string[], adminUrl: string): Promise<RunningServer> {
+  const server: ChildProcess = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  let log = "";
+  server.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8000);
+  });
+  const ready = await until(async () => {
+    if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+    const client = new pg.Client({ connectionString: adminUrl });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }, (up) => up, 30_000);
+  if (!ready) throw new Error(`postgres did not accept connections within 30 s: ${log}`);
+  return { process: server, group: server.pid as number, exited };
+}
+
+/**
+ * The postmaster, then its children (backends and auxiliary processes), from /proc: each child
+ * makes itself a session of its own (setsid), so a signal to the server's process group misses them.
+ */
+function serverProcesses(data: string): number[] {
+  const postmaster = Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      // The parent's pid is the 2nd field after the command's closing parenthesis.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+    } catch {
+      return false;
+    }
+  });
+  return [postmaster, ...children.map(Number)];
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import pg from "pg";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FailedPreconditionError, SchemaTooNewError } from "../../daemon/src/errors.js";
+import { NotFoundError, SchemaTooNewError } from "../../daemon/src/errors.js";
 import { migrateHub } from "../../daemon/src/hub/hub-migrate.js";
 import { HUB_MIGRATIONS } from "../../daemon/src/hub/hub-schema.js";
 import { STREAM_START, type HubPort } from "../../daemon/src/hub/hub-port.js";
@@ -42,7 +42,7 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
     });
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
-        await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+        await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.team_invitations, memd.access_generations");
         const memberOf = new Map<string, Set<string>>(TEAMS.map((t) => [t, new Set()]));
         for (const [i, team] of TEAMS.entries()) {
           const owner = c.teamOwners[i] as string;
@@ -52,7 +52,8 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
         for (const pair of c.members) {
           const [user, team] = pair.split("/") as [string, string];
           const owner = c.teamOwners[TEAMS.indexOf(team as (typeof TEAMS)[number])] as string;
-          await hub(owner).teams.addMember(team, user);
+          await hub(owner).teams.invite(team, user);
+          await hub(user).teams.join(team);
           memberOf.get(team)?.add(user);
         }
         const shared = new Set<string>();
@@ -62,14 +63,15 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
             await hub(user).teams.share(project, team);
             shared.add(`${user}/${project}/${team}`);
           } else {
-            await expect(hub(user).teams.share(project, team)).rejects.toBeInstanceOf(FailedPreconditionError);
+            // Another person's team is not even seen.
+            await expect(hub(user).teams.share(project, team)).rejects.toBeInstanceOf(NotFoundError);
           }
         }
         const written: { id: string; owner: string; project: string; status: MemoryStatus }[] = [];
         for (const [owner, project, status] of c.memories) {
           const record = { ...buildMemory({ content: `${owner} on ${project}`, project }, ulid(), 1_000, { maxContentBytes: 10_000 }), status };
           if (status === "superseded") record.supersededBy = ulid();
-          const result = await hub(owner).push({ machine: `m-${owner}`, at: 2_000, memories: [{ record, baseSeq: 0 }], events: [
+          const result = await hub(owner).push({ machine: `m-${owner}`, at: 2_000, memories: [{ record, own: true, baseSeq: 0 }], events: [
             { key: `m-${owner}:${written.length}`, event: { memoryId: record.id, at: 1_000, action: "created", sessionId: "", detail: "" } },
           ] });
           expect(result.memories[0]?.result).toBe("stored");
@@ -86,7 +88,7 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
           // A memory this user may not see cannot be written over by them either.
           for (const hidden of written.filter((m) => !sees(user, m))) {
             const record = { ...buildMemory({ content: `overwritten by ${user}`, project: hidden.project }, hidden.id, 3_000, { maxContentBytes: 10_000 }) };
-            const result = await hub(user).push({ machine: `m-${user}`, at: 3_000, memories: [{ record, baseSeq: 0 }], events: [] });
+            const result = await hub(user).push({ machine: `m-${user}`, at: 3_000, memories: [{ record, own: true, baseSeq: 0 }], events: [] });
             expect(result.memories[0]?.result).toBe("refused");
           }
         }
@@ -98,13 +100,14 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
   }, 240_000);
 
   it("a member removed from a team stops receiving its memories; a project unshared stops reaching the team", async () => {
-    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.team_invitations, memd.access_generations");
     await hub("ada").teams.create("core");
-    await hub("ada").teams.addMember("core", "bo");
+    await hub("ada").teams.invite("core", "bo");
+    await hub("bo").teams.join("core");
     await hub("ada").teams.share("api", "core");
     const push = async (content: string) => {
       const record = buildMemory({ content, project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
-      await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, baseSeq: 0 }], events: [] });
+      await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, own: true, baseSeq: 0 }], events: [] });
       return record.id;
     };
     const before = await push("before removal");
@@ -112,22 +115,23 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
     expect(await hub("ada").teams.removeMember("core", "bo")).toBe(true);
     await push("after removal");
     expect(await hub("bo").pullMemories(STREAM_START, 100, "reader")).toEqual([]);
-    await hub("ada").teams.addMember("core", "bo");
-    expect(await hub("bo").accessGeneration()).toBe(2);
+    await hub("ada").teams.invite("core", "bo");
+    await hub("bo").teams.join("core");
+    expect((await hub("bo").state()).generation).toBe(2);
     expect((await hub("bo").pullMemories(STREAM_START, 100, "reader"))).toHaveLength(2);
     expect(await hub("ada").teams.unshare("api", "core")).toBe(true);
     expect(await hub("bo").pullMemories(STREAM_START, 100, "reader")).toEqual([]);
   });
 
   it("a pull never passes a change whose transaction is still open, so it cannot be skipped when it commits", async () => {
-    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.team_invitations, memd.access_generations");
     const slow = new pg.Client({ connectionString: server.urlFor("ada", "ada-pw") });
     await slow.connect();
     await slow.query("BEGIN");
     const early = buildMemory({ content: "written first, committed last", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
     await slow.query("INSERT INTO memd.memories (id, project, status, record, machine) VALUES ($1, 'api', 'active', $2, 'm-slow')", [early.id, JSON.stringify(early)]);
     const late = buildMemory({ content: "written second, committed first", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
-    await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: late, baseSeq: 0 }], events: [] });
+    await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: late, own: true, baseSeq: 0 }], events: [] });
     const first = await hub("ada").pullMemories(STREAM_START, 100, "reader");
     expect(first).toEqual([]);
     await slow.query("COMMIT");
@@ -137,10 +141,10 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
   });
 
   it("reads the stream in the order of transaction ids as numbers, also across a power of ten (999 before 1000)", async () => {
-    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.team_invitations, memd.access_generations");
     const push = async (content: string) => {
       const record = buildMemory({ content, project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
-      await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, baseSeq: 0 }], events: [] });
+      await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, own: true, baseSeq: 0 }], events: [] });
       return record.id;
     };
     const first = await push("before the boundary");
@@ -157,23 +161,23 @@ describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipp
   });
 
   it("refuses only the item the hub's checks refuse, and stores the rest of its batch", async () => {
-    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.team_invitations, memd.access_generations");
     const big = buildMemory({ content: "x ".repeat(600_000), project: "api" }, ulid(), 1_000, { maxContentBytes: 2_000_000 });
     const fine = buildMemory({ content: "a normal memory", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
-    const result = await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: big, baseSeq: 0 }, { record: fine, baseSeq: 0 }], events: [
+    const result = await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record: big, own: true, baseSeq: 0 }, { record: fine, own: true, baseSeq: 0 }], events: [
       { key: "m-ada:1", event: { memoryId: fine.id, at: 1_000, action: "created", sessionId: "", detail: "" } },
       { key: "m-ada:2", event: { memoryId: fine.id, at: 1_000, action: "updated", sessionId: "", detail: "y".repeat(2_200_000) } },
     ] });
     expect(result.memories.find((o) => o.id === big.id)).toMatchObject({ result: "refused", reason: expect.stringMatching(/refused/) });
     expect(result.memories.find((o) => o.id === fine.id)?.result).toBe("stored");
-    expect(result).toMatchObject({ eventsStored: 1, eventsRefused: 1 });
+    expect(result).toMatchObject({ eventsStored: 1, eventsRefused: [{ key: "m-ada:2", reason: expect.stringMatching(/refused/) }] });
     expect((await hub("ada").pullMemories(STREAM_START, 10, "reader")).map((m) => m.id)).toEqual([fine.id]);
   });
 
   it("does not send a machine back what it wrote itself, memories or events", async () => {
-    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.access_generations");
+    await server.admin("TRUNCATE memd.events, memd.memories, memd.shares, memd.team_members, memd.teams, memd.team_invitations, memd.access_generations");
     const record = buildMemory({ content: "written on m-ada", project: "api" }, ulid(), 1_000, { maxContentBytes: 10_000 });
-    await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, baseSeq: 0 }], events: [
+    await hub("ada").push({ machine: "m-ada", at: 1_000, memories: [{ record, own: true, baseSeq: 0 }], events: [
       { key: "m-ada:1", event: { memoryId: record.id, at: 1_000, action: "created", sessionId: "", detail: "" } },
     ] });
     expect(await hub("ada").pullMemories(STREAM_START, 10, "m-ada")).toEqual([]);

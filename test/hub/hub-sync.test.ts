@@ -172,6 +172,7 @@ describe.skipIf(missing)(`memory across machines through a PostgreSQL hub${missi
     await daemons.a.clients.memory.save({ content: "a staged guess about the api cache", project: "api", provenance: Provenance.DISTILLED });
     expect((await runCli(homes.a, ["team", "create", "core"])).code).toBe(0);
     expect((await runCli(homes.a, ["team", "add", "core", "bo"])).code).toBe(0);
+    expect((await runCli(homes.c, ["team", "join", "core"])).code).toBe(0);
     const notMember = await runCli(homes.c, ["team", "share", "api", "web"]);
     expect(notMember.code).not.toBe(0);
     expect(notMember.stderr).toMatch(/no team named web/);

@@ -13,7 +13,8 @@ export function memoryJson(memory: Memory): unknown {
 export function formatMemoryLine(memory: Memory, score?: number): string {
   const status = memory.status === 1 ? "" : ` (${enumName(MemoryStatusSchema, memory.status)})`;
   const scored = score === undefined ? "" : ` score ${score.toFixed(2)}`;
-  const head = `${memory.id}  ${enumName(MemoryKindSchema, memory.kind)}  ${memory.project}${status}${scored}`;
+  const others = [memory.author && `from ${memory.author}`, memory.editedBy && `edited by ${memory.editedBy}`, memory.viaTeam && `team ${memory.viaTeam}`].filter(Boolean);
+  const head = `${memory.id}  ${enumName(MemoryKindSchema, memory.kind)}  ${memory.project}${status}${others.length > 0 ? `  (${others.join(", ")})` : ""}${scored}`;
   return `${head}\n  ${oneLine(memory.content, 200)}`;
 }
 
@@ -23,6 +24,9 @@ export function formatMemoryFull(memory: Memory): string {
     ["kind", enumName(MemoryKindSchema, memory.kind)],
     ["project", memory.project],
     ["status", enumName(MemoryStatusSchema, memory.status)],
+    ["from", memory.author],
+    ["edited by", memory.editedBy],
+    ["via team", memory.viaTeam],
     ["content", memory.content],
     ["problem", memory.problem],
     ["solution", memory.solution],

@@ -1,7 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Command } from "commander";
-import { GetHubStatusResponseSchema, ListTeamsResponseSchema } from "../../../gen/memd/v1/hub_service_pb.js";
+import { GetHubStatusResponseSchema, ListTeamInvitationsResponseSchema, ListTeamsResponseSchema } from "../../../gen/memd/v1/hub_service_pb.js";
 import { action } from "./context.js";
 
 /** The hub (memory across machines, and teams) and the teams on it; the daemon does the work. */
@@ -14,8 +14,11 @@ export function registerHubCommands(program: Command): void {
     .action(
       action(async (ctx, ownerUrl: string) => {
         const res = await ctx.clients.hub.initHub({ ownerUrl });
-        if (ctx.json) return ctx.printJson({ fromVersion: res.fromVersion, toVersion: res.toVersion });
+        if (ctx.json) return ctx.printJson({ fromVersion: res.fromVersion, toVersion: res.toVersion, statisticsHidden: res.statisticsHidden });
         ctx.print(res.fromVersion === res.toVersion ? `the hub's schema is current (version ${res.toVersion})` : `the hub's schema went from version ${res.fromVersion} to ${res.toVersion}`);
+        if (!res.statisticsHidden) {
+          ctx.print("note: every hub user can read PostgreSQL's per-table statistics (how many memories, events and teams all users have together); only a superuser running memctl hub init can hide them");
+        }
         ctx.print("each person needs a role in it: CREATE ROLE name LOGIN PASSWORD '…' IN ROLE memd_user;");
       }),
     );
@@ -53,8 +56,9 @@ export function registerHubCommands(program: Command): void {
         ctx.print(`hub: ${res.url} as ${res.user} (${res.connected ? "connected" : "not connected"}), this machine ${res.machineId}`);
         ctx.print(`  last sync: ${res.lastSyncTime ? timestampDate(res.lastSyncTime).toISOString() : "none since memd started"}`);
         ctx.print(`  waiting to push: ${res.pendingMemories} memories, ${res.pendingEvents} events; pushed ${res.pushed}, pulled ${res.pulled} since memd started`);
-        ctx.print(`  conflicts: ${res.conflicts} (both versions are in each memory's history); refused by the hub: ${res.refused}; not stored: ${res.rejected}`);
+        ctx.print(`  conflicts: ${res.conflicts} (both versions are in each memory's history); refused by the hub: ${res.refused} memories, ${res.refusedEvents} events; not stored: ${res.rejected}`);
         if (res.lastError) ctx.print(`  last error (retried): ${res.lastError}`);
+        if (res.notice) ctx.print(`  noticed${res.noticeTime ? ` at ${timestampDate(res.noticeTime).toISOString()}` : ""}: ${res.notice}`);
       }),
     );
 
@@ -70,10 +74,36 @@ export function registerHubCommands(program: Command): void {
 
   team
     .command("add <team> <user>")
-    .description("add a hub user to a team you own")
+    .description("invite a hub user into a team you own; they are a member once they accept (memctl team join)")
     .action(action(async (ctx, name: string, member: string) => {
-      await ctx.clients.hub.addTeamMember({ team: name, member });
-      ctx.print(`${member} is in team ${name}`);
+      const res = await ctx.clients.hub.addTeamMember({ team: name, member });
+      ctx.print(res.invited ? `${member} is invited to team ${name}; they join with memctl team join ${name}` : `${member} is in team ${name} already`);
+    }));
+
+  team
+    .command("invitations")
+    .description("the teams you are invited to, and who invited you")
+    .action(action(async (ctx) => {
+      const res = await ctx.clients.hub.listTeamInvitations({});
+      if (ctx.json) return ctx.printJson(toJson(ListTeamInvitationsResponseSchema, res));
+      if (res.invitations.length === 0) return ctx.print("no invitations are waiting for you");
+      for (const i of res.invitations) ctx.print(`${i.team} (invited by ${i.invitedBy}): memctl team join ${i.team}, or memctl team decline ${i.team}`);
+    }));
+
+  team
+    .command("join <team>")
+    .description("accept your invitation into a team: you receive the memories its members share with it")
+    .action(action(async (ctx, name: string) => {
+      await ctx.clients.hub.joinTeam({ team: name });
+      ctx.print(`you are in team ${name}; memories its members share reach you marked with their names`);
+    }));
+
+  team
+    .command("decline <team>")
+    .description("turn down your invitation into a team")
+    .action(action(async (ctx, name: string) => {
+      const res = await ctx.clients.hub.declineTeamInvitation({ team: name });
+      ctx.print(res.declined ? `you declined the invitation to team ${name}` : `you had no invitation to team ${name}`);
     }));
 
   team
@@ -102,13 +132,13 @@ export function registerHubCommands(program: Command): void {
 
   team
     .command("list")
-    .description("the teams you own or are in, their members and shared projects")
+    .description("the teams you own or are in, their members, invitations and shared projects")
     .action(action(async (ctx) => {
       const res = await ctx.clients.hub.listTeams({});
       if (ctx.json) return ctx.printJson(toJson(ListTeamsResponseSchema, res));
       if (res.teams.length === 0) return ctx.print("you are in no team");
       for (const t of res.teams) {
-        ctx.print(`${t.name} (owner ${t.owner}): ${t.members.join(", ")}`);
+        ctx.print(`${t.name} (owner ${t.owner}): ${t.members.join(", ")}${t.invited.length > 0 ? `; invited: ${t.invited.join(", ")}` : ""}`);
         for (const s of t.shares) ctx.print(`  shares ${s.owner}/${s.project}`);
       }
     }));

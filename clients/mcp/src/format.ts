@@ -37,9 +37,13 @@ export function memoryFull(memory: Memory): string {
   return [`${memory.id} [${labels(memory)}]`, memory.content, ...details].join("\n");
 }
 
+/** "kind, project[, status][, from bo][, edited by cy][, team core]": another person's memory always says whose it is. */
 export function labels(memory: Memory): string {
   const parts = [enumName(MemoryKindSchema, memory.kind), memory.project];
   if (memory.status !== MemoryStatus.ACTIVE) parts.push(enumName(MemoryStatusSchema, memory.status));
+  if (memory.author !== "") parts.push(`from ${memory.author}`);
+  if (memory.editedBy !== "") parts.push(`edited by ${memory.editedBy}`);
+  if (memory.viaTeam !== "") parts.push(`team ${memory.viaTeam}`);
   return parts.join(", ");
 }
 

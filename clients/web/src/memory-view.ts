@@ -33,6 +33,8 @@ function fields(m: Memory): HTMLDListElement {
     ["kind", name(MemoryKind, m.kind)],
     ["project", m.project],
     ["status", name(MemoryStatus, m.status)],
+    ["from", m.author ? `${m.author}${m.viaTeam ? ` (team ${m.viaTeam})` : ""}` : "you"],
+    ["edited by", m.editedBy || "-"],
     ["confidence", m.confidence.toFixed(2)],
     ["provenance", name(Provenance, m.provenance)],
     ["tier", name(Tier, m.tier)],

@@ -1,16 +1,17 @@
 import { createHash } from "node:crypto";
-import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
+import type { HubRecord } from "../memory/author.js";
+import type { MemoryEvent } from "../memory/memory.js";
 import { READ_FIELDS } from "../memory/merge-reads.js";
 
 /** One machine's version of a memory, as the hub compares them. */
 export interface MemoryVersion {
-  record: MemoryRecord;
+  record: HubRecord;
   /** The machine that wrote it (a local database's id). */
   machine: string;
 }
 
 /** True when two versions hold the same memory, reads aside. */
-export function sameMemory(a: MemoryRecord, b: MemoryRecord): boolean {
+export function sameMemory(a: HubRecord, b: HubRecord): boolean {
   return canonical(withoutReads(a)) === canonical(withoutReads(b));
 }
 
@@ -53,8 +54,8 @@ export function conflictKey(loser: MemoryVersion, winner: MemoryVersion): string
   return `conflict:${loser.record.id}:${hash.slice(0, 32)}`;
 }
 
-function withoutReads(record: MemoryRecord): Partial<MemoryRecord> {
-  const copy: Partial<MemoryRecord> = { ...record };
+function withoutReads(record: HubRecord): Partial<HubRecord> {
+  const copy: Partial<HubRecord> = { ...record };
   for (const field of READ_FIELDS) delete copy[field];
   return copy;
 }

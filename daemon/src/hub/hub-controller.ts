@@ -4,7 +4,7 @@ import type { Logger } from "../logger.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { HubStore } from "../store/hub-store.js";
 import type { HubPort, TeamAdmin } from "./hub-port.js";
-import { hubError } from "./pg-hub.js";
+import { hubError } from "./hub-errors.js";
 import { migrateHub } from "./hub-migrate.js";
 import { HubSync, type HubSyncStatus } from "./hub-sync.js";
 
@@ -78,7 +78,7 @@ export class HubController {
   }
 
   /** Makes or upgrades the hub's schema as its owner; the owner's URL is not kept. */
-  async init(ownerUrl: string): Promise<{ from: number; to: number }> {
+  async init(ownerUrl: string): Promise<{ from: number; to: number; statisticsHidden: boolean }> {
     const client = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 5_000, application_name: "memd hub init" });
     // A connection that fails later must not end the daemon.
     client.on("error", () => undefined);

@@ -7,9 +7,14 @@ const MIGRATION_LOCK = 0x6d656d64; // "memd"
 
 /**
  * Brings the hub's schema up to this memd's, as the hub's owner, one migration per transaction
- * with its version; refuses a hub written by a newer memd. Returns the versions before and after.
+ * with its version; refuses a hub written by a newer memd. Returns the versions before and after,
+ * and whether hub users are kept from PostgreSQL's per-table statistics (see hub-schema.ts).
  */
-export async function migrateHub(client: pg.ClientBase, writtenBy: string, migrations: readonly HubMigration[] = HUB_MIGRATIONS): Promise<{ from: number; to: number }> {
+export async function migrateHub(
+  client: pg.ClientBase,
+  writtenBy: string,
+  migrations: readonly HubMigration[] = HUB_MIGRATIONS,
+): Promise<{ from: number; to: number; statisticsHidden: boolean }> {
   const newest = migrations.at(-1)?.version ?? 0;
   await client.query("BEGIN");
   try {
@@ -29,8 +34,11 @@ export async function migrateHub(client: pg.ClientBase, writtenBy: string, migra
       );
     }
     await client.query("GRANT SELECT ON memd.hub_meta TO memd_user");
+    const hidden = await client.query<{ hidden: boolean }>(
+      "SELECT NOT has_table_privilege('memd_user', 'pg_catalog.pg_stat_user_tables', 'SELECT') AND NOT has_column_privilege('memd_user', 'pg_catalog.pg_class', 'reltuples', 'SELECT') AS hidden",
+    );
     await client.query("COMMIT");
-    return { from, to: Math.max(from, newest) };
+    return { from, to: Math.max(from, newest), statisticsHidden: hidden.rows[0]?.hidden === true };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { InvalidInputError } from "../errors.js";
 import { EVENT_ACTIONS, MEMORY_KINDS, MEMORY_STATUSES, PROVENANCES, TIERS, type MemoryEvent, type MemoryRecord } from "../memory/memory.js";
+import type { Authorship } from "../memory/author.js";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 
@@ -50,11 +51,14 @@ const eventShape = z.object({
   detail: z.string().max(2_000_000),
 });
 
-/** A memory from the hub, checked; throws InvalidInputError naming what is wrong. */
-export function memoryFromHub(value: unknown, limits: MemoryLimits): MemoryRecord {
+/**
+ * A memory from the hub, checked; throws InvalidInputError naming what is wrong. Who wrote it is
+ * what the hub recorded (`authorship`): whatever the record itself claims is not read.
+ */
+export function memoryFromHub(value: unknown, limits: MemoryLimits, authorship: Authorship): MemoryRecord {
   const parsed = recordShape.safeParse(value);
   if (!parsed.success) throw new InvalidInputError(`a memory from the hub is malformed: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  return validateImported(parsed.data, limits);
+  return validateImported({ ...parsed.data, ...authorship }, limits);
 }
 
 /** A history event from the hub, checked against the memory it must belong to. */

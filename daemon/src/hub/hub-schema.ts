@@ -163,6 +163,144 @@ export const HUB_MIGRATIONS: readonly HubMigration[] = [
       GRANT EXECUTE ON FUNCTION memd.my_teams() TO memd_user;
     `,
   },
+  {
+    version: 2,
+    name: "the hub's identity and epoch, keys and versions that belong to their writers, and teams joined by consent",
+    sql: `
+      -- Who the hub is, and how many times it lost rows: a daemon remembers both and, when either
+      -- changes (a different database at the same URL, a TRUNCATE or DELETE by the hub's owner),
+      -- pushes again everything of its person's that it had pushed. Users may not delete rows, so
+      -- any deletion is the owner's, and the epoch counts it.
+      ALTER TABLE memd.hub_meta ADD COLUMN hub_id uuid NOT NULL DEFAULT gen_random_uuid();
+      ALTER TABLE memd.hub_meta ADD COLUMN epoch bigint NOT NULL DEFAULT 1;
+      CREATE FUNCTION memd.after_rows_lost() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $f$
+      BEGIN
+        UPDATE memd.hub_meta SET epoch = epoch + 1 WHERE id = 1;
+        PERFORM pg_notify('memd_changes', '');
+        RETURN NULL;
+      END $f$;
+      CREATE FUNCTION memd.after_rows_deleted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $f$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM gone) THEN
+          UPDATE memd.hub_meta SET epoch = epoch + 1 WHERE id = 1;
+          PERFORM pg_notify('memd_changes', '');
+        END IF;
+        RETURN NULL;
+      END $f$;
+      CREATE TRIGGER memories_truncated AFTER TRUNCATE ON memd.memories FOR EACH STATEMENT EXECUTE FUNCTION memd.after_rows_lost();
+      CREATE TRIGGER events_truncated AFTER TRUNCATE ON memd.events FOR EACH STATEMENT EXECUTE FUNCTION memd.after_rows_lost();
+      CREATE TRIGGER memories_deleted AFTER DELETE ON memd.memories REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION memd.after_rows_deleted();
+      CREATE TRIGGER events_deleted AFTER DELETE ON memd.events REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION memd.after_rows_deleted();
+
+      -- Who wrote each version, set by the hub and never by the pusher: a daemon marks a memory
+      -- another person wrote (or last changed) as theirs wherever an agent sees it.
+      ALTER TABLE memd.memories ADD COLUMN written_by name;
+      UPDATE memd.memories SET written_by = owner;
+      ALTER TABLE memd.memories ALTER COLUMN written_by SET NOT NULL;
+      CREATE FUNCTION memd.before_write() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog AS $f$
+      BEGIN
+        IF TG_OP = 'INSERT' OR NEW.record IS DISTINCT FROM OLD.record THEN
+          NEW.written_by := session_user;
+        ELSE
+          NEW.written_by := OLD.written_by;
+        END IF;
+        RETURN NEW;
+      END $f$;
+      CREATE TRIGGER memories_written_by BEFORE INSERT OR UPDATE ON memd.memories FOR EACH ROW EXECUTE FUNCTION memd.before_write();
+
+      -- An event's key belongs to its writer: keys are unique per owner, and one may only add
+      -- events as oneself, so nobody can take a key another person's daemon will use. Events
+      -- from before this version are credited to their memory's owner.
+      ALTER TABLE memd.events ADD COLUMN owner name;
+      UPDATE memd.events e SET owner = m.owner FROM memd.memories m WHERE m.id = e.memory_id;
+      ALTER TABLE memd.events ALTER COLUMN owner SET NOT NULL;
+      ALTER TABLE memd.events ALTER COLUMN owner SET DEFAULT session_user;
+      ALTER TABLE memd.events DROP CONSTRAINT events_pkey;
+      ALTER TABLE memd.events ADD PRIMARY KEY (owner, key);
+      DROP POLICY events_insert ON memd.events;
+      CREATE POLICY events_insert ON memd.events FOR INSERT TO memd_user
+        WITH CHECK (owner = session_user AND EXISTS (SELECT 1 FROM memd.memories m WHERE m.id = events.memory_id));
+
+      -- Joining a team takes the member's consent: its owner invites, and only the invitee may
+      -- add themselves, with an invitation, which joining uses up. Members added without one
+      -- before this version are invited again: they are members once they accept.
+      CREATE TABLE memd.team_invitations (
+        team       text NOT NULL REFERENCES memd.teams (name) ON DELETE CASCADE,
+        invitee    name NOT NULL,
+        invited_by name NOT NULL DEFAULT session_user,
+        invited_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (team, invitee)
+      );
+      CREATE INDEX team_invitations_invitee ON memd.team_invitations (invitee);
+      INSERT INTO memd.team_invitations (team, invitee, invited_by)
+        SELECT m.team, m.member, t.owner FROM memd.team_members m JOIN memd.teams t ON t.name = m.team WHERE m.member <> t.owner;
+      DELETE FROM memd.team_members m USING memd.teams t WHERE t.name = m.team AND m.member <> t.owner;
+      CREATE FUNCTION memd.my_invitations() RETURNS SETOF text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS
+        $f$ SELECT team FROM memd.team_invitations WHERE invitee = session_user $f$;
+      CREATE FUNCTION memd.my_owned_teams() RETURNS SETOF text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS
+        $f$ SELECT name FROM memd.teams WHERE owner = session_user $f$;
+      CREATE OR REPLACE FUNCTION memd.after_join() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $f$
+      BEGIN
+        DELETE FROM memd.team_invitations WHERE team = NEW.team AND invitee = NEW.member;
+        INSERT INTO memd.access_generations (member, generation) VALUES (NEW.member, 1)
+          ON CONFLICT (member) DO UPDATE SET generation = memd.access_generations.generation + 1;
+        PERFORM pg_notify('memd_changes', '');
+        RETURN NEW;
+      END $f$;
+      ALTER TABLE memd.team_invitations ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY invitations_visible ON memd.team_invitations FOR SELECT TO memd_user
+        USING (invitee = session_user OR team IN (SELECT memd.my_teams()) OR team IN (SELECT memd.my_owned_teams()));
+      CREATE POLICY invitations_add ON memd.team_invitations FOR INSERT TO memd_user
+        WITH CHECK (invited_by = session_user AND team IN (SELECT memd.my_owned_teams()));
+      -- The invitee declines; the team's owner withdraws.
+      CREATE POLICY invitations_remove ON memd.team_invitations FOR DELETE TO memd_user
+        USING (invitee = session_user OR team IN (SELECT memd.my_owned_teams()));
+      GRANT SELECT, INSERT (team, invitee), DELETE ON memd.team_invitations TO memd_user;
+      DROP POLICY members_add ON memd.team_members;
+      CREATE POLICY members_join ON memd.team_members FOR INSERT TO memd_user
+        WITH CHECK (member = session_user AND team IN (SELECT memd.my_invitations()));
+      DROP POLICY members_remove ON memd.team_members;
+      CREATE POLICY members_remove ON memd.team_members FOR DELETE TO memd_user
+        USING (member = session_user OR team IN (SELECT memd.my_owned_teams()));
+
+      -- A team, its owner and its name are seen by its owner, its members and those invited, by
+      -- nobody else.
+      DROP POLICY teams_visible ON memd.teams;
+      CREATE POLICY teams_visible ON memd.teams FOR SELECT TO memd_user
+        USING (owner = session_user OR name IN (SELECT memd.my_teams()) OR name IN (SELECT memd.my_invitations()));
+      GRANT EXECUTE ON FUNCTION memd.my_invitations(), memd.my_owned_teams() TO memd_user;
+
+      -- PostgreSQL shows every role the row counts of every table (statistics views and
+      -- functions, pg_class.reltuples, relation sizes): how many memories, events, teams and
+      -- members all users have together. Only a superuser may take that from PUBLIC, so a hub
+      -- made by one (self-hosted) hides them in its database; on a managed one (RDS, Neon,
+      -- Supabase) they stay readable, and memctl hub init says so. The planner's estimates
+      -- (EXPLAIN) still show their order of magnitude.
+      DO $hide$
+      DECLARE f regprocedure;
+      BEGIN
+        IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN RETURN; END IF;
+        REVOKE SELECT ON pg_catalog.pg_stat_all_tables, pg_catalog.pg_stat_user_tables, pg_catalog.pg_stat_sys_tables,
+          pg_catalog.pg_stat_xact_all_tables, pg_catalog.pg_stat_xact_user_tables, pg_catalog.pg_stat_xact_sys_tables,
+          pg_catalog.pg_statio_all_tables, pg_catalog.pg_statio_user_tables, pg_catalog.pg_statio_sys_tables,
+          pg_catalog.pg_stat_all_indexes, pg_catalog.pg_stat_user_indexes, pg_catalog.pg_stat_sys_indexes,
+          pg_catalog.pg_statio_all_indexes, pg_catalog.pg_statio_user_indexes, pg_catalog.pg_statio_sys_indexes,
+          pg_catalog.pg_statio_all_sequences, pg_catalog.pg_statio_user_sequences, pg_catalog.pg_statio_sys_sequences
+          FROM PUBLIC;
+        FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+            WHERE p.pronamespace = 'pg_catalog'::regnamespace
+              AND ((p.proname LIKE 'pg\\_stat\\_get\\_%' AND p.pronargs = 1 AND p.proargtypes[0] = 'oid'::regtype)
+                OR p.proname IN ('pg_relation_size', 'pg_table_size', 'pg_total_relation_size', 'pg_indexes_size'))
+        LOOP
+          EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+        END LOOP;
+        REVOKE SELECT ON pg_catalog.pg_class FROM PUBLIC;
+        EXECUTE (SELECT 'GRANT SELECT (' || string_agg(quote_ident(attname), ', ') || ') ON pg_catalog.pg_class TO PUBLIC'
+          FROM pg_catalog.pg_attribute WHERE attrelid = 'pg_catalog.pg_class'::regclass AND attnum > 0 AND NOT attisdropped
+            AND attname NOT IN ('reltuples', 'relpages', 'relallvisible'));
+      END $hide$;
+    `,
+  },
 ];
 
 /** The newest hub schema this memd knows. */

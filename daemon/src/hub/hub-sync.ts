@@ -2,9 +2,12 @@ import { WakeableSleep } from "../wakeable-sleep.js";
 import type { Logger } from "../logger.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import type { HubStore, SettledPush, StreamCursor } from "../store/hub-store.js";
-import type { HubPort } from "./hub-port.js";
+import { authorshipOnHub, withoutAuthorship } from "../memory/author.js";
+import type { HubNotice, HubStore, SettledPush, StreamCursor } from "../store/hub-store.js";
+import type { HubPort, HubState, PushResult } from "./hub-port.js";
+import { findLostRows, followHubIdentity } from "./hub-reconcile.js";
 import { eventFromHub, memoryFromHub } from "./hub-record.js";
+import { redactedUrl, userOf } from "./hub-url.js";
 
 export interface HubSyncOptions {
   store: HubStore;
@@ -41,8 +44,12 @@ export interface HubSyncStatus {
   conflicts: number;
   /** Local changes the hub refused (another person's memory, or out of a share). */
   refused: number;
+  /** This machine's history events the hub refused (their memory is not the hub's for this person, or their key holds another event). */
+  refusedEvents: number;
   /** Memories or events from the hub that failed the checks and were not stored. */
   rejected: number;
+  /** What the sync last noticed about the hub and did about it (it lost rows, or is another hub), kept across restarts; null for nothing. */
+  notice: HubNotice | null;
 }
 
 /** Also how long a burst of local changes gathers into one push (propagation's target is a second). */
@@ -69,7 +76,9 @@ export class HubSync {
   private readonly pause = new WakeableSleep();
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
-  private readonly counts = { pushed: 0, pulled: 0, conflicts: 0, refused: 0, rejected: 0 };
+  private readonly counts = { pushed: 0, pulled: 0, conflicts: 0, refused: 0, refusedEvents: 0, rejected: 0 };
+  /** The connection whose hub was last checked for rows it lost (see hub-reconcile.ts): each new one is. */
+  private checked: HubPort | null = null;
   private lastError = "";
   private lastSyncAt: number | null = null;
   /** Whether the stream may hold something new: another machine notified, the idle wait passed, or a step failed. */
@@ -121,6 +130,7 @@ export class HubSync {
       pendingMemories: pending.memories,
       pendingEvents: pending.events,
       ...this.counts,
+      notice: this.options.store.notice(),
     };
   }
 
@@ -133,6 +143,10 @@ export class HubSync {
     while (!this.stopped) {
       try {
         const hub = await this.connected();
+        if (this.checked !== hub) {
+          await this.reconcile(hub);
+          this.checked = hub;
+        }
         await this.push(hub);
         if (this.pullDue || this.options.now() - this.lastPullAt >= (this.options.idleMs ?? DEFAULT_IDLE_MS)) {
           this.pullDue = false;
@@ -183,6 +197,21 @@ export class HubSync {
     return hub;
   }
 
+  /** On a new connection: is it the hub this machine knew, and does it still hold all it acknowledged? */
+  private async reconcile(hub: HubPort): Promise<void> {
+    if (this.followIdentity(await hub.state())) return;
+    const notice = await findLostRows(hub, this.options.store, this.options.now());
+    if (notice) this.options.logger.warn({ notice: notice.text }, "the hub lost what it had acknowledged; it is pushed again");
+  }
+
+  /** True when the hub is another one, or lost rows, since this machine last looked: everything is queued again. */
+  private followIdentity(state: HubState): boolean {
+    const notice = followHubIdentity(this.options.store, state, this.options.now());
+    if (!notice) return false;
+    this.options.logger.warn({ notice: notice.text }, "the hub lost what it had acknowledged; it is pushed again");
+    return true;
+  }
+
   private async drop(): Promise<void> {
     const hub = this.hub;
     this.hub = null;
@@ -204,7 +233,7 @@ export class HubSync {
       const result = await hub.push({
         machine,
         at: this.options.now(),
-        memories: present.map((d) => ({ record: d.record, baseSeq: d.baseSeq })),
+        memories: present.map((d) => ({ record: withoutAuthorship(d.record), own: d.record.author === "", baseSeq: d.baseSeq })),
         events: events.map((d) => ({ key: d.key, event: d.event })),
       });
       const outcomes = new Map(result.memories.map((o) => [o.id, o]));
@@ -219,20 +248,41 @@ export class HubSync {
         }
         if (outcome.result === "won" || outcome.result === "lost") this.counts.conflicts += 1;
         if (outcome.result !== "lost") return { memoryId: d.memoryId, token: d.token, seq: outcome.seq };
-        return { memoryId: d.memoryId, token: d.token, seq: outcome.seq, winner: this.checked(() => memoryFromHub(outcome.winner, this.options.limits)) };
+        const authorship = authorshipOnHub(outcome.winnerBy, hub.user);
+        return { memoryId: d.memoryId, token: d.token, seq: outcome.seq, winner: this.valid(() => memoryFromHub(outcome.winner, this.options.limits, authorship)) };
       });
       store.settlePushes(settled);
       store.settleEvents(events.map((d) => d.eventId));
+      this.reportRefusedEvents(result);
       this.counts.pushed += present.length;
       await yieldTurn();
     }
+  }
+
+  /**
+   * Events the hub refused are settled (pushing them again would be refused again) but never
+   * silently: each is counted, logged with why, and the last is kept as the notice.
+   */
+  private reportRefusedEvents(result: PushResult): void {
+    if (result.eventsRefused.length === 0) return;
+    this.counts.refusedEvents += result.eventsRefused.length;
+    this.options.logger.warn({ refused: result.eventsRefused.slice(0, 20) }, "the hub refused history events of this machine; they stay on this machine only");
+    const first = result.eventsRefused[0] as { key: string; reason: string };
+    this.options.store.notify({ text: `the hub refused ${result.eventsRefused.length} history events of this machine (event ${first.key}: ${first.reason}); they stay on this machine only`, at: this.options.now() });
   }
 
   /** Pulls memories, then events, until the stream is read to its end. */
   private async pull(hub: HubPort): Promise<void> {
     const { store } = this.options;
     const { machine } = this;
-    const generation = await hub.accessGeneration();
+    const state = await hub.state();
+    if (this.followIdentity(state)) {
+      // Everything is queued again: push it before reading the stream from its start.
+      this.pullDue = true;
+      this.wakeUp();
+      return;
+    }
+    const { generation } = state;
     if (generation !== store.link()?.generation) store.restartStream(generation);
     let stored = 0;
     for (;;) {
@@ -242,7 +292,7 @@ export class HubSync {
       for (let i = 0; i < page.length; i += this.applyChunk) {
         const chunk = page.slice(i, i + this.applyChunk);
         const versions = chunk.flatMap((row) => {
-          const record = this.checked(() => memoryFromHub(row.record, this.options.limits));
+          const record = this.valid(() => memoryFromHub(row.record, this.options.limits, authorshipOnHub(row, hub.user)));
           return record && record.id === row.id ? [{ record, seq: row.cursor.seq }] : [];
         });
         stored += store.applyMemories(versions, (chunk.at(-1) as { cursor: StreamCursor }).cursor);
@@ -258,8 +308,8 @@ export class HubSync {
       const page = await hub.pullEvents(link.eventCursor, this.batch, machine);
       if (page.length === 0) break;
       const events = page.flatMap((row) => {
-        const event = this.checked(() => eventFromHub(row.event, row.memoryId));
-        return event ? [{ key: row.key, event }] : [];
+        const event = this.valid(() => eventFromHub(row.event, row.memoryId));
+        return event ? [{ key: row.key, owner: row.owner, event }] : [];
       });
       store.applyEvents(events, (page.at(-1) as { cursor: StreamCursor }).cursor);
       if (page.length < this.batch) break;
@@ -268,7 +318,7 @@ export class HubSync {
   }
 
   /** A value from the hub that fails its checks is skipped and reported, never stored. */
-  private checked<T extends MemoryRecord | MemoryEvent>(check: () => T): T | undefined {
+  private valid<T extends MemoryRecord | MemoryEvent>(check: () => T): T | undefined {
     try {
       return check();
     } catch (error) {
@@ -285,23 +335,4 @@ function yieldTurn(): Promise<void> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The hub's URL without its password, for status and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
-
-function userOf(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).username);
-  } catch {
-    return "";
-  }
 }

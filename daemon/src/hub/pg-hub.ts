@@ -1,17 +1,28 @@
+import net from "node:net";
 import pg from "pg";
-import { ConflictError, FailedPreconditionError, NotFoundError, SchemaTooNewError, UnavailableError } from "../errors.js";
+import { FailedPreconditionError, UnavailableError } from "../errors.js";
+import type { HubRecord } from "../memory/author.js";
 import { conflictEvent, conflictKey, sameMemory, winnerOf, type MemoryVersion } from "./conflict.js";
+import { hubError, isRefusal } from "./hub-errors.js";
 import { checkHubSchema } from "./hub-migrate.js";
-import type {
-  HubPort, PulledEvent, PulledMemory, PushBatch, PushedMemory, PushOutcome, PushResult, StreamCursor, TeamAdmin, TeamInfo,
-} from "./hub-port.js";
-import type { MemoryRecord } from "../memory/memory.js";
+import type { HubPort, HubState, PulledEvent, PulledMemory, PushBatch, PushedMemory, PushOutcome, PushResult, StreamCursor, TeamAdmin } from "./hub-port.js";
+import { PgTeams } from "./pg-teams.js";
 
 /** The channel every push notifies, so that other daemons pull within a moment. */
 const CHANNEL = "memd_changes";
 /** No statement of the sync worker may hold a hub connection longer than this. */
 const STATEMENT_TIMEOUT_MS = 60_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long closing waits for the hub to say goodbye before its connections are cut. */
+const CLOSE_WAIT_MS = 1_000;
+/**
+ * Who wrote a row of memd.memories, from the hub's own columns (see RowAuthors): its owner, the
+ * writer of its version, and a team of the reader's it is shared with (not looked up for the
+ * reader's own rows, most of any pull, which need none).
+ */
+const AUTHORS = `owner::text AS owner, written_by::text AS written_by,
+  CASE WHEN owner = session_user AND written_by = session_user THEN '' ELSE
+    coalesce((SELECT min(s.team) FROM memd.shares s WHERE s.owner = memories.owner AND s.project = memories.project AND s.team IN (SELECT memd.my_teams())), '') END AS team`;
 
 /**
  * Connects to a hub as the person in the URL, checks that its schema is this memd's, and starts
@@ -19,7 +30,17 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * FailedPreconditionError (or SchemaTooNewError) when it is not a hub this memd can use.
  */
 export async function connectHub(url: string): Promise<HubPort> {
+  // Every connection's socket, so that a hub that stopped answering (a hung host) cannot hold a
+  // close, and with it the daemon's shutdown: pg ends a connection politely, waiting for the
+  // server's goodbye, which such a hub never sends.
+  const sockets = new Set<net.Socket>();
   const config: pg.PoolConfig = {
+    stream: () => {
+      const socket = new net.Socket();
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+      return socket;
+    },
     connectionString: url,
     max: 2,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -35,8 +56,12 @@ export async function connectHub(url: string): Promise<HubPort> {
     lost = undefined;
     listener?.(error);
   };
-  // An idle connection the server ended must not end the daemon: the worker reconnects.
+  // A hub that dies must never end the daemon. pg's clients emit 'error' when their connection
+  // ends, and an 'error' nobody listens to is thrown: the pool listens on its idle clients only,
+  // so every client gets a listener of its own from birth, for while it is checked out (in the
+  // middle of a push) too. The query under way fails as well; the worker then reconnects.
   pool.on("error", loseOnce);
+  pool.on("connect", (client) => client.on("error", loseOnce));
   const listener = new pg.Client(config);
   listener.on("error", loseOnce);
   listener.on("end", () => loseOnce(new UnavailableError("the hub closed the connection")));
@@ -45,11 +70,22 @@ export async function connectHub(url: string): Promise<HubPort> {
     await checkHubSchema(listener);
     const who = await listener.query<{ user: string }>("SELECT session_user AS user");
     await listener.query(`LISTEN ${CHANNEL}`);
-    return new PgHub(pool, listener, who.rows[0]?.user ?? "", (l) => (lost = l));
+    return new PgHub(pool, listener, who.rows[0]?.user ?? "", (l) => (lost = l), sockets);
   } catch (error) {
-    await Promise.allSettled([listener.end(), pool.end()]);
+    await closeWithin(listener, pool, sockets);
     throw hubError(error);
   }
+}
+
+/** Ends the connections politely, or, when the hub has not answered within CLOSE_WAIT_MS, cuts them. */
+async function closeWithin(listener: pg.Client, pool: pg.Pool, sockets: ReadonlySet<net.Socket>): Promise<void> {
+  const ended = Promise.allSettled([listener.end(), pool.end()]);
+  let timer: NodeJS.Timeout | undefined;
+  const polite = await Promise.race([ended.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (polite) return;
+  for (const socket of sockets) socket.destroy();
+  await ended;
 }
 
 class PgHub implements HubPort {
@@ -60,6 +96,7 @@ class PgHub implements HubPort {
     private readonly listener: pg.Client,
     readonly user: string,
     private readonly setLost: (listener: (error: Error) => void) => void,
+    private readonly sockets: ReadonlySet<net.Socket>,
   ) {
     this.teams = new PgTeams(pool);
   }
@@ -95,8 +132,8 @@ class PgHub implements HubPort {
       const conflicts: { key: string; event: unknown; memoryId: string }[] = [];
       const ids = batch.memories.map((m) => m.record.id);
       const current = ids.length === 0 ? [] : (
-        await client.query<{ id: string; seq: string; record: MemoryRecord; machine: string }>(
-          "SELECT id, seq, record, machine FROM memd.memories WHERE id = ANY($1::text[]) FOR UPDATE",
+        await client.query<{ id: string; seq: string; record: HubRecord; machine: string; owner: string; written_by: string; team: string }>(
+          `SELECT id, seq, record, machine, ${AUTHORS} FROM memd.memories WHERE id = ANY($1::text[]) FOR UPDATE`,
           [ids],
         )
       ).rows;
@@ -121,19 +158,30 @@ class PgHub implements HubPort {
           const loser = winner === mine ? theirs : mine;
           conflicts.push({ key: conflictKey(loser, winner), event: conflictEvent(loser, winner, batch.at), memoryId: row.id });
           if (winner === mine) updates.push({ memory, result: "won" });
-          else outcomes.push({ id: row.id, result: "lost", seq: Number(row.seq), winner: row.record });
+          else outcomes.push({ id: row.id, result: "lost", seq: Number(row.seq), winner: row.record, winnerBy: { owner: row.owner, writtenBy: row.written_by, team: row.team } });
         }
       }
       outcomes.push(...(await this.insert(client, inserts, batch.machine, itemByItem)));
       outcomes.push(...(await this.update(client, updates, batch.machine, itemByItem)));
       const events = [...batch.events.map((e) => ({ key: e.key, event: e.event as unknown, memoryId: e.event.memoryId })), ...conflicts];
       const changed = outcomes.some((o) => o.result !== "unchanged" && o.result !== "refused");
-      const eventsStored = await this.recordEvents(client, events, changed, batch.machine, itemByItem);
-      return { memories: outcomes, eventsStored, eventsRefused: events.length - eventsStored };
+      const eventsRefused = await this.recordEvents(client, events, changed, batch.machine, itemByItem);
+      return { memories: outcomes, eventsStored: events.length - eventsRefused.length, eventsRefused };
     }
   }
 
   private async insert(client: pg.PoolClient, memories: readonly PushedMemory[], machine: string, itemByItem: boolean): Promise<PushOutcome[]> {
+    // Another person's memory the hub does not hold (lost, or never seen by it) is theirs to push:
+    // written from here, the hub would record it as this person's.
+    const notOwn = memories.filter((m) => !m.own).map((m): PushOutcome => ({
+      id: m.record.id,
+      result: "refused",
+      reason: "another person's memory that the hub does not hold: only its owner's machines may put it there again",
+    }));
+    return [...notOwn, ...(await this.insertOwn(client, memories.filter((m) => m.own), machine, itemByItem))];
+  }
+
+  private async insertOwn(client: pg.PoolClient, memories: readonly PushedMemory[], machine: string, itemByItem: boolean): Promise<PushOutcome[]> {
     if (memories.length === 0) return [];
     const write = async (part: readonly PushedMemory[]) => {
       const rows = part.map((m) => ({ id: m.record.id, project: m.record.project, status: m.record.status, record: m.record }));
@@ -174,10 +222,11 @@ class PgHub implements HubPort {
   }
 
   /**
-   * Records events once each (by key), only for memories the hub holds for this user, and
-   * notifies the other daemons when anything changed (`changed`: the memories did), in one
-   * statement: each round trip to the hub is a write the daemon's event loop pays for. Returns
-   * how many events the hub holds for this user (already recorded counts: it is there either way).
+   * Records events once each (by this person's key), only for memories the hub holds for this
+   * user, and notifies the other daemons when anything changed (`changed`: the memories did), in
+   * one statement: each round trip to the hub is a write the daemon's event loop pays for.
+   * Returns the events refused, with why: a key this person already used for a different event
+   * (another machine with this machine's id: a copied database) is refused, not silently kept.
    */
   private async recordEvents(
     client: pg.PoolClient,
@@ -185,37 +234,60 @@ class PgHub implements HubPort {
     changed: boolean,
     machine: string,
     itemByItem: boolean,
-  ): Promise<number> {
+  ): Promise<{ key: string; reason: string }[]> {
     const write = async (part: readonly { key: string; event: unknown; memoryId: string }[], notify = changed) => {
       const rows = part.map((e) => ({ key: e.key, memory_id: e.memoryId, event: e.event }));
-      const result = await client.query<{ visible: string }>(
+      // The CTEs read the table as it was before this statement: "taken" sees only earlier rows.
+      const result = await client.query<{ unheld: string[]; taken: string[] }>(
         `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (key text, memory_id text, event jsonb)),
               v AS (SELECT x.* FROM x WHERE EXISTS (SELECT 1 FROM memd.memories m WHERE m.id = x.memory_id)),
-              added AS (INSERT INTO memd.events (key, memory_id, event) SELECT key, memory_id, event FROM v ON CONFLICT (key) DO NOTHING RETURNING 1)
-         SELECT (SELECT count(*) FROM v) AS visible,
+              taken AS (SELECT v.key FROM v JOIN memd.events e ON e.owner = session_user AND e.key = v.key WHERE e.event <> v.event OR e.memory_id <> v.memory_id),
+              added AS (INSERT INTO memd.events (key, memory_id, event) SELECT key, memory_id, event FROM v ON CONFLICT (owner, key) DO NOTHING RETURNING 1)
+         SELECT coalesce((SELECT array_agg(x.key) FROM x WHERE NOT EXISTS (SELECT 1 FROM v WHERE v.key = x.key)), '{}') AS unheld,
+                coalesce((SELECT array_agg(key) FROM taken), '{}') AS taken,
                 CASE WHEN $2 OR EXISTS (SELECT 1 FROM added) THEN pg_notify('${CHANNEL}', $3) END AS notified`,
         [JSON.stringify(rows), notify, machine],
       );
-      return [Number(result.rows[0]?.visible ?? 0)];
+      const row = result.rows[0] ?? { unheld: [], taken: [] };
+      return [
+        ...row.unheld.map((key) => ({ key, reason: "the hub does not hold its memory for you" })),
+        ...row.taken.map((key) => ({ key, reason: "the hub holds a different event of yours under this key (is another machine using this machine's id, from a copied database?)" })),
+      ];
     };
-    if (events.length === 0 && !changed) return 0;
-    if (!itemByItem) return (await write(events))[0] ?? 0;
+    if (events.length === 0 && !changed) return [];
+    if (!itemByItem) return write(events);
     // Item by item: the notice goes in a statement of its own, after whatever was refused.
-    const counts = await eachAlone(client, events, (part) => write(part, false), () => [0]);
-    const stored = counts.reduce((a, b) => a + b, 0);
-    if (changed || stored > 0) await write([], true);
-    return stored;
+    const refused = await eachAlone(client, events, (part) => write(part, false), (e, reason) => [{ key: e.key, reason }]);
+    if (changed || refused.length < events.length) await write([], true);
+    return refused;
   }
 
   async pullMemories(after: StreamCursor, limit: number, machine: string): Promise<PulledMemory[]> {
-    const rows = await this.stream<{ id: string; record: unknown; machine: string }>("memories", "id, record, machine", "machine <> $4", after, limit, machine);
-    return rows.map((r) => ({ id: r.id, record: r.record, machine: r.machine, cursor: r.cursor }));
+    // Who owns and who wrote a version come from the hub's own columns, never from the record.
+    // A version is this machine's own only if this person wrote it from here: a machine id is no
+    // secret, and a teammate writing under it must not keep their change from this machine.
+    const rows = await this.stream<{ id: string; record: unknown; machine: string; owner: string; written_by: string; team: string }>(
+      "memories",
+      `id, record, machine, ${AUTHORS}`,
+      "NOT (machine = $4 AND written_by = session_user)",
+      after,
+      limit,
+      machine,
+    );
+    return rows.map((r) => ({ id: r.id, record: r.record, machine: r.machine, owner: r.owner, writtenBy: r.written_by, team: r.team, cursor: r.cursor }));
   }
 
   async pullEvents(after: StreamCursor, limit: number, machine: string): Promise<PulledEvent[]> {
-    // A machine's own events are keyed "machine:id" (conflicts are keyed by the two versions, and come to both).
-    const rows = await this.stream<{ key: string; memory_id: string; event: unknown }>("events", "key, memory_id, event", "left(key, length($4) + 1) <> $4 || ':'", after, limit, machine);
-    return rows.map((r) => ({ key: r.key, memoryId: r.memory_id, event: r.event, cursor: r.cursor }));
+    // A machine's own events are this person's, keyed "machine:id" (conflicts are keyed by the two versions, and come to both).
+    const rows = await this.stream<{ key: string; owner: string; memory_id: string; event: unknown }>(
+      "events",
+      "key, owner::text AS owner, memory_id, event",
+      "NOT (owner = session_user AND left(key, length($4) + 1) = $4 || ':')",
+      after,
+      limit,
+      machine,
+    );
+    return rows.map((r) => ({ key: r.key, owner: r.owner, memoryId: r.memory_id, event: r.event, cursor: r.cursor }));
   }
 
   /**
@@ -241,14 +313,38 @@ class PgHub implements HubPort {
     return rows.map((r) => ({ ...r, cursor: { txid: r.cursor_txid, seq: Number(r.seq) } }));
   }
 
-  async accessGeneration(): Promise<number> {
-    const rows = await this.query<{ generation: string }>("SELECT generation FROM memd.access_generations WHERE member = session_user", []);
-    return Number(rows[0]?.generation ?? 0);
+  async state(): Promise<HubState> {
+    const rows = await this.query<{ hub_id: string; epoch: string; generation: string | null }>(
+      "SELECT hub_id::text AS hub_id, epoch, (SELECT generation FROM memd.access_generations WHERE member = session_user) AS generation FROM memd.hub_meta WHERE id = 1",
+      [],
+    );
+    const row = rows[0];
+    if (!row) throw new FailedPreconditionError("the hub's memd.hub_meta has no row: its owner runs `memctl hub init <owner's URL>` again");
+    return { hubId: row.hub_id, epoch: Number(row.epoch), generation: Number(row.generation ?? 0) };
+  }
+
+  async missingMemories(acknowledged: readonly { id: string; seq: number }[]): Promise<string[]> {
+    if (acknowledged.length === 0) return [];
+    const rows = await this.query<{ id: string }>(
+      `SELECT x.id FROM unnest($1::text[], $2::bigint[]) AS x (id, seq)
+       WHERE NOT EXISTS (SELECT 1 FROM memd.memories m WHERE m.id = x.id AND m.owner = session_user AND m.seq >= x.seq)`,
+      [acknowledged.map((a) => a.id), acknowledged.map((a) => a.seq)],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async missingEvents(keys: readonly string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.query<{ key: string }>(
+      "SELECT k AS key FROM unnest($1::text[]) AS k WHERE NOT EXISTS (SELECT 1 FROM memd.events e WHERE e.owner = session_user AND e.key = k)",
+      [keys],
+    );
+    return rows.map((r) => r.key);
   }
 
   async close(): Promise<void> {
     this.setLost(() => undefined);
-    await Promise.allSettled([this.listener.end(), this.pool.end()]);
+    await closeWithin(this.listener, this.pool, this.sockets);
   }
 
   private async query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
@@ -266,86 +362,20 @@ class PgHub implements HubPort {
     } catch (error) {
       throw hubError(error);
     }
+    let failure: Error | undefined;
     try {
       await client.query("BEGIN");
       const result = await work(client);
       await client.query("COMMIT");
       return result;
     } catch (error) {
+      failure = error as Error;
       await client.query("ROLLBACK").catch(() => undefined);
       throw hubError(error);
     } finally {
-      client.release();
-    }
-  }
-}
-
-class PgTeams implements TeamAdmin {
-  constructor(private readonly pool: pg.Pool) {}
-
-  async create(team: string): Promise<void> {
-    await this.run("INSERT INTO memd.teams (name) VALUES ($1)", [team], { unique: `there is already a team named ${team} on the hub` });
-  }
-
-  async addMember(team: string, member: string): Promise<void> {
-    const role = await this.run("SELECT 1 FROM pg_roles WHERE rolname = $1", [member]);
-    if (role.rowCount === 0) throw new NotFoundError(`the hub has no user ${member}: its owner makes one (CREATE ROLE ${member} LOGIN PASSWORD '…' IN ROLE memd_user)`);
-    await this.mustBeOwner(team, "add members");
-    await this.run("INSERT INTO memd.team_members (team, member) VALUES ($1, $2) ON CONFLICT DO NOTHING", [team, member]);
-  }
-
-  async removeMember(team: string, member: string): Promise<boolean> {
-    const removed = await this.run("DELETE FROM memd.team_members WHERE team = $1 AND member = $2 RETURNING member", [team, member]);
-    if (removed.rowCount === 0) await this.mustExist(team);
-    return (removed.rowCount ?? 0) > 0;
-  }
-
-  async share(project: string, team: string): Promise<boolean> {
-    await this.mustExist(team);
-    const teams = await this.run("SELECT $1 IN (SELECT memd.my_teams()) AS member", [team]);
-    if (!teams.rows[0].member) throw new FailedPreconditionError(`you are not a member of team ${team}: its owner adds you first`);
-    const added = await this.run("INSERT INTO memd.shares (project, team) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING team", [project, team]);
-    return (added.rowCount ?? 0) > 0;
-  }
-
-  async unshare(project: string, team: string): Promise<boolean> {
-    const removed = await this.run("DELETE FROM memd.shares WHERE owner = session_user AND project = $1 AND team = $2 RETURNING team", [project, team]);
-    return (removed.rowCount ?? 0) > 0;
-  }
-
-  async list(): Promise<TeamInfo[]> {
-    const teams = await this.run(
-      `SELECT t.name, t.owner, coalesce((SELECT array_agg(m.member::text ORDER BY m.member) FROM memd.team_members m WHERE m.team = t.name), '{}') AS members
-       FROM memd.teams t WHERE t.name IN (SELECT memd.my_teams()) OR t.owner = session_user ORDER BY t.name`,
-      [],
-    );
-    const shares = await this.run("SELECT team, owner::text AS owner, project FROM memd.shares ORDER BY team, owner, project", []);
-    return teams.rows.map((t) => ({
-      name: t.name,
-      owner: t.owner,
-      members: t.members,
-      shares: shares.rows.filter((s) => s.team === t.name).map((s) => ({ owner: s.owner, project: s.project })),
-    }));
-  }
-
-  private async mustExist(team: string): Promise<void> {
-    const found = await this.run("SELECT 1 FROM memd.teams WHERE name = $1", [team]);
-    if (found.rowCount === 0) throw new NotFoundError(`the hub has no team named ${team}`);
-  }
-
-  private async mustBeOwner(team: string, what: string): Promise<void> {
-    const found = await this.run("SELECT owner = session_user AS mine FROM memd.teams WHERE name = $1", [team]);
-    if (found.rowCount === 0) throw new NotFoundError(`the hub has no team named ${team}`);
-    if (!found.rows[0].mine) throw new FailedPreconditionError(`only the owner of team ${team} may ${what}`);
-  }
-
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private async run(text: string, values: unknown[], messages: { unique?: string } = {}): Promise<pg.QueryResult<any>> {
-    try {
-      return await this.pool.query(text, values);
-    } catch (error) {
-      if (messages.unique && (error as { code?: string }).code === "23505") throw new ConflictError(messages.unique, { cause: error });
-      throw hubError(error);
+      // A connection that failed (but for a refusal, which leaves it sound) may be broken: it is
+      // closed, not handed to the next push.
+      client.release(failure !== undefined && !isRefusal(failure) ? failure : undefined);
     }
   }
 }
@@ -384,26 +414,4 @@ async function eachAlone<T, R>(
     }
   }
   return results;
-}
-
-/** Row-level security, a missing privilege, or one of the hub's checks (22xxx data, 23xxx integrity) refused the statement. */
-function isRefusal(error: unknown): boolean {
-  const code = (error as { code?: string }).code ?? "";
-  return code === "42501" || code.startsWith("22") || code.startsWith("23");
-}
-
-/**
- * The hub's failures as the daemon's own errors, cause kept: refusals and bad values are the
- * request's problem; anything else (connection refused, reset, timeout, the server shutting
- * down) means the hub is unavailable for now, and the worker tries again.
- */
-export function hubError(error: unknown): Error {
-  if (error instanceof ConflictError || error instanceof FailedPreconditionError || error instanceof NotFoundError || error instanceof UnavailableError) return error;
-  if (error instanceof SchemaTooNewError) return error;
-  const code = (error as { code?: string }).code ?? "";
-  const message = error instanceof Error ? error.message : String(error);
-  if (isRefusal(error)) return new FailedPreconditionError(`the hub refused: ${message}`, { cause: error });
-  if (code === "28P01" || code === "28000") return new FailedPreconditionError(`the hub refused the login: ${message} (check the user and password in the hub URL)`, { cause: error });
-  if (code === "3D000") return new FailedPreconditionError(`the hub's database does not exist: ${message}`, { cause: error });
-  return new UnavailableError(`the hub is unreachable: ${message}`, { cause: error });
 }

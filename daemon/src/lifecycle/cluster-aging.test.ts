@@ -4,7 +4,7 @@ import { type AgingMemory, DEFAULT_CLUSTER_CONFIG, clusterAgingMemories } from "
 const config = DEFAULT_CLUSTER_CONFIG;
 
 function aging(id: string, vector: number[] | null, overrides: Partial<AgingMemory["memory"]> = {}, decayWeight = 0.2): AgingMemory {
-  return { memory: { id, project: "api", kind: "fact", status: "active", pinned: false, ...overrides }, decayWeight, vector };
+  return { memory: { id, project: "api", kind: "fact", status: "active", pinned: false, author: "", ...overrides }, decayWeight, vector };
 }
 
 /** A unit vector at `degrees` in the plane: cos(angle between two) is their similarity. */
@@ -20,6 +20,11 @@ describe("clusterAgingMemories", () => {
     // cos 30° ≈ 0.87; cos 90° = 0.
     const clusters = clusterAgingMemories([aging("A", at(0)), aging("B", at(30)), aging("C", at(90))], config);
     expect(ids(clusters)).toEqual([["A", "B"]]);
+  });
+
+  it("leaves another person's memories out: merged into one of the person's own, their words would pass for the person's", () => {
+    const clusters = clusterAgingMemories([aging("A", at(0)), aging("B", at(10), { author: "bo" }), aging("C", at(20))], config);
+    expect(ids(clusters)).toEqual([["A", "C"]]);
   });
 
   it("does not group at exactly the threshold", () => {

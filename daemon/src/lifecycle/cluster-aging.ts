@@ -19,14 +19,14 @@ export const DEFAULT_CLUSTER_CONFIG: ClusterConfig = Object.freeze({
 
 /** A memory offered for consolidation, with its current decay weight and its embedding. */
 export interface AgingMemory {
-  memory: Pick<MemoryRecord, "id" | "project" | "kind" | "status" | "pinned">;
+  memory: Pick<MemoryRecord, "id" | "project" | "kind" | "status" | "pinned" | "author">;
   decayWeight: number;
   vector: Vector | null;
 }
 
 /**
- * Groups aging memories that say nearly the same thing. Eligible: active, unpinned, embedded,
- * decay weight below the threshold. Within each (project, kind), memories are taken in id
+ * Groups aging memories that say nearly the same thing. Eligible: the person's own, active,
+ * unpinned, embedded, decay weight below the threshold. Within each (project, kind), memories are taken in id
  * order (ULIDs: creation order) and each joins the first cluster, in the order clusters were
  * started, whose every member it is more similar to than the threshold (greedy complete
  * linkage), else starts a new one. Complete linkage stops chains A~B~C from merging A with an
@@ -38,6 +38,8 @@ export function clusterAgingMemories<T extends AgingMemory>(items: readonly T[],
   for (const item of items) {
     const m = item.memory;
     if (m.status !== "active" || m.pinned || item.vector === null || !(item.decayWeight < config.agingBelow)) continue;
+    // Another person's memory is theirs to consolidate: merged here, their words would pass for this person's.
+    if (m.author !== "") continue;
     // JSON keeps (project, kind) pairs distinct whatever characters a project name holds.
     const key = JSON.stringify([m.project, m.kind]);
     const group = groups.get(key);

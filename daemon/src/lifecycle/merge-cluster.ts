@@ -1,3 +1,4 @@
+import { OWN } from "../memory/author.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { decayAnchor } from "./decay.js";
 import { compareIds } from "./id-order.js";
@@ -78,6 +79,8 @@ export function mergeCluster(members: readonly ClusterMember[], now: number, id:
     accessCount: all.reduce((sum, m) => sum + m.accessCount, 0),
     supersedes: "",
     supersededBy: "",
+    // Only the person's own memories are consolidated (cluster-aging.ts): the merge is theirs.
+    ...OWN,
     archiveReason: "",
     invalidAt: null,
   };

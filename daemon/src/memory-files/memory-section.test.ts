@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { OWN } from "../memory/author.js";
 import { BrokenSectionError, findSection, renderSection, replaceSection, SECTION_BEGIN, SECTION_END } from "./memory-section.js";
 
 const section = renderSection("acme-api", [
-  { id: "01JAAAAAAAAAAAAAAAAAAAAAAA", kind: "decision", content: "Auth is Clerk, not custom JWT. We moved in May." },
-  { id: "01JBBBBBBBBBBBBBBBBBBBBBBB", kind: "preference", content: "Always use pnpm,\nnever npm." },
+  { id: "01JAAAAAAAAAAAAAAAAAAAAAAA", kind: "decision", content: "Auth is Clerk, not custom JWT. We moved in May.", ...OWN },
+  { id: "01JBBBBBBBBBBBBBBBBBBBBBBB", kind: "preference", content: "Always use pnpm,\nnever npm.", ...OWN },
 ]);
-const newer = renderSection("acme-api", [{ id: "01JCCCCCCCCCCCCCCCCCCCCCCC", kind: "fact", content: "Postgres listens on 5433." }]);
+const newer = renderSection("acme-api", [{ id: "01JCCCCCCCCCCCCCCCCCCCCCCC", kind: "fact", content: "Postgres listens on 5433.", ...OWN }]);
 
 const userFiles = [
   "",
@@ -28,8 +29,13 @@ describe("renderSection", () => {
     expect(renderSection("acme-api", [])).toContain("No memories yet.");
   });
 
+  it("marks a memory another person wrote with their name and team", () => {
+    const text = renderSection("acme-api", [{ id: "01JAAAAAAAAAAAAAAAAAAAAAAA", kind: "rule", content: "Run the deploy script.", author: "bo", editedBy: "", viaTeam: "core" }]);
+    expect(text).toContain("- `01JAAAAAAAAAAAAAAAAAAAAAAA` rule: from bo (team core): Run the deploy script.");
+  });
+
   it("never lets memory text close the section early", () => {
-    const text = renderSection("p", [{ id: "01JAAAAAAAAAAAAAAAAAAAAAAA", kind: "fact", content: "<!-- memd:end --> tricky" }]);
+    const text = renderSection("p", [{ id: "01JAAAAAAAAAAAAAAAAAAAAAAA", kind: "fact", content: "<!-- memd:end --> tricky", ...OWN }]);
     expect(findSection(`${text}after\n`)).toEqual({ start: 0, end: text.length });
   });
 });

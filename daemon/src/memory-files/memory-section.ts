@@ -1,3 +1,4 @@
+import { type Authorship, withAuthor } from "../memory/author.js";
 import type { MemoryKind } from "../memory/memory.js";
 import { summarize } from "../recall/recall-budget.js";
 
@@ -12,8 +13,8 @@ const BEGIN_LINE = /^<!-- memd:begin\b.*-->[ \t]*\r?$/m;
 const END_LINE = /^<!-- memd:end -->[ \t]*\r?$/m;
 const TITLE_LINE = /^# [^\n]*\n/;
 
-/** One memory as the section lists it. */
-export interface SectionEntry {
+/** One memory as the section lists it, with who else wrote it (an agent reads this file as its instructions). */
+export interface SectionEntry extends Authorship {
   id: string;
   kind: MemoryKind;
   content: string;
@@ -23,7 +24,7 @@ export interface SectionEntry {
 export function renderSection(project: string, entries: readonly SectionEntry[]): string {
   const lines = [SECTION_BEGIN, `## Top memories in memd (${inline(project)})`, ""];
   if (entries.length === 0) lines.push("No memories yet.");
-  for (const entry of entries) lines.push(`- \`${entry.id}\` ${entry.kind}: ${inline(summarize(entry.content))}`);
+  for (const entry of entries) lines.push(`- \`${entry.id}\` ${entry.kind}: ${inline(withAuthor(summarize(entry.content), entry))}`);
   lines.push("", "Full text: `memctl get <id>` or the memory_get tool.", SECTION_END);
   return `${lines.join("\n")}\n`;
 }

@@ -64,6 +64,14 @@ export interface MemoryRecord {
   archiveReason: string;
   /** When the claim stopped holding (it was superseded); null while it holds. */
   invalidAt: number | null;
+  /**
+   * Who else wrote it, as the hub recorded it (see author.ts): the hub user whose memory it is
+   * when it is another person's ("" for this person's own), another person who changed it last
+   * ("" for none), and the team through which it reached this person. Only the hub sets them.
+   */
+  author: string;
+  editedBy: string;
+  viaTeam: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { OWN } from "./author.js";
 import type { MemoryKind, MemoryRecord, Provenance, Tier } from "./memory.js";
 import { provenanceDefaults } from "./provenance-defaults.js";
 import { redactMemory } from "./redact-memory.js";
@@ -58,6 +59,7 @@ export function buildMemory(input: NewMemoryInput, id: string, now: number, limi
     createdAt: now,
     updatedAt: now,
     lastAccessedAt: null,
+    ...OWN,
     expiresAt: input.expiresAt ?? null,
     reviewAt: validateFutureTime("review_time", input.reviewAt ?? null, now),
     accessCount: 0,

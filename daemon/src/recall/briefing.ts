@@ -1,3 +1,4 @@
+import { authorLabel, OTHERS_WROTE } from "../memory/author.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 
 /** The default number of items; the briefing is read at the start of every session. */
@@ -33,6 +34,8 @@ export interface BriefingItem {
   memoryId: string;
   /** The item as it appears in the text, without the leading "- ". */
   line: string;
+  /** Another person wrote it (see memory/author.ts); its line says who. */
+  byOthers: boolean;
 }
 
 export interface Briefing {
@@ -90,7 +93,7 @@ export function composeBriefing(sources: BriefingSources, options: BriefingOptio
   const items = [
     ...main,
     ...review.map((m) => memoryItem("review_due", m)),
-    ...proposals.map((p): BriefingItem => ({ zone: "skill_proposal", memoryId: p.memoryId, line: `Skill proposal: ${p.name} (memctl skills approve ${p.memoryId})` })),
+    ...proposals.map((p): BriefingItem => ({ zone: "skill_proposal", memoryId: p.memoryId, line: `Skill proposal: ${p.name} (memctl skills approve ${p.memoryId})`, byOthers: false })),
   ];
   // Items leave from the end until the text fits; an empty briefing always does.
   for (let kept = items.length; kept >= 0; kept--) {
@@ -103,15 +106,18 @@ export function composeBriefing(sources: BriefingSources, options: BriefingOptio
   return { items: [], text: "", injectedIds: [] };
 }
 
+/** "fact (global): …" for the person's own memory, "fact, from bo (team core): …" for another person's. */
 function memoryItem(zone: BriefingZone, m: MemoryRecord): BriefingItem {
-  return { zone, memoryId: m.id, line: `${m.kind}${m.project === GLOBAL_PROJECT ? " (global)" : ""}: ${oneLine(m.content, ITEM_CHARS)} [${m.id}]` };
+  const author = authorLabel(m);
+  const head = `${m.kind}${m.project === GLOBAL_PROJECT ? " (global)" : ""}${author === "" ? "" : `, ${author}`}`;
+  return { zone, memoryId: m.id, line: `${head}: ${oneLine(m.content, ITEM_CHARS)} [${m.id}]`, byOthers: author !== "" };
 }
 
 /** The items under their headings; review items and skill proposals each get a heading that says what to do with them. */
 function renderBriefing(project: string, items: readonly BriefingItem[]): string {
   if (items.length === 0) return "";
   const group = (zones: readonly BriefingZone[]) => items.filter((item) => zones.includes(item.zone)).map((item) => `- ${item.line}`);
-  const lines = [`Long-term memory from memd for project ${project}:`, ...group(["preference", "project", "episode"])];
+  const lines = [`Long-term memory from memd for project ${project}:`, ...(items.some((item) => item.byOthers) ? [OTHERS_WROTE] : []), ...group(["preference", "project", "episode"])];
   const review = group(["review_due"]);
   if (review.length > 0) lines.push("Due for review (ask the user to confirm, edit or archive):", ...review);
   const proposals = group(["skill_proposal"]);

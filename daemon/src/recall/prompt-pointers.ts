@@ -1,3 +1,5 @@
+import { authorLabel, type Authorship, OTHERS_WROTE } from "../memory/author.js";
+
 /**
  * Which recalled memories deserve a pointer in front of a user's prompt. This runs on every
  * prompt an agent sends, and noise injected there is the most common complaint about memory
@@ -142,9 +144,13 @@ function pointerReason(shared: readonly string[], graphPath: string, agrees: boo
   return [`shares ${shared.join(", ")}`, ...(graphPath === "" ? [] : [`entity graph: ${graphPath}`]), ...(agrees ? ["close in meaning"] : [])].join("; ");
 }
 
-/** The context text for the pointers: a header and one line each, or "" for none. */
-export function renderPointers(pointers: readonly { id: string; kind: string; line: string }[]): string {
+/** The context text for the pointers: a header and one line each ("- ID (fact, from bo (team core)): …" for another person's), or "" for none. */
+export function renderPointers(pointers: readonly ({ id: string; kind: string; line: string } & Authorship)[]): string {
   if (pointers.length === 0) return "";
-  const lines = pointers.map((p) => `- ${p.id} (${p.kind}): ${p.line}`);
-  return ["memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):", ...lines].join("\n");
+  const lines = pointers.map((p) => {
+    const author = authorLabel(p);
+    return `- ${p.id} (${p.kind}${author === "" ? "" : `, ${author}`}): ${p.line}`;
+  });
+  const others = lines.length > 0 && pointers.some((p) => authorLabel(p) !== "") ? [OTHERS_WROTE] : [];
+  return ["memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):", ...others, ...lines].join("\n");
 }

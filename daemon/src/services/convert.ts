@@ -136,6 +136,9 @@ export function memoryToPb(m: MemoryRecord): Memory {
     supersededBy: m.supersededBy,
     archiveReason: m.archiveReason,
     invalidTime: timeToPb(m.invalidAt),
+    author: m.author,
+    editedBy: m.editedBy,
+    viaTeam: m.viaTeam,
   });
 }
 
@@ -174,5 +177,8 @@ export function memoryFromPb(m: Memory): Omit<MemoryRecord, "createdAt" | "updat
     supersededBy: m.supersededBy,
     archiveReason: m.archiveReason,
     invalidAt: timeFromPb("invalid_time", m.invalidTime),
+    author: m.author,
+    editedBy: m.editedBy,
+    viaTeam: m.viaTeam,
   };
 }

@@ -14,8 +14,8 @@ const ROLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
 export function createHubService(hub: HubController): ServiceImpl<typeof HubService> {
   return {
     async initHub(req) {
-      const { from, to } = await hub.init(checkedUrl(req.ownerUrl, "owner_url"));
-      return { fromVersion: from, toVersion: to };
+      const { from, to, statisticsHidden } = await hub.init(checkedUrl(req.ownerUrl, "owner_url"));
+      return { fromVersion: from, toVersion: to, statisticsHidden };
     },
 
     async connectHub(req) {
@@ -39,7 +39,10 @@ export function createHubService(hub: HubController): ServiceImpl<typeof HubServ
         pulled: BigInt(status.pulled),
         conflicts: BigInt(status.conflicts),
         refused: BigInt(status.refused),
+        refusedEvents: BigInt(status.refusedEvents),
         rejected: BigInt(status.rejected),
+        notice: status.notice?.text ?? "",
+        noticeTime: status.notice ? timeToPb(status.notice.at) : undefined,
       };
     },
 
@@ -51,8 +54,23 @@ export function createHubService(hub: HubController): ServiceImpl<typeof HubServ
 
     async addTeamMember(req) {
       const [team, member] = [teamName(req.team), roleName(req.member)];
-      await hub.teams((teams) => teams.addMember(team, member));
+      return { invited: await hub.teams((teams) => teams.invite(team, member)) };
+    },
+
+    async listTeamInvitations() {
+      const invitations = await hub.teams((teams) => teams.invitations());
+      return { invitations: invitations.map((i) => ({ team: i.team, invitedBy: i.invitedBy, inviteTime: timeToPb(i.at) })) };
+    },
+
+    async joinTeam(req) {
+      const team = teamName(req.team);
+      await hub.teams((teams) => teams.join(team));
       return {};
+    },
+
+    async declineTeamInvitation(req) {
+      const team = teamName(req.team);
+      return { declined: await hub.teams((teams) => teams.decline(team)) };
     },
 
     async removeTeamMember(req) {

@@ -5,6 +5,7 @@ import {
 } from "../../../gen/memd/v1/memory_service_pb.js";
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
+import { withAuthor } from "../memory/author.js";
 import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus } from "../memory/memory.js";
 import { promoteMemory, rejectMemory, restoreMemory, supersedeMemory } from "../memory/corrections.js";
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
@@ -255,7 +256,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       return {
         memories: result.items.map((item) => ({
           id: item.memory.id,
-          summary: item.summary,
+          summary: withAuthor(item.summary, item.memory),
           kind: kindToPb(item.memory.kind),
           project: item.memory.project,
           score: item.score,

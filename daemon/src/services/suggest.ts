@@ -6,6 +6,7 @@ import {
 import { InvalidInputError } from "../errors.js";
 import { refuseSecretIn } from "../memory/identifier-secrets.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
+import { withAuthor } from "../memory/author.js";
 import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
 import { type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
@@ -119,14 +120,15 @@ export async function suggestPointers(
     keywordRank: m.explanation.keywordRank,
     graphPath: m.explanation.graphPath,
     vectorRank: m.explanation.vectorRank,
+    authorship: { author: m.memory.author, editedBy: m.memory.editedBy, viaTeam: m.memory.viaTeam },
   }));
   const injected = sessionId === "" ? new Set<string>() : store.injections.of(sessionId);
   const selected = selectPointers(query, candidates, injected, limit);
   const pointers = fitBudget(selected, (p) => itemTokens(p.summary), limit, maxTokens).kept;
   remember(deps, sessionId, pointers.map((p) => p.id), now);
   return {
-    pointers: pointers.map((p) => ({ id: p.id, kind: kindToPb(p.kind), line: p.summary, score: p.score, why: p.why })),
-    text: renderPointers(pointers.map((p) => ({ id: p.id, kind: p.kind, line: p.summary }))),
+    pointers: pointers.map((p) => ({ id: p.id, kind: kindToPb(p.kind), line: withAuthor(p.summary, p.authorship), score: p.score, why: p.why })),
+    text: renderPointers(pointers.map((p) => ({ id: p.id, kind: p.kind, line: p.summary, ...p.authorship }))),
     project: project ?? "",
     vectorsSkipped: matches.vectorsSkipped,
   };

@@ -14,10 +14,33 @@ export interface HubStore {
   link(): HubLink | null;
   /**
    * Connects to the hub at `url`, or disconnects (null). A hub other than the one before has
-   * every memory and event queued, the stream read from its start, in one transaction; returns
-   * how many memories were queued. Disconnecting empties the outbox: connecting again pushes all.
+   * every memory and event of this person's queued, the stream read from its start, in one
+   * transaction; returns how many memories were queued. Disconnecting empties the outbox:
+   * connecting again pushes all.
    */
   configure(url: string | null): number;
+  /** Records the hub's identity and epoch where none was known yet (a first contact). */
+  adopt(identity: HubIdentity): void;
+  /**
+   * The hub lost what this machine had pushed (another hub at the URL, or its owner truncated
+   * or deleted rows): forgets what the hub held, queues every memory and event of this
+   * person's again and reads the stream from its start, in one transaction, recording the
+   * hub's new identity and `notice`. Returns how many memories were queued.
+   */
+  refill(identity: HubIdentity, notice: HubNotice): number;
+  /** Queues again these memories and events the hub no longer holds, with `notice`. */
+  requeue(memoryIds: readonly string[], eventIds: readonly number[], notice: HubNotice): void;
+  /** Records what the sync noticed, for memctl hub status. */
+  notify(notice: HubNotice): void;
+  /** The last notice, or null. */
+  notice(): HubNotice | null;
+  /**
+   * A page (after `afterId`, in id order) of this person's memories whose push the hub
+   * acknowledged, with the hub's seq of the version it acknowledged, not queued again since.
+   */
+  acknowledgedMemories(afterId: string, limit: number): { id: string; seq: number }[];
+  /** A page (after `afterId`) of this machine's own events the hub acknowledged on this person's memories it holds. */
+  acknowledgedEvents(afterId: number, limit: number): DueEvent[];
   /** Up to `limit` memories to push, in id order; a memory purged since has no record. */
   duePushes(limit: number): DuePush[];
   /** Up to `limit` of this machine's own events to push, in order. */
@@ -34,8 +57,11 @@ export interface HubStore {
    * settle, and one at or behind the version this machine has is skipped. Returns how many were stored.
    */
   applyMemories(pulled: readonly PulledVersion[], cursor: StreamCursor): number;
-  /** Records other machines' events (each once, by key) and moves the cursor; returns how many were new. */
-  applyEvents(pulled: readonly { key: string; event: MemoryEvent }[], cursor: StreamCursor): number;
+  /**
+   * Records other machines' events (each once, by its owner and key: a key is unique only per
+   * hub user) and moves the cursor; returns how many were new.
+   */
+  applyEvents(pulled: readonly { key: string; owner: string; event: MemoryEvent }[], cursor: StreamCursor): number;
   /** Reads the stream again from its start, the next time (what this person may see grew). */
   restartStream(generation: number): void;
   pending(): { memories: number; events: number };
@@ -49,7 +75,19 @@ export interface StreamCursor {
   seq: number;
 }
 
-export interface HubLink {
+/** Which hub this is and how often it lost rows (see hub/hub-port.ts HubState). */
+export interface HubIdentity {
+  hubId: string;
+  epoch: number;
+}
+
+/** What the sync noticed about the hub and did about it, and when (ms). */
+export interface HubNotice {
+  text: string;
+  at: number;
+}
+
+export interface HubLink extends HubIdentity {
   url: string;
   memoryCursor: StreamCursor;
   eventCursor: StreamCursor;

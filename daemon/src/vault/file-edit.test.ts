@@ -6,7 +6,7 @@ const stored: MemoryRecord = {
   id: "01JD8X4M2Q9W7E5R3T1Y6V8K0P", content: "Logs go to Loki.", kind: "fact", project: "ops", problem: "", solution: "",
   concepts: ["logging"], files: [], tags: [], confidence: 0.8, provenance: "save", tier: "regular", status: "active", pinned: false,
   importance: 3, valence: 0, intensity: 0, sessionId: "s1", sourceAgent: "claude-code", createdAt: 1, updatedAt: 2, lastAccessedAt: null,
-  expiresAt: null, reviewAt: null, accessCount: 4, supersedes: "", supersededBy: "", archiveReason: "", invalidAt: null,
+  expiresAt: null, reviewAt: null, accessCount: 4, supersedes: "", supersededBy: "", archiveReason: "", invalidAt: null, author: "", editedBy: "", viaTeam: "",
 };
 
 describe("a person's edit of a memory's file", () => {

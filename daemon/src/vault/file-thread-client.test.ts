@@ -21,7 +21,7 @@ const task: WriteTask = {
     id: ID, content: "Use Stripe.", kind: "decision", project: "shop", problem: "", solution: "", concepts: [], files: [], tags: [],
     confidence: 0.8, provenance: "save", tier: "regular", status: "active", pinned: false, importance: 3, valence: 0, intensity: 0,
     sessionId: "", sourceAgent: "claude-code", createdAt: at, updatedAt: at, lastAccessedAt: null, expiresAt: null, reviewAt: null,
-    accessCount: 0, supersedes: "", supersededBy: "", archiveReason: "", invalidAt: null,
+    accessCount: 0, supersedes: "", supersededBy: "", archiveReason: "", invalidAt: null, author: "", editedBy: "", viaTeam: "",
   },
   history: [], links: { supersedes: null, supersededBy: null }, record: null,
   wanted: "shop/decision/use-stripe.md", fallback: "shop/decision/use-stripe-x.md", wantedHolder: null,

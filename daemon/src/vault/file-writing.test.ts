@@ -13,7 +13,7 @@ function memory(id: string, content: string): MemoryRecord {
     id, content, kind: "decision", project: "shop", problem: "", solution: "", concepts: [], files: [], tags: [],
     confidence: 0.8, provenance: "save", tier: "regular", status: "active", pinned: false, importance: 3, valence: 0,
     intensity: 0, sessionId: "", sourceAgent: "claude-code", createdAt: at, updatedAt: at, lastAccessedAt: null,
-    expiresAt: null, reviewAt: null, accessCount: 0, supersedes: "", supersededBy: "", archiveReason: "", invalidAt: null,
+    expiresAt: null, reviewAt: null, accessCount: 0, supersedes: "", supersededBy: "", archiveReason: "", invalidAt: null, author: "", editedBy: "", viaTeam: "",
   };
 }
 

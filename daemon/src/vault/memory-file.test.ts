@@ -41,6 +41,9 @@ const checkpoint: MemoryRecord = {
   supersededBy: "",
   archiveReason: "",
   invalidAt: null,
+  author: "",
+  editedBy: "",
+  viaTeam: "",
 };
 const checkpointHistory: MemoryEvent[] = [
   { memoryId: ID, at: at("2026-12-01T09:31:02.118Z"), action: "created", sessionId: "5f0c2e1a-sess", detail: "checkpoint" },
@@ -100,10 +103,11 @@ npm run migrate
 npm test
 `;
 
-/** The fields a file keeps: all of a record but the usage counters. */
+/** The fields a file keeps: all of a record but the usage counters, and who else wrote it only when someone did. */
 function vaultFields(memory: MemoryRecord): Partial<MemoryRecord> {
   const kept: Partial<MemoryRecord> = { ...memory };
   for (const field of NOT_IN_VAULT) delete kept[field];
+  for (const field of ["author", "editedBy", "viaTeam"] as const) if (kept[field] === "") delete kept[field];
   return kept;
 }
 
@@ -154,6 +158,9 @@ const memoryArb: fc.Arbitrary<MemoryRecord> = fc.record({
   supersededBy: fc.oneof(fc.constant(""), ulid),
   archiveReason: anyText,
   invalidAt: optionalTime,
+  author: fc.constantFrom("", "bo"),
+  editedBy: fc.constantFrom("", "cy"),
+  viaTeam: fc.constantFrom("", "core"),
 });
 const stem = fc.option(fc.stringMatching(/^[a-z0-9-]{1,20}$/), { nil: null });
 const caseArb = memoryArb.chain((memory) =>

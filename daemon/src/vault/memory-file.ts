@@ -207,6 +207,8 @@ function readHistory(found: Found, doc: Document.Parsed): HistoryEntry[] | null 
 }
 
 const text = (key: string): Codec<string> => ({ key, write: (v) => v, read: readText });
+/** Text left out of the file while empty: most memories have no such value. */
+const optionalText = (key: string): Codec<string> => ({ key, write: (v) => (v === "" ? undefined : v), read: readText });
 const time = (key: string): Codec<number> => ({ key, write: isoTime, read: (f) => readTime(f, false) as number });
 const optionalTime = (key: string): Codec<number | null> => ({ key, write: (v) => (v === null ? null : isoTime(v)), read: (f) => readTime(f, true) });
 const list = (key: string): Codec<string[]> => ({ key, write: (v) => [...v], read: readList });
@@ -244,6 +246,10 @@ const FIELDS: { [K in keyof FrontmatterFields]: Codec<FrontmatterFields[K]> } = 
   sessionId: text("session"),
   sourceAgent: text("source_agent"),
   archiveReason: text("archive_reason"),
+  // Who else wrote it (see memory/author.ts), so that a database rebuilt from the files still marks it.
+  author: optionalText("author"),
+  editedBy: optionalText("edited_by"),
+  viaTeam: optionalText("via_team"),
 };
 
 /** Every key memd writes: its fields, the history, and the wikilinks derived from the supersede links. */

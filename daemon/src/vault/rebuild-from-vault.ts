@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { OWN } from "../memory/author.js";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
@@ -144,6 +145,7 @@ function completeRecord(fields: Partial<MemoryRecord> & { id: string }, fileTime
     intensity: 0,
     sessionId: "",
     sourceAgent: "",
+    ...OWN,
     createdAt: time,
     updatedAt: time,
     expiresAt: null,

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/hub_service.proto.
  */
 export const file_memd_v1_hub_service: GenFile = /*@__PURE__*/
-  fileDesc("ChltZW1kL3YxL2h1Yl9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIiMKDkluaXRIdWJSZXF1ZXN0EhEKCW93bmVyX3VybBgBIAEoCSI7Cg9Jbml0SHViUmVzcG9uc2USFAoMZnJvbV92ZXJzaW9uGAEgASgNEhIKCnRvX3ZlcnNpb24YAiABKA0iIAoRQ29ubmVjdEh1YlJlcXVlc3QSCwoDdXJsGAEgASgJIjIKEkNvbm5lY3RIdWJSZXNwb25zZRIMCgR1c2VyGAEgASgJEg4KBnF1ZXVlZBgCIAEoBCIWChREaXNjb25uZWN0SHViUmVxdWVzdCIuChVEaXNjb25uZWN0SHViUmVzcG9uc2USFQoNd2FzX2Nvbm5lY3RlZBgBIAEoCCIVChNHZXRIdWJTdGF0dXNSZXF1ZXN0IrkCChRHZXRIdWJTdGF0dXNSZXNwb25zZRIPCgdlbmFibGVkGAEgASgIEgsKA3VybBgCIAEoCRIMCgR1c2VyGAMgASgJEhIKCm1hY2hpbmVfaWQYBCABKAkSEQoJY29ubmVjdGVkGAUgASgIEhIKCmxhc3RfZXJyb3IYBiABKAkSMgoObGFzdF9zeW5jX3RpbWUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHBlbmRpbmdfbWVtb3JpZXMYCCABKAQSFgoOcGVuZGluZ19ldmVudHMYCSABKAQSDgoGcHVzaGVkGAogASgEEg4KBnB1bGxlZBgLIAEoBBIRCgljb25mbGljdHMYDCABKAQSDwoHcmVmdXNlZBgNIAEoBBIQCghyZWplY3RlZBgOIAEoBCIhChFDcmVhdGVUZWFtUmVxdWVzdBIMCgR0ZWFtGAEgASgJIhQKEkNyZWF0ZVRlYW1SZXNwb25zZSI0ChRBZGRUZWFtTWVtYmVyUmVxdWVzdBIMCgR0ZWFtGAEgASgJEg4KBm1lbWJlchgCIAEoCSIXChVBZGRUZWFtTWVtYmVyUmVzcG9uc2UiNwoXUmVtb3ZlVGVhbU1lbWJlclJlcXVlc3QSDAoEdGVhbRgBIAEoCRIOCgZtZW1iZXIYAiABKAkiKwoYUmVtb3ZlVGVhbU1lbWJlclJlc3BvbnNlEg8KB3JlbW92ZWQYASABKAgiNAoTU2hhcmVQcm9qZWN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEgwKBHRlYW0YAiABKAkiJgoUU2hhcmVQcm9qZWN0UmVzcG9uc2USDgoGc2hhcmVkGAEgASgIIjYKFVVuc2hhcmVQcm9qZWN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEgwKBHRlYW0YAiABKAkiKgoWVW5zaGFyZVByb2plY3RSZXNwb25zZRIQCgh1bnNoYXJlZBgBIAEoCCISChBMaXN0VGVhbXNSZXF1ZXN0IlwKBFRlYW0SDAoEbmFtZRgBIAEoCRINCgVvd25lchgCIAEoCRIPCgdtZW1iZXJzGAMgAygJEiYKBnNoYXJlcxgEIAMoCzIWLm1lbWQudjEuU2hhcmVkUHJvamVjdCIvCg1TaGFyZWRQcm9qZWN0Eg0KBW93bmVyGAEgASgJEg8KB3Byb2plY3QYAiABKAkiMQoRTGlzdFRlYW1zUmVzcG9uc2USHAoFdGVhbXMYASADKAsyDS5tZW1kLnYxLlRlYW0ypQYKCkh1YlNlcnZpY2USPAoHSW5pdEh1YhIXLm1lbWQudjEuSW5pdEh1YlJlcXVlc3QaGC5tZW1kLnYxLkluaXRIdWJSZXNwb25zZRJFCgpDb25uZWN0SHViEhoubWVtZC52MS5Db25uZWN0SHViUmVxdWVzdBobLm1lbWQudjEuQ29ubmVjdEh1YlJlc3BvbnNlElMKDURpc2Nvbm5lY3RIdWISHS5tZW1kLnYxLkRpc2Nvbm5lY3RIdWJSZXF1ZXN0Gh4ubWVtZC52MS5EaXNjb25uZWN0SHViUmVzcG9uc2UiA5ACAhJQCgxHZXRIdWJTdGF0dXMSHC5tZW1kLnYxLkdldEh1YlN0YXR1c1JlcXVlc3QaHS5tZW1kLnYxLkdldEh1YlN0YXR1c1Jlc3BvbnNlIgOQAgESRQoKQ3JlYXRlVGVhbRIaLm1lbWQudjEuQ3JlYXRlVGVhbVJlcXVlc3QaGy5tZW1kLnYxLkNyZWF0ZVRlYW1SZXNwb25zZRJTCg1BZGRUZWFtTWVtYmVyEh0ubWVtZC52MS5BZGRUZWFtTWVtYmVyUmVxdWVzdBoeLm1lbWQudjEuQWRkVGVhbU1lbWJlclJlc3BvbnNlIgOQAgISXAoQUmVtb3ZlVGVhbU1lbWJlchIgLm1lbWQudjEuUmVtb3ZlVGVhbU1lbWJlclJlcXVlc3QaIS5tZW1kLnYxLlJlbW92ZVRlYW1NZW1iZXJSZXNwb25zZSIDkAICElAKDFNoYXJlUHJvamVjdBIcLm1lbWQudjEuU2hhcmVQcm9qZWN0UmVxdWVzdBodLm1lbWQudjEuU2hhcmVQcm9qZWN0UmVzcG9uc2UiA5ACAhJWCg5VbnNoYXJlUHJvamVjdBIeLm1lbWQudjEuVW5zaGFyZVByb2plY3RSZXF1ZXN0Gh8ubWVtZC52MS5VbnNoYXJlUHJvamVjdFJlc3BvbnNlIgOQAgISRwoJTGlzdFRlYW1zEhkubWVtZC52MS5MaXN0VGVhbXNSZXF1ZXN0GhoubWVtZC52MS5MaXN0VGVhbXNSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChltZW1kL3YxL2h1Yl9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIiMKDkluaXRIdWJSZXF1ZXN0EhEKCW93bmVyX3VybBgBIAEoCSJWCg9Jbml0SHViUmVzcG9uc2USFAoMZnJvbV92ZXJzaW9uGAEgASgNEhIKCnRvX3ZlcnNpb24YAiABKA0SGQoRc3RhdGlzdGljc19oaWRkZW4YAyABKAgiIAoRQ29ubmVjdEh1YlJlcXVlc3QSCwoDdXJsGAEgASgJIjIKEkNvbm5lY3RIdWJSZXNwb25zZRIMCgR1c2VyGAEgASgJEg4KBnF1ZXVlZBgCIAEoBCIWChREaXNjb25uZWN0SHViUmVxdWVzdCIuChVEaXNjb25uZWN0SHViUmVzcG9uc2USFQoNd2FzX2Nvbm5lY3RlZBgBIAEoCCIVChNHZXRIdWJTdGF0dXNSZXF1ZXN0IpIDChRHZXRIdWJTdGF0dXNSZXNwb25zZRIPCgdlbmFibGVkGAEgASgIEgsKA3VybBgCIAEoCRIMCgR1c2VyGAMgASgJEhIKCm1hY2hpbmVfaWQYBCABKAkSEQoJY29ubmVjdGVkGAUgASgIEhIKCmxhc3RfZXJyb3IYBiABKAkSMgoObGFzdF9zeW5jX3RpbWUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHBlbmRpbmdfbWVtb3JpZXMYCCABKAQSFgoOcGVuZGluZ19ldmVudHMYCSABKAQSDgoGcHVzaGVkGAogASgEEg4KBnB1bGxlZBgLIAEoBBIRCgljb25mbGljdHMYDCABKAQSDwoHcmVmdXNlZBgNIAEoBBIQCghyZWplY3RlZBgOIAEoBBIWCg5yZWZ1c2VkX2V2ZW50cxgPIAEoBBIOCgZub3RpY2UYECABKAkSLwoLbm90aWNlX3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiEKEUNyZWF0ZVRlYW1SZXF1ZXN0EgwKBHRlYW0YASABKAkiFAoSQ3JlYXRlVGVhbVJlc3BvbnNlIjQKFEFkZFRlYW1NZW1iZXJSZXF1ZXN0EgwKBHRlYW0YASABKAkSDgoGbWVtYmVyGAIgASgJIigKFUFkZFRlYW1NZW1iZXJSZXNwb25zZRIPCgdpbnZpdGVkGAEgASgIIhwKGkxpc3RUZWFtSW52aXRhdGlvbnNSZXF1ZXN0ImMKDlRlYW1JbnZpdGF0aW9uEgwKBHRlYW0YASABKAkSEgoKaW52aXRlZF9ieRgCIAEoCRIvCgtpbnZpdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSwobTGlzdFRlYW1JbnZpdGF0aW9uc1Jlc3BvbnNlEiwKC2ludml0YXRpb25zGAEgAygLMhcubWVtZC52MS5UZWFtSW52aXRhdGlvbiIfCg9Kb2luVGVhbVJlcXVlc3QSDAoEdGVhbRgBIAEoCSISChBKb2luVGVhbVJlc3BvbnNlIiwKHERlY2xpbmVUZWFtSW52aXRhdGlvblJlcXVlc3QSDAoEdGVhbRgBIAEoCSIxCh1EZWNsaW5lVGVhbUludml0YXRpb25SZXNwb25zZRIQCghkZWNsaW5lZBgBIAEoCCI3ChdSZW1vdmVUZWFtTWVtYmVyUmVxdWVzdBIMCgR0ZWFtGAEgASgJEg4KBm1lbWJlchgCIAEoCSIrChhSZW1vdmVUZWFtTWVtYmVyUmVzcG9uc2USDwoHcmVtb3ZlZBgBIAEoCCI0ChNTaGFyZVByb2plY3RSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSDAoEdGVhbRgCIAEoCSImChRTaGFyZVByb2plY3RSZXNwb25zZRIOCgZzaGFyZWQYASABKAgiNgoVVW5zaGFyZVByb2plY3RSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSDAoEdGVhbRgCIAEoCSIqChZVbnNoYXJlUHJvamVjdFJlc3BvbnNlEhAKCHVuc2hhcmVkGAEgASgIIhIKEExpc3RUZWFtc1JlcXVlc3QibQoEVGVhbRIMCgRuYW1lGAEgASgJEg0KBW93bmVyGAIgASgJEg8KB21lbWJlcnMYAyADKAkSJgoGc2hhcmVzGAQgAygLMhYubWVtZC52MS5TaGFyZWRQcm9qZWN0Eg8KB2ludml0ZWQYBSADKAkiLwoNU2hhcmVkUHJvamVjdBINCgVvd25lchgBIAEoCRIPCgdwcm9qZWN0GAIgASgJIjEKEUxpc3RUZWFtc1Jlc3BvbnNlEhwKBXRlYW1zGAEgAygLMg0ubWVtZC52MS5UZWFtMr8ICgpIdWJTZXJ2aWNlEjwKB0luaXRIdWISFy5tZW1kLnYxLkluaXRIdWJSZXF1ZXN0GhgubWVtZC52MS5Jbml0SHViUmVzcG9uc2USRQoKQ29ubmVjdEh1YhIaLm1lbWQudjEuQ29ubmVjdEh1YlJlcXVlc3QaGy5tZW1kLnYxLkNvbm5lY3RIdWJSZXNwb25zZRJTCg1EaXNjb25uZWN0SHViEh0ubWVtZC52MS5EaXNjb25uZWN0SHViUmVxdWVzdBoeLm1lbWQudjEuRGlzY29ubmVjdEh1YlJlc3BvbnNlIgOQAgISUAoMR2V0SHViU3RhdHVzEhwubWVtZC52MS5HZXRIdWJTdGF0dXNSZXF1ZXN0Gh0ubWVtZC52MS5HZXRIdWJTdGF0dXNSZXNwb25zZSIDkAIBEkUKCkNyZWF0ZVRlYW0SGi5tZW1kLnYxLkNyZWF0ZVRlYW1SZXF1ZXN0GhsubWVtZC52MS5DcmVhdGVUZWFtUmVzcG9uc2USUwoNQWRkVGVhbU1lbWJlchIdLm1lbWQudjEuQWRkVGVhbU1lbWJlclJlcXVlc3QaHi5tZW1kLnYxLkFkZFRlYW1NZW1iZXJSZXNwb25zZSIDkAICEmUKE0xpc3RUZWFtSW52aXRhdGlvbnMSIy5tZW1kLnYxLkxpc3RUZWFtSW52aXRhdGlvbnNSZXF1ZXN0GiQubWVtZC52MS5MaXN0VGVhbUludml0YXRpb25zUmVzcG9uc2UiA5ACARJECghKb2luVGVhbRIYLm1lbWQudjEuSm9pblRlYW1SZXF1ZXN0GhkubWVtZC52MS5Kb2luVGVhbVJlc3BvbnNlIgOQAgISawoVRGVjbGluZVRlYW1JbnZpdGF0aW9uEiUubWVtZC52MS5EZWNsaW5lVGVhbUludml0YXRpb25SZXF1ZXN0GiYubWVtZC52MS5EZWNsaW5lVGVhbUludml0YXRpb25SZXNwb25zZSIDkAICElwKEFJlbW92ZVRlYW1NZW1iZXISIC5tZW1kLnYxLlJlbW92ZVRlYW1NZW1iZXJSZXF1ZXN0GiEubWVtZC52MS5SZW1vdmVUZWFtTWVtYmVyUmVzcG9uc2UiA5ACAhJQCgxTaGFyZVByb2plY3QSHC5tZW1kLnYxLlNoYXJlUHJvamVjdFJlcXVlc3QaHS5tZW1kLnYxLlNoYXJlUHJvamVjdFJlc3BvbnNlIgOQAgISVgoOVW5zaGFyZVByb2plY3QSHi5tZW1kLnYxLlVuc2hhcmVQcm9qZWN0UmVxdWVzdBofLm1lbWQudjEuVW5zaGFyZVByb2plY3RSZXNwb25zZSIDkAICEkcKCUxpc3RUZWFtcxIZLm1lbWQudjEuTGlzdFRlYW1zUmVxdWVzdBoaLm1lbWQudjEuTGlzdFRlYW1zUmVzcG9uc2UiA5ACAWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * InitHubRequest names the hub's database as its owner.
@@ -54,6 +54,15 @@ export type InitHubResponse = Message<"memd.v1.InitHubResponse"> & {
    * @generated from field: uint32 to_version = 2;
    */
   toVersion: number;
+
+  /**
+   * Whether hub users are kept from PostgreSQL's per-table statistics (row counts and sizes of
+   * every user's memories together). Only a superuser can hide them; on a managed database (RDS,
+   * Neon, Supabase) they stay readable by every hub user.
+   *
+   * @generated from field: bool statistics_hidden = 3;
+   */
+  statisticsHidden: boolean;
 };
 
 /**
@@ -267,6 +276,30 @@ export type GetHubStatusResponse = Message<"memd.v1.GetHubStatusResponse"> & {
    * @generated from field: uint64 rejected = 14;
    */
   rejected: bigint;
+
+  /**
+   * This machine's history events the hub refused since the daemon started (their memory is not
+   * the hub's for this user, or the key holds another event); they stay local.
+   *
+   * @generated from field: uint64 refused_events = 15;
+   */
+  refusedEvents: bigint;
+
+  /**
+   * What the sync last noticed about the hub and did about it, kept across restarts: the hub
+   * lost rows it had acknowledged, or is another hub at the same URL, and what was queued for it
+   * again; or events it refused. Empty when nothing happened.
+   *
+   * @generated from field: string notice = 16;
+   */
+  notice: string;
+
+  /**
+   * When the notice was made; unset without one.
+   *
+   * @generated from field: google.protobuf.Timestamp notice_time = 17;
+   */
+  noticeTime?: Timestamp | undefined;
 };
 
 /**
@@ -341,11 +374,17 @@ export const AddTeamMemberRequestSchema: GenMessage<AddTeamMemberRequest> = /*@_
   messageDesc(file_memd_v1_hub_service, 10);
 
 /**
- * AddTeamMemberResponse is empty: the user is a member.
+ * AddTeamMemberResponse says whether an invitation was made.
  *
  * @generated from message memd.v1.AddTeamMemberResponse
  */
 export type AddTeamMemberResponse = Message<"memd.v1.AddTeamMemberResponse"> & {
+  /**
+   * False when the user is a member already.
+   *
+   * @generated from field: bool invited = 1;
+   */
+  invited: boolean;
 };
 
 /**
@@ -354,6 +393,155 @@ export type AddTeamMemberResponse = Message<"memd.v1.AddTeamMemberResponse"> & {
  */
 export const AddTeamMemberResponseSchema: GenMessage<AddTeamMemberResponse> = /*@__PURE__*/
   messageDesc(file_memd_v1_hub_service, 11);
+
+/**
+ * ListTeamInvitationsRequest takes no arguments.
+ *
+ * @generated from message memd.v1.ListTeamInvitationsRequest
+ */
+export type ListTeamInvitationsRequest = Message<"memd.v1.ListTeamInvitationsRequest"> & {
+};
+
+/**
+ * Describes the message memd.v1.ListTeamInvitationsRequest.
+ * Use `create(ListTeamInvitationsRequestSchema)` to create a new message.
+ */
+export const ListTeamInvitationsRequestSchema: GenMessage<ListTeamInvitationsRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 12);
+
+/**
+ * TeamInvitation is an invitation into a team, waiting for its invitee to accept or decline.
+ *
+ * @generated from message memd.v1.TeamInvitation
+ */
+export type TeamInvitation = Message<"memd.v1.TeamInvitation"> & {
+  /**
+   * The team.
+   *
+   * @generated from field: string team = 1;
+   */
+  team: string;
+
+  /**
+   * The hub user who invited: the team's owner.
+   *
+   * @generated from field: string invited_by = 2;
+   */
+  invitedBy: string;
+
+  /**
+   * When they did.
+   *
+   * @generated from field: google.protobuf.Timestamp invite_time = 3;
+   */
+  inviteTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memd.v1.TeamInvitation.
+ * Use `create(TeamInvitationSchema)` to create a new message.
+ */
+export const TeamInvitationSchema: GenMessage<TeamInvitation> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 13);
+
+/**
+ * ListTeamInvitationsResponse lists the caller's invitations, oldest first.
+ *
+ * @generated from message memd.v1.ListTeamInvitationsResponse
+ */
+export type ListTeamInvitationsResponse = Message<"memd.v1.ListTeamInvitationsResponse"> & {
+  /**
+   * The invitations waiting for the caller.
+   *
+   * @generated from field: repeated memd.v1.TeamInvitation invitations = 1;
+   */
+  invitations: TeamInvitation[];
+};
+
+/**
+ * Describes the message memd.v1.ListTeamInvitationsResponse.
+ * Use `create(ListTeamInvitationsResponseSchema)` to create a new message.
+ */
+export const ListTeamInvitationsResponseSchema: GenMessage<ListTeamInvitationsResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 14);
+
+/**
+ * JoinTeamRequest names the team.
+ *
+ * @generated from message memd.v1.JoinTeamRequest
+ */
+export type JoinTeamRequest = Message<"memd.v1.JoinTeamRequest"> & {
+  /**
+   * The team the caller was invited into.
+   *
+   * @generated from field: string team = 1;
+   */
+  team: string;
+};
+
+/**
+ * Describes the message memd.v1.JoinTeamRequest.
+ * Use `create(JoinTeamRequestSchema)` to create a new message.
+ */
+export const JoinTeamRequestSchema: GenMessage<JoinTeamRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 15);
+
+/**
+ * JoinTeamResponse is empty: the caller is a member.
+ *
+ * @generated from message memd.v1.JoinTeamResponse
+ */
+export type JoinTeamResponse = Message<"memd.v1.JoinTeamResponse"> & {
+};
+
+/**
+ * Describes the message memd.v1.JoinTeamResponse.
+ * Use `create(JoinTeamResponseSchema)` to create a new message.
+ */
+export const JoinTeamResponseSchema: GenMessage<JoinTeamResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 16);
+
+/**
+ * DeclineTeamInvitationRequest names the team.
+ *
+ * @generated from message memd.v1.DeclineTeamInvitationRequest
+ */
+export type DeclineTeamInvitationRequest = Message<"memd.v1.DeclineTeamInvitationRequest"> & {
+  /**
+   * The team the caller was invited into.
+   *
+   * @generated from field: string team = 1;
+   */
+  team: string;
+};
+
+/**
+ * Describes the message memd.v1.DeclineTeamInvitationRequest.
+ * Use `create(DeclineTeamInvitationRequestSchema)` to create a new message.
+ */
+export const DeclineTeamInvitationRequestSchema: GenMessage<DeclineTeamInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 17);
+
+/**
+ * DeclineTeamInvitationResponse says whether there was an invitation.
+ *
+ * @generated from message memd.v1.DeclineTeamInvitationResponse
+ */
+export type DeclineTeamInvitationResponse = Message<"memd.v1.DeclineTeamInvitationResponse"> & {
+  /**
+   * False when the caller had no invitation into the team.
+   *
+   * @generated from field: bool declined = 1;
+   */
+  declined: boolean;
+};
+
+/**
+ * Describes the message memd.v1.DeclineTeamInvitationResponse.
+ * Use `create(DeclineTeamInvitationResponseSchema)` to create a new message.
+ */
+export const DeclineTeamInvitationResponseSchema: GenMessage<DeclineTeamInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_memd_v1_hub_service, 18);
 
 /**
  * RemoveTeamMemberRequest names the team and the member.
@@ -381,7 +569,7 @@ export type RemoveTeamMemberRequest = Message<"memd.v1.RemoveTeamMemberRequest">
  * Use `create(RemoveTeamMemberRequestSchema)` to create a new message.
  */
 export const RemoveTeamMemberRequestSchema: GenMessage<RemoveTeamMemberRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 12);
+  messageDesc(file_memd_v1_hub_service, 19);
 
 /**
  * RemoveTeamMemberResponse says whether they were a member.
@@ -402,7 +590,7 @@ export type RemoveTeamMemberResponse = Message<"memd.v1.RemoveTeamMemberResponse
  * Use `create(RemoveTeamMemberResponseSchema)` to create a new message.
  */
 export const RemoveTeamMemberResponseSchema: GenMessage<RemoveTeamMemberResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 13);
+  messageDesc(file_memd_v1_hub_service, 20);
 
 /**
  * ShareProjectRequest names the project and the team.
@@ -430,7 +618,7 @@ export type ShareProjectRequest = Message<"memd.v1.ShareProjectRequest"> & {
  * Use `create(ShareProjectRequestSchema)` to create a new message.
  */
 export const ShareProjectRequestSchema: GenMessage<ShareProjectRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 14);
+  messageDesc(file_memd_v1_hub_service, 21);
 
 /**
  * ShareProjectResponse says whether this was new.
@@ -451,7 +639,7 @@ export type ShareProjectResponse = Message<"memd.v1.ShareProjectResponse"> & {
  * Use `create(ShareProjectResponseSchema)` to create a new message.
  */
 export const ShareProjectResponseSchema: GenMessage<ShareProjectResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 15);
+  messageDesc(file_memd_v1_hub_service, 22);
 
 /**
  * UnshareProjectRequest names the project and the team.
@@ -479,7 +667,7 @@ export type UnshareProjectRequest = Message<"memd.v1.UnshareProjectRequest"> & {
  * Use `create(UnshareProjectRequestSchema)` to create a new message.
  */
 export const UnshareProjectRequestSchema: GenMessage<UnshareProjectRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 16);
+  messageDesc(file_memd_v1_hub_service, 23);
 
 /**
  * UnshareProjectResponse says whether it was shared.
@@ -500,7 +688,7 @@ export type UnshareProjectResponse = Message<"memd.v1.UnshareProjectResponse"> &
  * Use `create(UnshareProjectResponseSchema)` to create a new message.
  */
 export const UnshareProjectResponseSchema: GenMessage<UnshareProjectResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 17);
+  messageDesc(file_memd_v1_hub_service, 24);
 
 /**
  * ListTeamsRequest takes no arguments.
@@ -515,7 +703,7 @@ export type ListTeamsRequest = Message<"memd.v1.ListTeamsRequest"> & {
  * Use `create(ListTeamsRequestSchema)` to create a new message.
  */
 export const ListTeamsRequestSchema: GenMessage<ListTeamsRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 18);
+  messageDesc(file_memd_v1_hub_service, 25);
 
 /**
  * Team is a team on the hub as the caller may see it.
@@ -538,7 +726,7 @@ export type Team = Message<"memd.v1.Team"> & {
   owner: string;
 
   /**
-   * Its members, the owner among them.
+   * Its members, the owner among them (unless they left).
    *
    * @generated from field: repeated string members = 3;
    */
@@ -550,6 +738,13 @@ export type Team = Message<"memd.v1.Team"> & {
    * @generated from field: repeated memd.v1.SharedProject shares = 4;
    */
   shares: SharedProject[];
+
+  /**
+   * Hub users invited who have not accepted yet.
+   *
+   * @generated from field: repeated string invited = 5;
+   */
+  invited: string[];
 };
 
 /**
@@ -557,7 +752,7 @@ export type Team = Message<"memd.v1.Team"> & {
  * Use `create(TeamSchema)` to create a new message.
  */
 export const TeamSchema: GenMessage<Team> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 19);
+  messageDesc(file_memd_v1_hub_service, 26);
 
 /**
  * SharedProject is one person's project shared with a team.
@@ -585,7 +780,7 @@ export type SharedProject = Message<"memd.v1.SharedProject"> & {
  * Use `create(SharedProjectSchema)` to create a new message.
  */
 export const SharedProjectSchema: GenMessage<SharedProject> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 20);
+  messageDesc(file_memd_v1_hub_service, 27);
 
 /**
  * ListTeamsResponse lists teams by name.
@@ -594,7 +789,7 @@ export const SharedProjectSchema: GenMessage<SharedProject> = /*@__PURE__*/
  */
 export type ListTeamsResponse = Message<"memd.v1.ListTeamsResponse"> & {
   /**
-   * The teams the caller owns or is in.
+   * The teams the caller owns or is in; nobody sees another person's teams.
    *
    * @generated from field: repeated memd.v1.Team teams = 1;
    */
@@ -606,7 +801,7 @@ export type ListTeamsResponse = Message<"memd.v1.ListTeamsResponse"> & {
  * Use `create(ListTeamsResponseSchema)` to create a new message.
  */
 export const ListTeamsResponseSchema: GenMessage<ListTeamsResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_hub_service, 21);
+  messageDesc(file_memd_v1_hub_service, 28);
 
 /**
  * HubService connects this daemon to a hub: a PostgreSQL database (the person's own, RDS, Neon,
@@ -617,7 +812,11 @@ export const ListTeamsResponseSchema: GenMessage<ListTeamsResponse> = /*@__PURE_
  * (within a second, by LISTEN/NOTIFY). The hub holds no vectors: each machine embeds with its
  * own embedder. Every person connects as their own PostgreSQL role, and the hub's row-level
  * security decides what each sees: their own memories, and the non-staged memories of projects
- * shared with a team they are in.
+ * shared with a team they joined. Nobody is put in a team without their consent: a team's owner
+ * invites, and only the person invited can accept. Memories other people wrote carry their
+ * names (Memory.author, edited_by, via_team), from what the hub recorded. A daemon notices a
+ * hub that lost what it had acknowledged (truncated, replaced, restored from an older backup)
+ * and pushes it again without being asked.
  *
  * @generated from service memd.v1.HubService
  */
@@ -680,7 +879,9 @@ export const HubService: GenService<{
     output: typeof CreateTeamResponseSchema;
   },
   /**
-   * AddTeamMember adds a hub user (a PostgreSQL role) to a team; only the team's owner may.
+   * AddTeamMember invites a hub user (a PostgreSQL role) into a team; only the team's owner may.
+   * They become a member, and receive the team's memories, only once they accept with JoinTeam:
+   * nobody is put in a team without their consent.
    *
    * @generated from rpc memd.v1.HubService.AddTeamMember
    */
@@ -688,6 +889,39 @@ export const HubService: GenService<{
     methodKind: "unary";
     input: typeof AddTeamMemberRequestSchema;
     output: typeof AddTeamMemberResponseSchema;
+  },
+  /**
+   * ListTeamInvitations lists the invitations waiting for the caller, with who sent each. It
+   * changes nothing.
+   *
+   * @generated from rpc memd.v1.HubService.ListTeamInvitations
+   */
+  listTeamInvitations: {
+    methodKind: "unary";
+    input: typeof ListTeamInvitationsRequestSchema;
+    output: typeof ListTeamInvitationsResponseSchema;
+  },
+  /**
+   * JoinTeam accepts the caller's invitation into a team: they become a member and receive the
+   * memories its members share with it. It fails with not_found without an invitation; joining a
+   * team the caller is already in changes nothing.
+   *
+   * @generated from rpc memd.v1.HubService.JoinTeam
+   */
+  joinTeam: {
+    methodKind: "unary";
+    input: typeof JoinTeamRequestSchema;
+    output: typeof JoinTeamResponseSchema;
+  },
+  /**
+   * DeclineTeamInvitation turns down the caller's invitation into a team.
+   *
+   * @generated from rpc memd.v1.HubService.DeclineTeamInvitation
+   */
+  declineTeamInvitation: {
+    methodKind: "unary";
+    input: typeof DeclineTeamInvitationRequestSchema;
+    output: typeof DeclineTeamInvitationResponseSchema;
   },
   /**
    * RemoveTeamMember takes a member out of a team (its owner removes anyone; a member may leave).

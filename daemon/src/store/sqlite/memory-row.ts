@@ -34,6 +34,9 @@ export interface MemoryRow {
   superseded_by: string;
   archive_reason: string;
   invalid_at: number | null;
+  author: string;
+  edited_by: string;
+  via_team: string;
 }
 
 /** The columns written for a memory, in a fixed order shared by INSERT and UPDATE. */
@@ -42,6 +45,7 @@ export const MEMORY_COLUMNS = [
   "confidence", "provenance", "tier", "status", "pinned", "importance", "valence", "intensity",
   "session_id", "source_agent", "created_at", "updated_at", "last_accessed_at", "expires_at",
   "review_at", "access_count", "supersedes", "superseded_by", "archive_reason", "invalid_at",
+  "author", "edited_by", "via_team",
 ] as const;
 
 /** What an unusable stored value is read as (see rowToMemory): the defaults of a new memory. */
@@ -92,6 +96,9 @@ export function rowToMemory(row: MemoryRow, report?: UnreadableRowReport): Memor
     supersededBy: read.text("superseded_by"),
     archiveReason: read.text("archive_reason"),
     invalidAt: read.time("invalid_at"),
+    author: read.text("author"),
+    editedBy: read.text("edited_by"),
+    viaTeam: read.text("via_team"),
   };
   if (problems.length > 0) report?.(memory.id, problems);
   return memory;
@@ -184,6 +191,9 @@ export function memoryToRow(m: MemoryRecord): MemoryRow {
     superseded_by: m.supersededBy,
     archive_reason: m.archiveReason,
     invalid_at: m.invalidAt,
+    author: m.author,
+    edited_by: m.editedBy,
+    via_team: m.viaTeam,
   };
 }
 

@@ -415,4 +415,36 @@ ${MEMORY_CHANGED}
       `);
     },
   },
+  {
+    version: 13,
+    name: "who else wrote a memory, and the hub's identity, epoch and last notice",
+    up(db) {
+      // memories.author, edited_by and via_team say who else wrote a memory, as the hub recorded
+      // it (memory/author.ts): only the hub sync sets them, so they queue nothing for the hub,
+      // but the vault's file shows them, so its trigger follows them too. hub_state.hub_id and
+      // hub_epoch are the hub's identity and epoch as this machine last saw them: when either
+      // changes, the hub lost what this machine had pushed, and it is pushed again; notice says
+      // what the sync noticed and did, for memctl hub status. The memories' stream is read again
+      // once, so that those pulled before this version learn who wrote them.
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN author TEXT NOT NULL DEFAULT '';
+        ALTER TABLE memories ADD COLUMN edited_by TEXT NOT NULL DEFAULT '';
+        ALTER TABLE memories ADD COLUMN via_team TEXT NOT NULL DEFAULT '';
+        ALTER TABLE hub_state ADD COLUMN hub_id TEXT NOT NULL DEFAULT '';
+        ALTER TABLE hub_state ADD COLUMN hub_epoch INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE hub_state ADD COLUMN notice TEXT NOT NULL DEFAULT '';
+        ALTER TABLE hub_state ADD COLUMN notice_at INTEGER;
+        UPDATE hub_state SET memory_txid = '0', memory_seq = 0;
+        DROP TRIGGER memories_vault_update;
+        CREATE TRIGGER memories_vault_update AFTER UPDATE ON memories
+        WHEN (SELECT enabled FROM vault_state) AND (
+${MEMORY_CHANGED}
+          OR old.author IS NOT new.author OR old.edited_by IS NOT new.edited_by OR old.via_team IS NOT new.via_team
+        )
+        BEGIN
+          INSERT OR REPLACE INTO vault_outbox (memory_id, token) VALUES (new.id, random() % 4503599627370496);
+        END;
+      `);
+    },
+  },
 ];
