@@ -197,6 +197,26 @@ export class KeywordIndex<Facets> {
     return tops.map((top) => top.bestFirst().map((hit) => ({ ...hit, facets: this.rowFacets[this.slotOf.get(hit.seq) as number] as Facets })));
   }
 
+  /**
+   * How many rows of each group (a key's high bits: see KeywordScope) the scope admits that hold
+   * the phrase: where a word of a query is used, which tells a project that lacks it from one
+   * that merely ranks it low. Every row of the phrase is read.
+   */
+  groupCounts(phrase: QueryPhrase, scope: Omit<KeywordScope<Facets>, "limit">): Map<number, number> {
+    const counts = new Map<number, number>();
+    const match = phrase.length === 0 ? undefined : this.match(phrase);
+    if (match === undefined) return counts;
+    const { list } = match;
+    for (let i = 0; i < list.size; i++) {
+      const slot = list.slots[i] as number;
+      const key = this.keys[slot] as number;
+      if (!admits(scope, key) || (scope.accept && !scope.accept(this.rowFacets[slot] as Facets))) continue;
+      const group = key >>> 8;
+      counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   /** The rows holding a phrase and its IDF; undefined when no row holds it. */
   private match(phrase: QueryPhrase): MatchedPhrase | undefined {
     const ids = phrase.map((token) => this.termIds.get(token));

@@ -1,6 +1,6 @@
 import type { MemoryRecord } from "../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
-import type { KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
+import type { AbsentPhrase, KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
 import { expandQuery } from "./query-expansion.js";
 import type { TemporalWindow } from "./temporal.js";
@@ -45,6 +45,11 @@ export interface CandidateLists {
   /** Keyword candidates for the query with its synonyms (see expandQuery); empty when the thesaurus adds nothing. */
   expanded: Candidate[];
   expandedForeign: Candidate[];
+  /**
+   * The other projects the query points to: each holds most of the memories that use a word of
+   * the query which no local memory uses (see pointedProjects). Empty without a project.
+   */
+  pointed: ReadonlySet<string>;
   vector: Candidate[];
   vectorForeign: Candidate[];
   graph: GraphCandidate[];
@@ -136,6 +141,7 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
           .list({ ...localFilter, createdAfter: window.from - window.tolerance, createdBefore: window.to + window.tolerance + 1 }, { limit: PREFETCH })
           .map((memory) => ({ seq: store.seqOf(memory.id) as number, facets: memory, memory, score: 0 }))
       : [];
+  const pointed = local ? pointedProjects(store.absentPhrases(text, localFilter)) : new Set<string>();
   let found = {
     keyword: store.searchKeywordScopes(text, keywordScopes),
     // The query with its synonyms, as a source of its own: the thesaurus may be wrong about this query.
@@ -179,6 +185,7 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
       keywordForeign: local ? keywordWide.filter((c) => !isLocal(c)) : [],
       expanded,
       expandedForeign: local ? expandedWide.filter((c) => !isLocal(c)) : [],
+      pointed,
       vector,
       vectorForeign: local ? vectorWide.filter((c) => !isLocal(c)) : [],
       graph,
@@ -189,6 +196,21 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
     read: unchanged ? early : new Map(),
     vectorsSkipped: skipped,
   };
+}
+
+/**
+ * The projects that words of the query, absent from the current project, point to: a word used
+ * mostly (in at least half of the memories that use it) in one other project names something
+ * that project holds ("dbt", "VPC", the project's own name). A word the current project lacks
+ * but many others use (a chat's "tonight") points nowhere: that project just never said it.
+ */
+export function pointedProjects(absent: readonly AbsentPhrase[]): Set<string> {
+  const pointed = new Set<string>();
+  for (const { projects } of absent) {
+    const total = [...projects.values()].reduce((a, b) => a + b, 0);
+    for (const [project, count] of projects) if (count * 2 >= total && (projects.size === 1 || count * 2 > total)) pointed.add(project);
+  }
+  return pointed;
 }
 
 /**

@@ -167,6 +167,15 @@ export class SearchMirror {
     );
   }
 
+  /** How many memories the filter admits in each project hold the phrase (see KeywordIndex.groupCounts). */
+  projectCounts(phrase: QueryPhrase, filter: MemoryFilter): Map<string, number> {
+    this.current();
+    const admitted = this.admitting(filter);
+    const counts = this.keywords.groupCounts(phrase, { ...admitted, accept: keyAnswers(filter) ? undefined : (facets: RankingFacets) => matchesFilter(facets, filter) });
+    const names = [...this.projectNumbers.keys()];
+    return new Map([...counts].map(([group, count]) => [names[group] as string, count]));
+  }
+
   /** The row keys the filter's projects, statuses and kinds admit (see KeywordScope). */
   private admitting(filter: MemoryFilter): { classes: Uint8Array; groups?: Uint8Array } {
     const classes = new Uint8Array(KEY_CLASSES);
