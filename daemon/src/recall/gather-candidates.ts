@@ -45,6 +45,9 @@ export interface CandidateLists {
   /** Keyword candidates for the query with its synonyms (see expandQuery); empty when the thesaurus adds nothing. */
   expanded: Candidate[];
   expandedForeign: Candidate[];
+  /** Keyword candidates for the query with the general lexicon's synonyms (see expandQuery); empty when it adds nothing. */
+  general: Candidate[];
+  generalForeign: Candidate[];
   /**
    * The other projects the query points to: each holds most of the memories that use a word of
    * the query which no local memory uses (see pointedProjects). Empty without a project.
@@ -145,14 +148,16 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
   let found = {
     keyword: store.searchKeywordScopes(text, keywordScopes),
     // The query with its synonyms, as a source of its own: the thesaurus may be wrong about this query.
-    expanded: synonyms.length > 0 ? store.searchKeywordScopes(text, keywordScopes, synonyms) : [],
+    expanded: synonyms.thesaurus.length > 0 ? store.searchKeywordScopes(text, keywordScopes, synonyms.thesaurus) : [],
+    // General words' synonyms, apart: a dictionary knows less about this query than the thesaurus of its trade.
+    general: synonyms.lexicon.length > 0 ? store.searchKeywordScopes(text, keywordScopes, synonyms.lexicon) : [],
     graph: store.searchGraph({ keys: queryEntityKeys(text), projects: local, statuses: base.statuses, limit: PREFETCH, hopFrom: 3, hopEntities: 5, hopDiscount: 0.3 }),
     inWindow: inWindow(),
   };
   // The same count after the wait means that nothing was written meanwhile.
   const changesBefore = arrived ? store.changeCount() : undefined;
   const waiting = arrived !== undefined && !answered;
-  const early = waiting ? readHeads(store, [...found.keyword, ...found.expanded, found.graph], Math.min(request.limit, EARLY_READS_PER_LIST)) : new Map<number, MemoryRecord>();
+  const early = waiting ? readHeads(store, [...found.keyword, ...found.expanded, ...found.general, found.graph], Math.min(request.limit, EARLY_READS_PER_LIST)) : new Map<number, MemoryRecord>();
   if (arrived) request.overlapped?.(performance.now() - lexicalStarted);
 
   const { hits: nearest, skipped } = arrived
@@ -167,24 +172,28 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
     found = {
       keyword: found.keyword.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter)),
       expanded: found.expanded.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter)),
+      general: found.general.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter)),
       graph: current(found.graph, facetsOf, graphFilter),
       inWindow: inWindow(),
     };
   }
   const [keyword = [], keywordWide = []] = found.keyword;
   const [expanded = [], expandedWide = []] = found.expanded;
+  const [general = [], generalWide = []] = found.general;
   const isLocal = (c: Candidate) => local === undefined || local.includes(c.facets.project);
   const vectorWide = current(nearest, facetsOf, base);
   const vector = vectorWide.filter(isLocal);
   const graph = found.graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
   // Only candidates are heads: a memory the kinds leave out must lift nothing, nor be lifted.
-  const heads = [keyword, expanded, vector, graph].flatMap((list) => list.slice(0, NEIGHBOURS_OF).map((c) => c.seq));
+  const heads = [keyword, expanded, general, vector, graph].flatMap((list) => list.slice(0, NEIGHBOURS_OF).map((c) => c.seq));
   return {
     lists: {
       keyword,
       keywordForeign: local ? keywordWide.filter((c) => !isLocal(c)) : [],
       expanded,
       expandedForeign: local ? expandedWide.filter((c) => !isLocal(c)) : [],
+      general,
+      generalForeign: local ? generalWide.filter((c) => !isLocal(c)) : [],
       pointed,
       vector,
       vectorForeign: local ? vectorWide.filter((c) => !isLocal(c)) : [],

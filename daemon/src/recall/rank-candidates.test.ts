@@ -16,7 +16,7 @@ const hit = (seq: number, score: number, over: Partial<RankingFacets> = {}): Can
 
 function lists(over: Partial<CandidateLists>): CandidateLists {
   return {
-    keyword: [], keywordForeign: [], expanded: [], expandedForeign: [], vector: [], vectorForeign: [], graph: [], inWindow: [],
+    keyword: [], keywordForeign: [], expanded: [], expandedForeign: [], general: [], generalForeign: [], vector: [], vectorForeign: [], graph: [], inWindow: [],
     neighbours: new Map(), pointed: new Set(), ...over,
   };
 }

@@ -15,6 +15,8 @@ export interface FusionTuning {
   keyword: number;
   /** The query with the thesaurus's synonyms (see expandQuery). */
   expanded: number;
+  /** The query with the general lexicon's (WordNet's) synonyms. */
+  general: number;
   vector: number;
   graph: number;
   /** For a time-scoped query, the memories created in the time it names are a source of their own. */
@@ -37,6 +39,7 @@ export interface FusionTuning {
 export const DEFAULT_TUNING: FusionTuning = {
   keyword: 1,
   expanded: 0.8,
+  general: 0.3,
   vector: 0.3,
   graph: 0.5,
   time: 0.5,
@@ -106,11 +109,13 @@ export function rankCandidates(lists: CandidateLists, context: { now: number; wi
   const keywordForeign = lists.keywordForeign.filter(travels);
   const keyword = withForeign(lists.keyword, keywordForeign, tuning.foreignShare);
   const expanded = withForeign(lists.expanded, lists.expandedForeign.filter(travels), tuning.foreignShare);
+  const general = withForeign(lists.general, lists.generalForeign.filter(travels), tuning.foreignShare);
   const vectorForeign = lists.vectorForeign.filter(travels);
   const foreignLeads = (keywordForeign[0]?.score ?? 0) * tuning.foreignShare > (lists.keyword[0]?.score ?? 0);
   const sources: RankedSource[] = [
     { name: "keyword", weight: tuning.keyword, ids: ids(keyword), strengths: relativeToBest(keyword), scores: scores(keyword) },
     { name: "expanded", weight: tuning.expanded, ids: ids(expanded), strengths: relativeToBest(expanded), scores: scores(expanded) },
+    { name: "general", weight: tuning.general, ids: ids(general), strengths: relativeToBest(general), scores: scores(general) },
     { name: "vector", weight: tuning.vector, ids: ids(lists.vector), scores: scores(lists.vector) },
     { name: "vector-wide", weight: foreignLeads ? tuning.vector : 0, ids: ids(vectorForeign), scores: scores(vectorForeign) },
     {
@@ -121,7 +126,7 @@ export function rankCandidates(lists: CandidateLists, context: { now: number; wi
     { name: "time", weight: tuning.time, ids: ids(lists.inWindow) },
   ];
   const byId = new Map<string, Candidate>();
-  for (const list of [keyword, expanded, lists.vector, vectorForeign, lists.graph, lists.inWindow, ...lists.neighbours.values()]) {
+  for (const list of [keyword, expanded, general, lists.vector, vectorForeign, lists.graph, lists.inWindow, ...lists.neighbours.values()]) {
     for (const c of list) remember(byId, c);
   }
   const fused = fuseInto(new Map(), sources, tuning.rrfK);

@@ -1,5 +1,5 @@
 import type { MemoryRecord } from "../../memory/memory.js";
-import type { QueryPhrase } from "../../keywords/keyword-index.js";
+import type { QueryPhrase, WeightedPhrase } from "../../keywords/keyword-index.js";
 import type { MemoryFacets, MemoryFilter } from "../../memory/memory-filter.js";
 
 /**
@@ -13,9 +13,10 @@ export interface MemorySearch {
   /**
    * One keyword search over several scopes (a project and every project, say) in one pass: a
    * list for each scope, of rows with what ranking needs, not whole memories (see memoriesBySeq).
-   * `alsoPhrases` are searched besides the query's own, as token sequences (a query's expansion).
+   * `alsoPhrases` are searched besides the query's own, as token sequences (a query's expansion),
+   * each counting for its weight.
    */
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases?: readonly (readonly string[])[]): RankedRow[][];
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases?: readonly WeightedPhrase[]): RankedRow[][];
   /**
    * The query's phrases (as keyword search reads them) that memories of other projects hold but
    * none of the filter's projects do, each with how many memories of each project hold it (of

@@ -154,7 +154,7 @@ export class SearchMirror {
   }
 
   /** For each scope, its best rows for the phrases (see KeywordIndex.search). */
-  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[]): KeywordHit<RankingFacets>[][] {
+  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[], weights?: readonly number[]): KeywordHit<RankingFacets>[][] {
     this.current();
     return this.keywords.search(
       phrases,
@@ -164,6 +164,7 @@ export class SearchMirror {
         accept: keyAnswers(filter) ? undefined : (facets: RankingFacets) => matchesFilter(facets, filter),
         limit,
       })),
+      weights,
     );
   }
 

@@ -8,7 +8,7 @@ import type {
   ProjectGraph, ProjectInfo, RankedRow, RankingFacets, ScoredMemory, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
-import type { QueryPhrase } from "../../keywords/keyword-index.js";
+import type { QueryPhrase, WeightedPhrase } from "../../keywords/keyword-index.js";
 import { EntityGraph } from "./entity-graph.js";
 import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMemory, sameRow, type UnreadableRowReport } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
@@ -286,11 +286,12 @@ export class SqliteStore implements MemoryStore {
     return rows.map((row) => ({ memory: memories.get(row.seq) as MemoryRecord, score: row.score }));
   }
 
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases: readonly (readonly string[])[] = []): RankedRow[][] {
-    const own = queryPhrases(query);
-    const phrases = own === null && alsoPhrases.length === 0 ? null : [...(own ?? []), ...alsoPhrases];
-    if (phrases === null) return scopes.map(() => []);
-    return this.search.searchKeyword(phrases, scopes).map((hits) => hits.map(({ seq, score, facets }) => ({ seq, score, facets })));
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases: readonly WeightedPhrase[] = []): RankedRow[][] {
+    const own = queryPhrases(query) ?? [];
+    if (own.length === 0 && alsoPhrases.length === 0) return scopes.map(() => []);
+    const phrases = [...own, ...alsoPhrases.map((p) => p.tokens)];
+    const weights = [...own.map(() => 1), ...alsoPhrases.map((p) => p.weight)];
+    return this.search.searchKeyword(phrases, scopes, weights).map((hits) => hits.map(({ seq, score, facets }) => ({ seq, score, facets })));
   }
 
   absentPhrases(query: string, filter: MemoryFilter): AbsentPhrase[] {
