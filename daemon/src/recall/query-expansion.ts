@@ -61,8 +61,14 @@ let defaultVocabulary: Vocabulary | undefined;
 /** The shipped vocabulary: the software thesaurus and WordNet 3.1, opened on first use. */
 function shippedVocabulary(): Vocabulary {
   if (!defaultVocabulary) {
-    const wordnet = WordNet.installed();
-    defaultVocabulary = { thesaurus: compileThesaurus(SOFTWARE_THESAURUS), synonyms: (word) => wordnet.synonyms(word) };
+    let wordnet: WordNet | undefined;
+    try {
+      wordnet = WordNet.installed();
+    } catch {
+      // A dependency missing from a broken install costs the general synonyms, not every search.
+      wordnet = undefined;
+    }
+    defaultVocabulary = { thesaurus: compileThesaurus(SOFTWARE_THESAURUS), synonyms: wordnet && ((word) => (wordnet as WordNet).synonyms(word)) };
   }
   return defaultVocabulary;
 }
