@@ -37,6 +37,22 @@ describe("KeywordIndex", () => {
     expect(hits.map((hit) => [hit.seq, hit.full])).toEqual([[2, true], [1, false], [3, false]]);
   });
 
+  it("scales a phrase's part of every score by its weight, and leaves out a phrase of weight 0", () => {
+    const found = index({ 1: ["film tonight", ""], 2: ["movie later", ""], 3: ["nothing here", ""] });
+    const score = (weights?: number[]) => Object.fromEntries((found.search([["movi"], ["film"]], [ALL], weights)[0] ?? []).map((hit) => [hit.seq, hit.score]));
+    const full = score();
+    const half = score([1, 0.5]);
+    expect(half[1]).toBeCloseTo((full[1] as number) / 2, 12);
+    expect(half[2]).toBeCloseTo(full[2] as number, 12);
+    expect(Object.keys(score([1, 0]))).toEqual(["2"]);
+  });
+
+  it("counts each group's admitted rows that hold a phrase", () => {
+    const found = index({ 1: ["dbt run", ""], 2: ["dbt docs", ""], 3: ["dbt", ""], 4: ["other", ""] }, (seq) => (seq === 3 ? 256 : 0));
+    expect(Object.fromEntries(found.groupCounts(["dbt"], { classes: EVERY_CLASS }))).toEqual({ 0: 2, 1: 1 });
+    expect(found.groupCounts(["absent"], { classes: EVERY_CLASS }).size).toBe(0);
+  });
+
   it("matches a phrase only in order and within one column, weighing the column", () => {
     const found = index({ 1: ["session ts", ""], 2: ["ts session", ""], 3: ["auth session", "ts"], 4: ["", "session ts"] });
     expect(seqs(found, [["session", "ts"]])).toEqual([4, 1]);

@@ -13,6 +13,12 @@ export { KEY_CLASSES } from "./pruned-search.js";
 /** A phrase of a query: its tokens in order, as tokenize() gives them. */
 export type QueryPhrase = readonly string[];
 
+/** A phrase searched besides the query's own (a synonym), with what it counts for: 1 as much as the query's own words. */
+export interface WeightedPhrase {
+  tokens: QueryPhrase;
+  weight: number;
+}
+
 /** Which rows a search may return, and how many. */
 export interface KeywordScope<Facets> {
   /**
@@ -170,15 +176,16 @@ export class KeywordIndex<Facets> {
   }
 
   /**
-   * For each scope, the best rows holding any phrase that it admits: rows holding every phrase
+   * For each scope, the best rows holding any phrase that it admits (each phrase's part of a
+   * score times its weight, 1 where `weights` gives none): rows holding every phrase
    * first (as FTS5's AND query before its OR query), each group by BM25. Scopes share one pass
    * over the posting lists, so a narrow and a wide search cost little more than the wide one;
    * with two phrases or more, lists that cannot change any scope's best rows are only probed
    * (see searchPruned).
    */
-  search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit<Facets>[][] {
+  search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[], weights?: readonly number[]): KeywordHit<Facets>[][] {
     if (this.rows === 0) return scopes.map(() => []);
-    const wanted = phrases.filter((phrase) => phrase.length > 0);
+    const weighted = phrases.map((phrase, i) => ({ phrase, weight: weights?.[i] ?? 1 })).filter(({ phrase, weight }) => phrase.length > 0 && weight > 0);
     const classes = new Uint8Array(KEY_CLASSES);
     let groups: Uint8Array | undefined = new Uint8Array(0);
     for (const scope of scopes) {
@@ -188,7 +195,7 @@ export class KeywordIndex<Facets> {
       groups = scope.groups === undefined || groups === undefined ? undefined : union(groups, scope.groups);
     }
     classes[DEAD_KEY % KEY_CLASSES] = 0;
-    const matches = wanted.map((phrase) => this.match(phrase));
+    const matches = weighted.map(({ phrase, weight }) => this.match(phrase, weight));
     // An accept test can reject any row, so no scope's threshold is known before the end: scan everything.
     const tops =
       matches.filter((match) => match !== undefined).length >= 2 && scopes.every((scope) => scope.accept === undefined)
@@ -197,14 +204,37 @@ export class KeywordIndex<Facets> {
     return tops.map((top) => top.bestFirst().map((hit) => ({ ...hit, facets: this.rowFacets[this.slotOf.get(hit.seq) as number] as Facets })));
   }
 
-  /** The rows holding a phrase and its IDF; undefined when no row holds it. */
-  private match(phrase: QueryPhrase): MatchedPhrase | undefined {
+  /**
+   * How many rows of each group (a key's high bits: see KeywordScope) the scope admits that hold
+   * the phrase: where a word of a query is used, which tells a project that lacks it from one
+   * that merely ranks it low. Every row of the phrase is read.
+   */
+  groupCounts(phrase: QueryPhrase, scope: Omit<KeywordScope<Facets>, "limit">): Map<number, number> {
+    const counts = new Map<number, number>();
+    const match = phrase.length === 0 ? undefined : this.match(phrase);
+    if (match === undefined) return counts;
+    const { list } = match;
+    for (let i = 0; i < list.size; i++) {
+      const slot = list.slots[i] as number;
+      const key = this.keys[slot] as number;
+      if (!admits(scope, key) || (scope.accept && !scope.accept(this.rowFacets[slot] as Facets))) continue;
+      const group = key >>> 8;
+      counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /**
+   * The rows holding a phrase and its IDF, scaled by the phrase's weight (a synonym's counts for
+   * less than the query's own word); undefined when no row holds it.
+   */
+  private match(phrase: QueryPhrase, weight = 1): MatchedPhrase | undefined {
     const ids = phrase.map((token) => this.termIds.get(token));
     if (ids.some((id) => id === undefined)) return undefined;
     const term = ids.length === 1 ? (ids[0] as number) : undefined;
     const index = { lists: this.lists, keys: this.keys, deadKey: DEAD_KEY, lengths: this.lengths, tokens: this.rowTokens, weights: this.weights };
     const list = term !== undefined ? (this.lists[term] as PostingList) : phraseRows(index, ids as number[]);
-    return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live), term };
+    return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live) * weight, term };
   }
 
   private table(): RowTable {

@@ -1,6 +1,6 @@
 import type { MemoryRecord } from "../memory/memory.js";
 import { type MemoryFilter, matchesFilter } from "../memory/memory-filter.js";
-import type { KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
+import type { AbsentPhrase, KeywordScope, MemoryStore, RankedRow, RankingFacets } from "../store/store.js";
 import { queryEntityKeys } from "./entities.js";
 import { expandQuery } from "./query-expansion.js";
 import type { TemporalWindow } from "./temporal.js";
@@ -45,6 +45,14 @@ export interface CandidateLists {
   /** Keyword candidates for the query with its synonyms (see expandQuery); empty when the thesaurus adds nothing. */
   expanded: Candidate[];
   expandedForeign: Candidate[];
+  /** Keyword candidates for the query with the general lexicon's synonyms (see expandQuery); empty when it adds nothing. */
+  general: Candidate[];
+  generalForeign: Candidate[];
+  /**
+   * The other projects the query points to: each holds most of the memories that use a word of
+   * the query which no local memory uses (see pointedProjects). Empty without a project.
+   */
+  pointed: ReadonlySet<string>;
   vector: Candidate[];
   vectorForeign: Candidate[];
   graph: GraphCandidate[];
@@ -136,17 +144,20 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
           .list({ ...localFilter, createdAfter: window.from - window.tolerance, createdBefore: window.to + window.tolerance + 1 }, { limit: PREFETCH })
           .map((memory) => ({ seq: store.seqOf(memory.id) as number, facets: memory, memory, score: 0 }))
       : [];
+  const pointed = local ? pointedProjects(store.absentPhrases(text, localFilter)) : new Set<string>();
   let found = {
     keyword: store.searchKeywordScopes(text, keywordScopes),
     // The query with its synonyms, as a source of its own: the thesaurus may be wrong about this query.
-    expanded: synonyms.length > 0 ? store.searchKeywordScopes(text, keywordScopes, synonyms) : [],
+    expanded: synonyms.thesaurus.length > 0 ? store.searchKeywordScopes(text, keywordScopes, synonyms.thesaurus) : [],
+    // General words' synonyms, apart: a dictionary knows less about this query than the thesaurus of its trade.
+    general: synonyms.lexicon.length > 0 ? store.searchKeywordScopes(text, keywordScopes, synonyms.lexicon) : [],
     graph: store.searchGraph({ keys: queryEntityKeys(text), projects: local, statuses: base.statuses, limit: PREFETCH, hopFrom: 3, hopEntities: 5, hopDiscount: 0.3 }),
     inWindow: inWindow(),
   };
   // The same count after the wait means that nothing was written meanwhile.
   const changesBefore = arrived ? store.changeCount() : undefined;
   const waiting = arrived !== undefined && !answered;
-  const early = waiting ? readHeads(store, [...found.keyword, ...found.expanded, found.graph], Math.min(request.limit, EARLY_READS_PER_LIST)) : new Map<number, MemoryRecord>();
+  const early = waiting ? readHeads(store, [...found.keyword, ...found.expanded, ...found.general, found.graph], Math.min(request.limit, EARLY_READS_PER_LIST)) : new Map<number, MemoryRecord>();
   if (arrived) request.overlapped?.(performance.now() - lexicalStarted);
 
   const { hits: nearest, skipped } = arrived
@@ -161,24 +172,29 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
     found = {
       keyword: found.keyword.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter)),
       expanded: found.expanded.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter)),
+      general: found.general.map((hits, i) => current(hits, facetsOf, (keywordScopes[i] as KeywordScope).filter)),
       graph: current(found.graph, facetsOf, graphFilter),
       inWindow: inWindow(),
     };
   }
   const [keyword = [], keywordWide = []] = found.keyword;
   const [expanded = [], expandedWide = []] = found.expanded;
+  const [general = [], generalWide = []] = found.general;
   const isLocal = (c: Candidate) => local === undefined || local.includes(c.facets.project);
   const vectorWide = current(nearest, facetsOf, base);
   const vector = vectorWide.filter(isLocal);
   const graph = found.graph.filter((hit) => matchesKinds(hit.facets, base.kinds));
   // Only candidates are heads: a memory the kinds leave out must lift nothing, nor be lifted.
-  const heads = [keyword, expanded, vector, graph].flatMap((list) => list.slice(0, NEIGHBOURS_OF).map((c) => c.seq));
+  const heads = [keyword, expanded, general, vector, graph].flatMap((list) => list.slice(0, NEIGHBOURS_OF).map((c) => c.seq));
   return {
     lists: {
       keyword,
       keywordForeign: local ? keywordWide.filter((c) => !isLocal(c)) : [],
       expanded,
       expandedForeign: local ? expandedWide.filter((c) => !isLocal(c)) : [],
+      general,
+      generalForeign: local ? generalWide.filter((c) => !isLocal(c)) : [],
+      pointed,
       vector,
       vectorForeign: local ? vectorWide.filter((c) => !isLocal(c)) : [],
       graph,
@@ -189,6 +205,21 @@ export async function gatherCandidates(store: MemoryStore, vectors: VectorCandid
     read: unchanged ? early : new Map(),
     vectorsSkipped: skipped,
   };
+}
+
+/**
+ * The projects that words of the query, absent from the current project, point to: a word used
+ * mostly (in at least half of the memories that use it) in one other project names something
+ * that project holds ("dbt", "VPC", the project's own name). A word the current project lacks
+ * but many others use (a chat's "tonight") points nowhere: that project just never said it.
+ */
+export function pointedProjects(absent: readonly AbsentPhrase[]): Set<string> {
+  const pointed = new Set<string>();
+  for (const { projects } of absent) {
+    const total = [...projects.values()].reduce((a, b) => a + b, 0);
+    for (const [project, count] of projects) if (count * 2 >= total && (projects.size === 1 || count * 2 > total)) pointed.add(project);
+  }
+  return pointed;
 }
 
 /**

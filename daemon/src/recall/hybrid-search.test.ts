@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UnavailableError } from "../errors.js";
 import { normalizedContentHash } from "../lifecycle/content-hash.js";
-import type { MemoryRecord } from "../memory/memory.js";
+import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { extractEntities } from "./entities.js";
@@ -231,8 +231,8 @@ describe("hybridSearch without the embedder", () => {
 
 describe("hybridSearch ranking", () => {
   const filter = { kinds: [], statuses: ["active" as const] };
-  const put = (id: string, content: string, project = "ledger", sessionId = "") =>
-    store.insert(buildMemory({ content, project, sessionId }, id, NOW, { maxContentBytes: 65536 }));
+  const put = (id: string, content: string, project = "ledger", sessionId = "", kind: MemoryKind = "fact") =>
+    store.insert(buildMemory({ content, project, sessionId, kind }, id, NOW, { maxContentBytes: 65536 }));
   const ranked = async (query: string, project = "ledger") =>
     (await hybridSearch(store, null, { query, project, excludeGlobal: false, filter, limit: 10, now: NOW })).results.map((r) => r.memory.content);
 
@@ -256,5 +256,25 @@ describe("hybridSearch ranking", () => {
     put("01J00000000000000000000022", "John: They were awestruck and humbled.", "chat", "s1");
     store.modify("01J00000000000000000000022", (m) => ({ ...m, status: "archived" }));
     expect(await ranked("How did the kids react at the military memorial?", "chat")).toEqual(["Maria: How did your kids like the military memorial?"]);
+  });
+
+  it("keeps other projects' conversations out of a project that holds the answer, however well they match", async () => {
+    put("01J00000000000000000000031", "user: my charity 5K run went well, a personal best of 27 minutes", "chat-a", "a1", "context");
+    for (let i = 0; i < 6; i++) {
+      put(`01J0000000000000000000004${i}`, `user: charity 5K run tips? charity run personal best run ${i}`, `chat-${i}`, `b${i}`, "context");
+    }
+    expect(await ranked("What was my personal best time in the charity 5K run?", "chat-a")).toEqual([
+      "user: my charity 5K run went well, a personal best of 27 minutes",
+    ]);
+  });
+
+  it("widens to the project that holds most uses of a word the current project lacks", async () => {
+    put("01J00000000000000000000051", "The ingest job runs nightly at 02:00", "pipeline", "p1", "context");
+    put("01J00000000000000000000052", "The nightly dbt run takes 40 minutes in the XL warehouse", "analytics", "a1", "context");
+    put("01J00000000000000000000053", "The dbt docs site is rebuilt weekly", "analytics", "a2", "context");
+    put("01J00000000000000000000054", "We tried dbt once and dropped it", "infra", "i1", "context");
+    const results = await ranked("how long does the nightly dbt run take?", "pipeline");
+    expect(results.slice(0, 2)).toContain("The nightly dbt run takes 40 minutes in the XL warehouse");
+    expect(results).not.toContain("We tried dbt once and dropped it");
   });
 });

@@ -89,6 +89,11 @@ describe("promptQuery", () => {
     expect(promptQuery(`  ${prompt}\n`)).toBe(prompt);
   });
 
+  it("asks for a short prompt that names an identifier", () => {
+    expect(promptQuery("what was TM-530 about?")).toBe("what was TM-530 about?");
+    expect(promptQuery("what was that about?")).toBeNull();
+  });
+
   it("cuts a huge prompt to its start instead of refusing it", () => {
     const query = promptQuery(`Refresh tokens in Postgres: ${"stack frame ".repeat(10_000)}`);
     expect(query?.startsWith("Refresh tokens in Postgres:")).toBe(true);

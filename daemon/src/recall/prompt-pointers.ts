@@ -68,12 +68,15 @@ export function meaningfulTerms(text: string): string[] {
 
 /**
  * The query to recall for a prompt, or null when the prompt should get no pointers at all:
- * slash commands, shell escapes, and short or chit-chat prompts ("ok, go ahead").
+ * slash commands, shell escapes, and short or chit-chat prompts ("ok, go ahead") that name no
+ * identifier.
  */
 export function promptQuery(prompt: string): string | null {
   const text = prompt.trim().slice(0, MAX_QUERY_CHARS).trim();
   if (text.startsWith("/") || text.startsWith("!")) return null;
-  if (meaningfulTerms(text).length < MIN_PROMPT_TERMS) return null;
+  const terms = meaningfulTerms(text);
+  // An identifier ("what was TM-530 about?") says what the prompt is about in one word.
+  if (terms.length < MIN_PROMPT_TERMS && !terms.some(isIdentifier)) return null;
   return text;
 }
 

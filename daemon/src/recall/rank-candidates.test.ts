@@ -15,7 +15,10 @@ function facets(seq: number, over: Partial<RankingFacets> = {}): RankingFacets {
 const hit = (seq: number, score: number, over: Partial<RankingFacets> = {}): Candidate => ({ seq, score, facets: facets(seq, over) });
 
 function lists(over: Partial<CandidateLists>): CandidateLists {
-  return { keyword: [], keywordForeign: [], expanded: [], expandedForeign: [], vector: [], vectorForeign: [], graph: [], inWindow: [], neighbours: new Map(), ...over };
+  return {
+    keyword: [], keywordForeign: [], expanded: [], expandedForeign: [], general: [], generalForeign: [], vector: [], vectorForeign: [], graph: [], inWindow: [],
+    neighbours: new Map(), pointed: new Set(), ...over,
+  };
 }
 
 const order = (l: CandidateLists) => rankCandidates(l, { now: NOW, window: null }).map((r) => r.candidate.seq);
@@ -27,6 +30,22 @@ describe("rankCandidates", () => {
     expect(order(lists({ keyword: local, keywordForeign: [hit(9, 12, { project: "web" })] }))).toEqual([1, 9, 2]);
     // 8 x 0.7 = 5.6: below both.
     expect(order(lists({ keyword: local, keywordForeign: [hit(9, 8, { project: "web" })] }))).toEqual([1, 2, 9]);
+  });
+
+  it("leaves out another project's conversation unless the query points to that project", () => {
+    const local = [hit(1, 10), hit(2, 6)];
+    const chat = hit(9, 20, { project: "web", kind: "context" });
+    expect(order(lists({ keyword: local, keywordForeign: [chat] }))).toEqual([1, 2]);
+    expect(order(lists({ keyword: local, keywordForeign: [chat], pointed: new Set(["web"]) }))).toEqual([9, 1, 2]);
+  });
+
+  it("lets another project's facts, decisions, preferences, procedures and rules travel", () => {
+    for (const kind of ["fact", "decision", "preference", "procedure", "rule"] as const) {
+      expect(order(lists({ keyword: [hit(1, 10)], keywordForeign: [hit(9, 20, { project: "web", kind })] }))).toEqual([9, 1]);
+    }
+    for (const kind of ["episode", "trace", "idea", "task", "context"] as const) {
+      expect(order(lists({ keyword: [hit(1, 10)], keywordForeign: [hit(9, 20, { project: "web", kind })] }))).toEqual([1]);
+    }
   });
 
   it("counts other projects' vectors only when their best keyword match leads", () => {

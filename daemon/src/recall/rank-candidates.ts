@@ -15,6 +15,8 @@ export interface FusionTuning {
   keyword: number;
   /** The query with the thesaurus's synonyms (see expandQuery). */
   expanded: number;
+  /** The query with the general lexicon's (WordNet's) synonyms. */
+  general: number;
   vector: number;
   graph: number;
   /** For a time-scoped query, the memories created in the time it names are a source of their own. */
@@ -37,6 +39,7 @@ export interface FusionTuning {
 export const DEFAULT_TUNING: FusionTuning = {
   keyword: 1,
   expanded: 0.8,
+  general: 0.3,
   vector: 0.3,
   graph: 0.5,
   time: 0.5,
@@ -45,6 +48,14 @@ export const DEFAULT_TUNING: FusionTuning = {
   context: 0.5,
   graphFullAt: 1,
 };
+
+/**
+ * Kinds of memory that hold beyond the project they were saved in: what is true of a shared
+ * tool or service, what was decided, how the user wants things done, how something is done.
+ * What happened in a session (an episode, a trace, a conversation's context, a task, an idea)
+ * belongs to its project.
+ */
+const TRAVELLING_KINDS: ReadonlySet<string> = new Set(["fact", "decision", "preference", "procedure", "rule"]);
 
 /** What a candidate's lifecycle weighs its relevance by. */
 export interface LifecycleWeights {
@@ -82,22 +93,31 @@ const RANKING_HALF_LIVES = Object.fromEntries(MEMORY_KINDS.map((kind) => [kind, 
  * Calibration is what keeps a weak source from outvoting a strong one:
  * - a keyword match counts by its BM25 score relative to the best one, so a first place won
  *   with one common word counts for little;
- * - other projects' keyword matches join the same list at `foreignShare` of their score, so
- *   one enters only where it beats the local matches by that margin, and their vectors count
- *   only when their best keyword match does;
+ * - another project's memory takes part only with evidence the current project lacks: it is
+ *   knowledge that travels (a fact, a decision, a preference, a procedure or a rule; see
+ *   TRAVELLING_KINDS), or its project is one the query points to (a word of the query that no
+ *   local memory uses is used mostly there; see pointedProjects). Then its keyword match joins
+ *   the local list at `foreignShare` of its score, so it enters only where it beats the local
+ *   matches by that margin, and other projects' vectors count only when their best keyword
+ *   match does;
  * - a graph match counts by how specific its entities are (an entity on hundreds of memories,
  *   a person in a long conversation, links nothing in particular);
  * - vectors count little on their own and mostly reorder what the lexical sources found.
  */
 export function rankCandidates(lists: CandidateLists, context: { now: number; window: TemporalWindow | null }, tuning: FusionTuning = DEFAULT_TUNING): RankedCandidate[] {
-  const keyword = withForeign(lists.keyword, lists.keywordForeign, tuning.foreignShare);
-  const expanded = withForeign(lists.expanded, lists.expandedForeign, tuning.foreignShare);
-  const foreignLeads = (lists.keywordForeign[0]?.score ?? 0) * tuning.foreignShare > (lists.keyword[0]?.score ?? 0);
+  const travels = (c: Candidate) => TRAVELLING_KINDS.has(c.facets.kind) || lists.pointed.has(c.facets.project);
+  const keywordForeign = lists.keywordForeign.filter(travels);
+  const keyword = withForeign(lists.keyword, keywordForeign, tuning.foreignShare);
+  const expanded = withForeign(lists.expanded, lists.expandedForeign.filter(travels), tuning.foreignShare);
+  const general = withForeign(lists.general, lists.generalForeign.filter(travels), tuning.foreignShare);
+  const vectorForeign = lists.vectorForeign.filter(travels);
+  const foreignLeads = (keywordForeign[0]?.score ?? 0) * tuning.foreignShare > (lists.keyword[0]?.score ?? 0);
   const sources: RankedSource[] = [
     { name: "keyword", weight: tuning.keyword, ids: ids(keyword), strengths: relativeToBest(keyword), scores: scores(keyword) },
     { name: "expanded", weight: tuning.expanded, ids: ids(expanded), strengths: relativeToBest(expanded), scores: scores(expanded) },
+    { name: "general", weight: tuning.general, ids: ids(general), strengths: relativeToBest(general), scores: scores(general) },
     { name: "vector", weight: tuning.vector, ids: ids(lists.vector), scores: scores(lists.vector) },
-    { name: "vector-wide", weight: foreignLeads ? tuning.vector : 0, ids: ids(lists.vectorForeign), scores: scores(lists.vectorForeign) },
+    { name: "vector-wide", weight: foreignLeads ? tuning.vector : 0, ids: ids(vectorForeign), scores: scores(vectorForeign) },
     {
       name: "graph", weight: tuning.graph, ids: ids(lists.graph), scores: scores(lists.graph),
       strengths: lists.graph.map((c) => Math.min(1, c.score / tuning.graphFullAt)),
@@ -106,7 +126,7 @@ export function rankCandidates(lists: CandidateLists, context: { now: number; wi
     { name: "time", weight: tuning.time, ids: ids(lists.inWindow) },
   ];
   const byId = new Map<string, Candidate>();
-  for (const list of [keyword, expanded, lists.vector, lists.vectorForeign, lists.graph, lists.inWindow, ...lists.neighbours.values()]) {
+  for (const list of [keyword, expanded, general, lists.vector, vectorForeign, lists.graph, lists.inWindow, ...lists.neighbours.values()]) {
     for (const c of list) remember(byId, c);
   }
   const fused = fuseInto(new Map(), sources, tuning.rrfK);

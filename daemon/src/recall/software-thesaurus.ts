@@ -81,7 +81,7 @@ upgrade, bump, update version
 lockfile, lock file, package-lock, yarn.lock, pnpm-lock
 monorepo, workspace, workspaces
 container, docker, image, dockerfile
-kubernetes, k8s, kube, cluster
+kubernetes, k8s, kube
 pod, container instance
 namespace, k8s namespace
 helm, helm chart
@@ -102,7 +102,6 @@ performance, perf, speed
 memory leak, oom, out of memory
 cpu, processor, cpu usage
 cost, bill, billing, spend, charges
-budget, cost alert, spend alert
 monitoring, observability, telemetry, metrics
 logging, logs, log lines
 tracing, traces, spans, opentelemetry, otel
@@ -133,10 +132,10 @@ sdk, client library
 cli, command line, terminal
 mobile > ios, android, react native, expo, flutter, swift, kotlin
 ios, iphone, ipad
-android, play store, google play
-app store, apple review, testflight, app review
+play store, google play
+app store review, app review
 push notification, push notifications, apns, fcm
-offline, no network, airplane mode, offline mode
+offline, offline mode
 sync, synchronize, synchronization
 pagination, paging, cursor
 upload, file upload
@@ -145,9 +144,9 @@ sms, text message
 payment, payments, checkout, payment processor
 payment processor > stripe, adyen, braintree, paypal
 refund, refunds, chargeback
-currency, money, amount
+currency, money
 invoice, receipt
-pii, personal data, personal information, contact details, email address, phone number
+pii, personal data, personal information
 encrypt, encryption, hash, hashing, masking, redact, redaction, anonymize, pseudonymize
 gdpr, privacy, data protection
 compliance, pci, soc2, hipaa, audit
@@ -163,9 +162,9 @@ deprecate, deprecated, sunset
 load test, benchmark, stress test
 timezone, time zone, tz, utc
 date, timestamp, datetime
-locale, i18n, internationalization, translation, l10n
+i18n, internationalization, l10n, localization
 accessibility, a11y, screen reader
-css, styles, stylesheet
+css, stylesheet
 component, widget
 state management > redux, zustand, mobx, recoil
 dark mode, theme

@@ -19,7 +19,7 @@ export type { LlmSpend, LlmUsageDay } from "./ports/llm-spend.js";
 export type { MemoryFileSyncRecord, MemoryFileSyncs } from "./ports/memory-file-syncs.js";
 export type { ImportCounts, MemoryRecords, NewEvent, PageRequest } from "./ports/memory-records.js";
 export type {
-  GraphHit, GraphSearch, KeywordScope, KeywordSearch, LinkedEntity, MemorySearch, RankedRow, RankingFacets, ScoredMemory,
+  AbsentPhrase, GraphHit, GraphSearch, KeywordScope, KeywordSearch, LinkedEntity, MemorySearch, RankedRow, RankingFacets, ScoredMemory,
 } from "./ports/memory-search.js";
 export type { ProjectInfo, ProjectRegistry } from "./ports/project-registry.js";
 export type { SessionInjections } from "./ports/session-injections.js";

@@ -1,4 +1,5 @@
 import type { MemoryRecord } from "../../memory/memory.js";
+import type { QueryPhrase, WeightedPhrase } from "../../keywords/keyword-index.js";
 import type { MemoryFacets, MemoryFilter } from "../../memory/memory-filter.js";
 
 /**
@@ -12,9 +13,16 @@ export interface MemorySearch {
   /**
    * One keyword search over several scopes (a project and every project, say) in one pass: a
    * list for each scope, of rows with what ranking needs, not whole memories (see memoriesBySeq).
-   * `alsoPhrases` are searched besides the query's own, as token sequences (a query's expansion).
+   * `alsoPhrases` are searched besides the query's own, as token sequences (a query's expansion),
+   * each counting for its weight.
    */
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases?: readonly (readonly string[])[]): RankedRow[][];
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases?: readonly WeightedPhrase[]): RankedRow[][];
+  /**
+   * The query's phrases (as keyword search reads them) that memories of other projects hold but
+   * none of the filter's projects do, each with how many memories of each project hold it (of
+   * the filter's statuses and kinds): the words another project could add to the current one's.
+   */
+  absentPhrases(query: string, filter: MemoryFilter): AbsentPhrase[];
   /** Memories reached through the entity graph from the query's entity keys, best first. */
   searchGraph(search: GraphSearch): GraphHit[];
   /**
@@ -38,6 +46,13 @@ export interface MemorySearch {
    * searches read, from the memories table; the copy reloads in steps between requests.
    */
   rebuildKeywordIndex(): void;
+}
+
+/** A phrase of a query that the current project lacks, and where it is used instead. */
+export interface AbsentPhrase {
+  phrase: QueryPhrase;
+  /** How many memories of each project that holds it hold it. */
+  projects: ReadonlyMap<string, number>;
 }
 
 /** Which memories a keyword search may return, and how many. */

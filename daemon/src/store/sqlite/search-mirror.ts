@@ -154,7 +154,7 @@ export class SearchMirror {
   }
 
   /** For each scope, its best rows for the phrases (see KeywordIndex.search). */
-  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[]): KeywordHit<RankingFacets>[][] {
+  searchKeyword(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope[], weights?: readonly number[]): KeywordHit<RankingFacets>[][] {
     this.current();
     return this.keywords.search(
       phrases,
@@ -164,7 +164,17 @@ export class SearchMirror {
         accept: keyAnswers(filter) ? undefined : (facets: RankingFacets) => matchesFilter(facets, filter),
         limit,
       })),
+      weights,
     );
+  }
+
+  /** How many memories the filter admits in each project hold the phrase (see KeywordIndex.groupCounts). */
+  projectCounts(phrase: QueryPhrase, filter: MemoryFilter): Map<string, number> {
+    this.current();
+    const admitted = this.admitting(filter);
+    const counts = this.keywords.groupCounts(phrase, { ...admitted, accept: keyAnswers(filter) ? undefined : (facets: RankingFacets) => matchesFilter(facets, filter) });
+    const names = [...this.projectNumbers.keys()];
+    return new Map([...counts].map(([group, count]) => [names[group] as string, count]));
   }
 
   /** The row keys the filter's projects, statuses and kinds admit (see KeywordScope). */

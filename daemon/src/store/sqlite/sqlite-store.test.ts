@@ -122,6 +122,25 @@ describe("SqliteStore keyword search windows", () => {
   });
 });
 
+describe("SqliteStore absent phrases", () => {
+  it("names the query's words the projects lack, with how many memories of each other project use them", () => {
+    const store = open();
+    store.importMany([
+      memory("the ingest job runs nightly", { project: "pipeline" }),
+      memory("dbt models build nightly in the XL warehouse", { project: "analytics" }),
+      memory("dbt docs are rebuilt weekly", { project: "analytics" }),
+      memory("we dropped dbt", { project: "infra", status: "archived" }),
+      memory("the warehouse is Snowflake", { project: "infra" }),
+    ]);
+    const absent = store.absentPhrases("nightly dbt warehouse cost", { projects: ["pipeline", "global"], kinds: [], statuses: ["active"] });
+    expect(absent.map(({ phrase, projects }) => [phrase.join(" "), Object.fromEntries(projects)])).toEqual([
+      ["dbt", { analytics: 2 }],
+      ["warehous", { analytics: 1, infra: 1 }],
+    ]);
+    store.close();
+  });
+});
+
 describe("SqliteStore change count", () => {
   it("moves with every write, access counts and rolled-back ones included, and stays put through reads and searches with nothing pending", () => {
     const store = open();

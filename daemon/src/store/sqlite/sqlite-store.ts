@@ -4,10 +4,11 @@ import type Database from "better-sqlite3";
 import { ConflictError, NotFoundError } from "../../errors.js";
 import type { MemoryEvent, MemoryRecord } from "../../memory/memory.js";
 import type {
-  GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
+  AbsentPhrase, GraphHit, GraphSearch, ImportCounts, KeywordScope, KeywordSearch, LedgerCounts, LinkedEntity, MemoryFilter, MemoryStore, NewEvent, PageRequest,
   ProjectGraph, ProjectInfo, RankedRow, RankingFacets, ScoredMemory, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
+import type { QueryPhrase, WeightedPhrase } from "../../keywords/keyword-index.js";
 import { EntityGraph } from "./entity-graph.js";
 import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMemory, sameRow, type UnreadableRowReport } from "./memory-row.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
@@ -285,11 +286,21 @@ export class SqliteStore implements MemoryStore {
     return rows.map((row) => ({ memory: memories.get(row.seq) as MemoryRecord, score: row.score }));
   }
 
-  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases: readonly (readonly string[])[] = []): RankedRow[][] {
-    const own = queryPhrases(query);
-    const phrases = own === null && alsoPhrases.length === 0 ? null : [...(own ?? []), ...alsoPhrases];
-    if (phrases === null) return scopes.map(() => []);
-    return this.search.searchKeyword(phrases, scopes).map((hits) => hits.map(({ seq, score, facets }) => ({ seq, score, facets })));
+  searchKeywordScopes(query: string, scopes: readonly KeywordScope[], alsoPhrases: readonly WeightedPhrase[] = []): RankedRow[][] {
+    const own = queryPhrases(query) ?? [];
+    if (own.length === 0 && alsoPhrases.length === 0) return scopes.map(() => []);
+    const phrases = [...own, ...alsoPhrases.map((p) => p.tokens)];
+    const weights = [...own.map(() => 1), ...alsoPhrases.map((p) => p.weight)];
+    return this.search.searchKeyword(phrases, scopes, weights).map((hits) => hits.map(({ seq, score, facets }) => ({ seq, score, facets })));
+  }
+
+  absentPhrases(query: string, filter: MemoryFilter): AbsentPhrase[] {
+    const within = new Set(filter.projects ?? []);
+    const anywhere = { ...filter, projects: undefined };
+    return (queryPhrases(query) ?? []).flatMap((phrase) => {
+      const projects = this.search.projectCounts(phrase, anywhere);
+      return projects.size === 0 || [...projects.keys()].some((project) => within.has(project)) ? [] : [{ phrase, projects }];
+    });
   }
 
   searchGraph(search: GraphSearch): GraphHit[] {
