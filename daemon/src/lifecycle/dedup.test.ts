@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DEDUP_CONFIG, type DedupCandidate, type ExistingMemory, dedupDecision, sameSpecifics } from "./dedup.js";
+import { DEFAULT_DEDUP_CONFIG, type DedupCandidate, type ExistingMemory, dedupDecision, sameIdentifiers } from "./dedup.js";
 
 const config = DEFAULT_DEDUP_CONFIG;
 /** The fields a merge carries over, at their defaults. */
@@ -126,13 +126,48 @@ describe("what a merge carries over", () => {
   });
 });
 
-describe("sameSpecifics", () => {
+describe("sameIdentifiers", () => {
   it("compares the numbers, versions and numbered identifiers two texts name", () => {
-    expect(sameSpecifics("Retry 3 times on ECONNRESET", "retry 3 times when ECONNRESET happens")).toBe(true);
-    expect(sameSpecifics("Retry 3 times", "Retry 5 times")).toBe(false);
-    expect(sameSpecifics("Pin node 20.11.", "pin Node 20.11")).toBe(true);
-    expect(sameSpecifics("Fixed in PAY-1423", "Fixed in PAY-1424")).toBe(false);
-    expect(sameSpecifics("Use pnpm", "Use pnpm 9")).toBe(false);
-    expect(sameSpecifics("No numbers here", "None here either")).toBe(true);
+    expect(sameIdentifiers("Retry 3 times on ECONNRESET", "retry 3 times when ECONNRESET happens")).toBe(true);
+    expect(sameIdentifiers("Retry 3 times", "Retry 5 times")).toBe(false);
+    expect(sameIdentifiers("Pin node 20.11.", "pin Node 20.11")).toBe(true);
+    expect(sameIdentifiers("Fixed in PAY-1423", "Fixed in PAY-1424")).toBe(false);
+    expect(sameIdentifiers("Use pnpm", "Use pnpm 9")).toBe(false);
+    expect(sameIdentifiers("No numbers here", "None here either")).toBe(true);
+  });
+
+  it("compares the paths, error codes, names and flags two texts name", () => {
+    expect(sameIdentifiers("Config lives in src/config/env.ts", "The config is read in src/config/env.ts.")).toBe(true);
+    expect(sameIdentifiers("Config lives in src/config/env.ts", "Config lives in src/config/config.ts")).toBe(false);
+    expect(sameIdentifiers("The upload fails with ECONNRESET", "The upload fails with ETIMEDOUT")).toBe(false);
+    expect(sameIdentifiers("Call verifyAccessToken first", "Call verifyRefreshToken first")).toBe(false);
+    expect(sameIdentifiers("Run the tests with --runInBand", "Run the tests with --run")).toBe(false);
+  });
+
+  it("tells apart failed commands that differ in their path or their program", () => {
+    const trace = (command: string, error: string) => `Command failed: ${command}\nExit code 2\n${error}`;
+    const ls = (dir: string) => trace(`ls ${dir}`, `ls: cannot access '${dir}': No such file or directory`);
+    expect(sameIdentifiers(ls("/nonexistent-dir-xyz"), ls("/nonexistent-dir-xyz"))).toBe(true);
+    expect(sameIdentifiers(ls("/nonexistent-dir-xyz"), ls("/nonexistent-gemini-only-dir"))).toBe(false);
+    expect(sameIdentifiers(trace("npm test", "1 test failed"), trace("pnpm test", "1 test failed"))).toBe(false);
+  });
+
+  it("takes code spans and shell lines as identifiers, however they are written in the other text", () => {
+    expect(sameIdentifiers("Always run `make lint` before pushing", "Always run make lint before you push")).toBe(true);
+    expect(sameIdentifiers("Always run `make lint` before pushing", "Always run `make check` before pushing")).toBe(false);
+    expect(sameIdentifiers("To reset the cache:\n$ rm -rf .turbo", "To reset the cache:\n$ rm -rf .next")).toBe(false);
+  });
+
+  it("ignores case and sentence punctuation around an identifier", () => {
+    expect(sameIdentifiers("Errors: ECONNRESET.", "errors are econnreset")).toBe(true);
+  });
+});
+
+describe("dedupDecision on memories that name different identifiers", () => {
+  it("keeps a new failure trace apart from a near-identical one on another path", () => {
+    const trace = (dir: string) => `Command failed: ls ${dir}\nExit code 2\nls: cannot access '${dir}': No such file or directory`;
+    const older = stored("A", { kind: "trace", content: trace("/nonexistent-dir-xyz") }, 0.967);
+    expect(dedupDecision(candidate({ kind: "trace", content: trace("/nonexistent-gemini-only-dir") }), [older], config)).toEqual({ action: "insert" });
+    expect(dedupDecision(candidate({ kind: "trace", content: `${trace("/nonexistent-dir-xyz")}\n` }), [older], config)).toMatchObject({ action: "merge", targetId: "A" });
   });
 });

@@ -1,5 +1,6 @@
 import type { MemoryRecord } from "../memory/memory.js";
 import { normalizedContentHash } from "./content-hash.js";
+import { codeWords, identifierTokens, textWords } from "./identifier-tokens.js";
 import { compareIds } from "./id-order.js";
 import { unionLists } from "./union-lists.js";
 
@@ -53,7 +54,7 @@ export type DedupDecision =
 /**
  * Decides whether a write repeats a live memory of the same project and kind: first by
  * normalized content hash (the oldest such memory wins), else by the most similar vector above
- * the threshold. A staged candidate merged into a staged memory is also a possible
+ * the threshold that names the same identifiers (sameIdentifiers). A staged candidate merged into a staged memory is also a possible
  * corroboration: the caller should run evaluateCorroboration with the writer's session.
  */
 export function dedupDecision(
@@ -68,7 +69,7 @@ export function dedupDecision(
   const exact = live.filter((e) => normalizedContentHash(e.memory.content) === hash).sort(byAge)[0];
   if (exact !== undefined) return merge(candidate, exact, "exact");
   const similar = live
-    .filter((e) => e.similarity !== null && e.similarity > config.similarityThreshold && sameSpecifics(candidate.content, e.memory.content))
+    .filter((e) => e.similarity !== null && e.similarity > config.similarityThreshold && sameIdentifiers(candidate.content, e.memory.content))
     .sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0) || byAge(a, b))[0];
   if (similar !== undefined) return merge(candidate, similar, "similar");
   return { action: "insert" };
@@ -95,16 +96,22 @@ function merge(candidate: DedupCandidate, target: ExistingMemory, match: "exact"
 }
 
 /**
- * Embeddings hardly see digits: "retry 3 times" and "retry 5 times", or ports 5432 and 5433,
- * come out nearly identical. Two memories are only the same claim if they name the same numbers,
- * versions and numbered identifiers.
+ * Embeddings hardly see the identifiers a text names: "retry 3 times" and "retry 5 times", ports
+ * 5432 and 5433, `ls /nonexistent-dir-xyz` and `ls /nonexistent-other-dir`, `npm test` and
+ * `pnpm test` come out nearly identical. Two memories are only the same claim if each names
+ * every identifier of the other (numbers, versions, ids, paths, error codes, flags, code and
+ * commands; see identifier-tokens.ts): merged, the later one's could no longer be found.
+ * Case and whether a word is written as code do not matter ("run `make lint`" repeats "run
+ * make lint").
  */
-export function sameSpecifics(a: string, b: string): boolean {
-  const specifics = (text: string) =>
-    new Set((text.toLowerCase().match(/[\w./:-]*\d[\w./:-]*/g) ?? []).map((token) => token.replace(/[.:-]+$/, "")));
-  const left = specifics(a);
-  const right = specifics(b);
-  return left.size === right.size && [...left].every((token) => right.has(token));
+export function sameIdentifiers(a: string, b: string): boolean {
+  return namesAllOf(a, b) && namesAllOf(b, a);
+}
+
+/** Whether every identifier `source` names is a word of `text`. */
+function namesAllOf(text: string, source: string): boolean {
+  const words = new Set(textWords(text).map((word) => word.toLowerCase()));
+  return [...identifierTokens(source), ...codeWords(source)].every((token) => words.has(token.toLowerCase()));
 }
 
 function isLive(status: MemoryRecord["status"]): boolean {

@@ -12,7 +12,7 @@ function item(
 ): GcCandidate {
   return {
     memory: {
-      id, project: "api", kind: "fact", status: "active", pinned: false, expiresAt: null,
+      id, content: "The api answers behind the internal load balancer.", project: "api", kind: "fact", status: "active", pinned: false, expiresAt: null,
       createdAt: now - DAY_MS, accessCount: 0, ...overrides,
     },
     decayWeight: 0.5,
@@ -81,6 +81,12 @@ describe("planGc", () => {
   it("keeps an active memory over a staged duplicate", () => {
     const plan = planGc([item("A", { status: "staged", accessCount: 9 }), item("B")], now, config);
     expect(plan).toEqual([{ id: "A", reason: "duplicate", duplicateOf: "B" }]);
+  });
+
+  it("keeps two near-identical memories that name different identifiers: failed commands on different paths", () => {
+    const trace = (dir: string) => `Command failed: ls ${dir}\nExit code 2\nls: cannot access '${dir}': No such file or directory`;
+    const plan = planGc([item("A", { kind: "trace", content: trace("/nonexistent-dir-xyz") }), item("B", { kind: "trace", content: trace("/nonexistent-gemini-only-dir") })], now, config);
+    expect(plan).toEqual([]);
   });
 
   it("does not call memories duplicates at 0.95 similarity or across projects and kinds", () => {

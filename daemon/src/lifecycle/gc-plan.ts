@@ -1,12 +1,13 @@
 import type { MemoryRecord } from "../memory/memory.js";
 import { type Vector, cosineSimilarity } from "./cosine.js";
+import { sameIdentifiers } from "./dedup.js";
 import { compareIds } from "./id-order.js";
 import { DEFAULT_PROMOTION_CONFIG, stagedExpiry } from "./promotion.js";
 
 export interface GcConfig {
   /** Memories whose decay weight is below this are archived (pinned ones never). */
   decayedBelow: number;
-  /** Live memories of the same project and kind more similar than this are duplicates. */
+  /** Live memories of the same project and kind more similar than this, naming the same identifiers, are duplicates. */
   duplicateAbove: number;
   /** Staged memories older than this, still uncorroborated, are archived. */
   stagedMaxAgeMs: number;
@@ -20,7 +21,7 @@ export const DEFAULT_GC_CONFIG: GcConfig = Object.freeze({
 
 /** A memory offered to GC with its current decay weight and its embedding (null: not embedded). */
 export interface GcCandidate {
-  memory: Pick<MemoryRecord, "id" | "project" | "kind" | "status" | "pinned" | "expiresAt" | "createdAt" | "accessCount">;
+  memory: Pick<MemoryRecord, "id" | "content" | "project" | "kind" | "status" | "pinned" | "expiresAt" | "createdAt" | "accessCount">;
   decayWeight: number;
   vector: Vector | null;
 }
@@ -41,7 +42,7 @@ export interface GcArchive {
  * decayed (weight below the threshold, pinned exempt), staged too long without corroboration,
  * then duplicate. Duplicates are resolved greedily: survivors are taken pinned first, then
  * active before staged, then most accessed, then oldest, then by id; each is archived if it is
- * a near-duplicate of one already kept, so the survivors never contain a duplicate pair (except
+ * a near-duplicate of one already kept (and names the same identifiers), so the survivors never contain a duplicate pair (except
  * two pinned memories, which are both kept). Cost is quadratic within each (project, kind).
  * Results are ordered by id.
  */
@@ -82,8 +83,9 @@ function planDuplicates(items: readonly GcCandidate[], threshold: number): GcArc
   return archive;
 }
 
+/** Near in meaning and naming the same identifiers: two failed commands on different paths are two memories. */
 function isDuplicate(a: GcCandidate, b: GcCandidate, threshold: number): boolean {
-  return a.vector !== null && b.vector !== null && cosineSimilarity(a.vector, b.vector) > threshold;
+  return a.vector !== null && b.vector !== null && cosineSimilarity(a.vector, b.vector) > threshold && sameIdentifiers(a.memory.content, b.memory.content);
 }
 
 /** The order in which duplicates claim survival: the one earlier in this order is kept. */

@@ -3,7 +3,6 @@ import { buildMemory } from "../memory/new-memory.js";
 import { checkSummary, createClusterSummariser, withSummary } from "./cluster-summary.js";
 import type { ChatMessage, ChatModel } from "./chat-model.js";
 import { ChatError } from "./chat-model.js";
-import { identifierTokens, missingIdentifiers } from "./identifier-tokens.js";
 
 const NOW = Date.UTC(2026, 0, 5);
 const limits = { maxContentBytes: 65536 };
@@ -27,17 +26,6 @@ function scripted(reply: string | Error): ChatModel & { prompts: ChatMessage[][]
     close: async () => undefined,
   };
 }
-
-describe("identifierTokens", () => {
-  it("finds numbers, paths, dotted names, camelCase, all-caps codes and flags, and leaves prose and abbreviations", () => {
-    const tokens = identifierTokens("Run `pnpm test --run` in src/auth, e.g. after verifyAccessToken fails with ECONNRESET on port 5433 (PAY-1423, pnpm-lock.yaml).");
-    expect([...tokens].sort()).toEqual(["--run", "5433", "ECONNRESET", "PAY-1423", "pnpm-lock.yaml", "src/auth", "verifyAccessToken"].sort());
-  });
-
-  it("lists what a text dropped, once each", () => {
-    expect(missingIdentifiers(members, "The nightly backup writes to ops-backups at 02:00 UTC.")).toEqual(["s3", "scripts/backup.sh", "ECONNRESET"]);
-  });
-});
 
 describe("checkSummary", () => {
   const good = JSON.stringify({

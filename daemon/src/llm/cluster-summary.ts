@@ -3,7 +3,7 @@ import type { MemoryRecord } from "../memory/memory.js";
 import { redactMemory } from "../memory/redact-memory.js";
 import { redact } from "../redact/redact-secrets.js";
 import { ChatError, type ChatModel, modelLabel } from "./chat-model.js";
-import { missingIdentifiers } from "./identifier-tokens.js";
+import { missingIdentifiers } from "../lifecycle/identifier-tokens.js";
 import { parseJsonObject, stringList } from "./json-reply.js";
 import { consolidationPrompt } from "./prompts.js";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision, sameSpecifics } from "../lifecycle/dedup.js";
+import { DEFAULT_DEDUP_CONFIG, type DedupDecision, dedupDecision, sameIdentifiers } from "../lifecycle/dedup.js";
 import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/promotion.js";
 import type { Logger } from "../logger.js";
 import type { MemoryFilter, MemoryRecords, ScoredMemory } from "../store/store.js";
@@ -69,8 +69,8 @@ export function mergeSimilar(store: MemoryRecords, memory: MemoryRecord, neighbo
   // The write is evidence for every staged memory it matches, not only the one it may have merged into.
   for (const staged of older) {
     if (staged.memory.status !== "staged" || staged.memory.id === outcome.mergedInto) continue;
-    // "Retry 3 times" does not confirm "retry 5 times", however close the vectors are.
-    if (!sameSpecifics(memory.content, staged.memory.content)) continue;
+    // "Retry 3 times" does not confirm "retry 5 times", nor a failed `ls /a` one of `ls /b`, however close the vectors are.
+    if (!sameIdentifiers(memory.content, staged.memory.content)) continue;
     const observer = { sessionId: memory.sessionId, project: memory.project, at, similarity: staged.score };
     if (corroborate(store, staged.memory.id, { ...observer, detail: `corroborated by ${memory.id} (similarity ${staged.score.toFixed(3)})` })) {
       outcome.corroborated.push(staged.memory.id);

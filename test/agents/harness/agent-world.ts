@@ -35,7 +35,8 @@ export interface AgentWorld extends AgentPlace {
   memctl(...args: string[]): Promise<CliResult>;
   /** memctl's JSON output of a command (with --json). */
   memctlJson<T>(...args: string[]): Promise<T>;
-  startDaemon(): Promise<TestDaemon>;
+  /** Starts memd keyword-only, or with an embedder ("local": the built-in model) where a test is about vectors. */
+  startDaemon(embedder?: string): Promise<TestDaemon>;
   stopDaemon(): Promise<void>;
   daemon(): TestDaemon;
   /** Runs the agent headless on `prompt`, the scripted model playing `script`, in a network namespace that reaches only loopback ports given. */
@@ -80,8 +81,8 @@ export async function createAgentWorld(agent: AgentName): Promise<AgentWorld> {
       if (result.code !== 0) throw new Error(`memctl ${args.join(" ")} failed (${result.code}): ${result.stderr}`);
       return JSON.parse(result.stdout) as T;
     },
-    async startDaemon() {
-      daemon = await spawnDaemon({ home: memdHome, env: { HOME: home } });
+    async startDaemon(embedder = "none") {
+      daemon = await spawnDaemon({ home: memdHome, env: { HOME: home, MEMD_EMBEDDER: embedder } });
       return daemon;
     },
     async stopDaemon() {

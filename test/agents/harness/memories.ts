@@ -1,3 +1,4 @@
+import { until } from "../../helpers/until.js";
 import type { AgentWorld } from "./agent-world.js";
 
 /** A memory as `memctl list --json` prints it. */
@@ -7,6 +8,7 @@ export interface ListedMemory {
   kind: string;
   project?: string;
   status: string;
+  archiveReason?: string;
   provenance?: string;
   sourceAgent?: string;
   sessionId?: string;
@@ -17,6 +19,19 @@ export interface ListedMemory {
 /** Every active and staged memory memd holds, newest first, read with the real memctl. */
 export async function storedMemories(world: AgentWorld): Promise<ListedMemory[]> {
   const listed = await world.memctlJson<{ memories: ListedMemory[] }>("list", "--status", "active,staged", "--limit", "1000");
+  return listed.memories;
+}
+
+/**
+ * Every memory memd holds in any status, once the embedding queue is empty: by then every
+ * near-duplicate merge (which runs as each vector is stored) has happened.
+ */
+export async function settledMemories(world: AgentWorld): Promise<ListedMemory[]> {
+  await until(
+    () => world.memctlJson<{ embedder?: { queueDepth?: string } }>("health"),
+    (health) => Number(health.embedder?.queueDepth ?? 0) === 0,
+  );
+  const listed = await world.memctlJson<{ memories: ListedMemory[] }>("list", "--status", "active,staged,archived,superseded", "--limit", "1000");
   return listed.memories;
 }
 

@@ -21,6 +21,8 @@ export interface WorldOptions {
   wiring?: Wiring;
   /** Start memd before the test (the default); false leaves it down. */
   daemon?: boolean;
+  /** memd's embedder: none (keyword only, the default, so that no model competes for the cores) or local. */
+  embedder?: "none" | "local";
 }
 
 /**
@@ -38,7 +40,7 @@ export async function openWorld(agent: AgentName, options: WorldOptions = {}): P
     setupOutput = await world.memctl("setup", ...args);
     if (setupOutput.code !== 0) throw new Error(`memctl setup failed (${setupOutput.code}): ${setupOutput.stdout}${setupOutput.stderr}`);
   }
-  if (options.daemon !== false) await world.startDaemon();
+  if (options.daemon !== false) await world.startDaemon(options.embedder);
   return Object.assign(world, { setupOutput });
 }
 
