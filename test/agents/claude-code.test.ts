@@ -46,12 +46,14 @@ for (const wiring of ["command", "http"] as Wiring[]) {
 }
 
 describeAgent("claude", "memd's command, notes and skill proposals in Claude Code", () => {
-  it("proposes a proven preference as a Claude Code skill in the briefing", async () => {
+  it("proposes no skill from a preference a person stated minutes ago: it has not been used across sessions yet", async () => {
     const world = await openWorld("claude");
     await addMemory(world, "Always run make lint before pushing a branch", "--kind", "preference", "--provenance", "human");
     const run = await world.run("Hello", [{ text: "Hi." }]);
     expect(run.code, run.stderr).toBe(0);
-    expect(requestText(turns(run.requests)[0] as ModelRequest)).toContain("Proven memories that could become Claude Code skills");
+    const text = requestText(turns(run.requests)[0] as ModelRequest);
+    expect(text).toContain("Always run make lint before pushing a branch");
+    expect(text).not.toContain("Claude Code skills");
   });
 
   it("runs /memd stats: memctl's answer reaches the model", async () => {

@@ -24,16 +24,6 @@ describeAgent("codex", "memd through Codex's hooks, MCP server and skill", () =>
     expect(world.setupOutput?.stdout).toContain("trust memd's 4 hooks ([hooks.state] trusted_hash), so that codex exec runs them");
   });
 
-  it("offers no Claude Code skill proposals in Codex's briefing", async () => {
-    const world = await openWorld("codex");
-    await addMemory(world, "Always run make lint before pushing a branch", "--kind", "preference", "--provenance", "human");
-    const run = await world.run("Hello", [{ text: "Hi." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const text = requestText(turns(run.requests)[0] as ModelRequest);
-    expect(text).toContain("Always run make lint before pushing a branch");
-    expect(text).not.toContain("Claude Code skills");
-  });
-
   it("runs $memd stats through memd's skill: memctl's answer reaches the model", async () => {
     const world = await openWorld("codex");
     await addMemory(world, "The staging database listens on port 5433", "--kind", "fact");

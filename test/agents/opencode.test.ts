@@ -62,16 +62,6 @@ describeAgent("opencode", "memd through its OpenCode plugin, MCP server and /mem
     expect(traces).toMatchObject([{ content: expect.stringMatching(/^Command failed: ls \/nonexistent-opencode-dir\nExit code 2\n.*No such file or directory/), sourceAgent: "opencode" }]);
   });
 
-  it("offers no Claude Code skill proposals in OpenCode's briefing", async () => {
-    const world = await openWorld("opencode");
-    await addMemory(world, "Always run make lint before pushing a branch", "--kind", "preference", "--provenance", "human");
-    const run = await world.run("Hello", [{ text: "Hi." }]);
-    expect(run.code, run.stderr).toBe(0);
-    const text = userText(firstTurn(run.requests));
-    expect(text).toContain("Always run make lint before pushing a branch");
-    expect(text).not.toContain("Claude Code skills");
-  });
-
   it("runs /memd stats: memctl's answer reaches the model", async () => {
     const world = await openWorld("opencode");
     await addMemory(world, "The staging database listens on port 5433", "--kind", "fact");

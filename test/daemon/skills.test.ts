@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { SkillScope } from "../../gen/memd/v1/skill_service_pb.js";
 import { makeHome, REPO_ROOT, runCli, runProcess, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { provenMemory, type ProvenMemoryInput } from "../helpers/proven-memory.js";
 import { refusal, refusalCode } from "../helpers/refusal.js";
 
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");
@@ -39,6 +40,16 @@ async function save(content: string, kind: MemoryKind, options: { project?: stri
   return res.memory?.id ?? "";
 }
 
+/**
+ * A memory a person stated ten days ago and that was used since (see provenMemory): only such a
+ * memory is proposed. Imported, since a memory saved during the test is minutes old.
+ */
+async function saveProven(content: string, kind: MemoryKind, options: Partial<ProvenMemoryInput> = {}): Promise<string> {
+  const memory = provenMemory({ content, kind, project: path.basename(workspace), ...options });
+  await daemon.clients.admin.import({ memories: [memory] });
+  return memory.id;
+}
+
 beforeAll(async () => {
   home = makeHome();
   claudeHome = path.join(home, "claude");
@@ -54,14 +65,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(claudeHome, "skills", "broken", "SKILL.md"), "no frontmatter at all");
   daemon = await spawnDaemon({ home, env: env() });
 
-  ids.procedure = await save("Run make migrate-up before the integration tests, then seed with make seed.", MemoryKind.PROCEDURE, {
-    provenance: Provenance.HUMAN,
-    concepts: ["migrations"],
-  });
-  // Saved twice: the repeat reinforces it, which makes it proven although its confidence is low.
-  ids.covered = await save("Use pnpm for installing packages, never npm.", MemoryKind.PREFERENCE, { project: "global" });
+  ids.procedure = await saveProven("Run make migrate-up before the integration tests, then seed with make seed.", MemoryKind.PROCEDURE, { concepts: ["migrations"] });
+  // Saved ten days ago and never read back, then saved again now from another session: the repeat proves it.
+  ids.covered = await saveProven("Use pnpm for installing packages, never npm.", MemoryKind.PREFERENCE, { project: "global", readBack: false });
   await save("Use pnpm for installing packages, never npm.", MemoryKind.PREFERENCE, { project: "global" });
-  ids.unproven = await save("Keep Makefile recipes indented with tabs.", MemoryKind.PREFERENCE);
+  // A person's preference, minutes old: not yet proven, however confidently stated.
+  ids.unproven = await save("Keep Makefile recipes indented with tabs.", MemoryKind.PREFERENCE, { provenance: Provenance.HUMAN });
   ids.decision = await save("We chose Postgres over MySQL for the ledger.", MemoryKind.DECISION, { provenance: Provenance.HUMAN });
 });
 
@@ -83,7 +92,7 @@ describe("skill graduation", () => {
     expect(proposal?.name).toBe("run-make-migrate-integration");
     expect(proposal?.scope).toBe("SKILL_SCOPE_PROJECT");
     expect(proposal?.path).toBe(path.join(workspace, ".claude", "skills", "run-make-migrate-integration", "SKILL.md"));
-    expect(proposal?.reason).toBe("procedure, confidence 0.95");
+    expect(proposal?.reason).toBe("procedure, confidence 0.95, read back 7 days after it was saved");
     expect(proposal?.preview).toContain(`Graduated from memd memory ${ids.procedure}.`);
 
     const text = await runCli(home, ["skills"], { cwd: workspace });
@@ -142,12 +151,12 @@ describe("skill graduation", () => {
     expect(unknown.stderr).toContain("no memory has id 01JZZZZZZZZZZZZZZZZZZZZZZZ");
     const unproven = await runCli(home, ["skills", "approve", ids.unproven as string], { cwd: workspace });
     expect(unproven.code).toBe(1);
-    expect(unproven.stderr).toContain("never reinforced");
+    expect(unproven.stderr).toContain("was saved 0 hours ago and has not been used since");
     expect(skillFiles()).toEqual(before);
   });
 
   it("never overwrites an existing SKILL.md when a name is given", async () => {
-    const id = await save("Tag releases with git tag -s and push the tag.", MemoryKind.PROCEDURE, { project: "global", provenance: Provenance.HUMAN });
+    const id = await saveProven("Tag releases with git tag -s and push the tag.", MemoryKind.PROCEDURE, { project: "global" });
     const before = skillFiles();
     const err = await refusal(daemon.clients.skills.approveSkillProposal({ memoryId: id, name: "pnpm-only" }));
     expect(err.code).toBe(Code.AlreadyExists);
@@ -177,8 +186,8 @@ describe("skill graduation", () => {
   });
 
   it("writes a global memory to the user's skills, or with scope project to the current project's", async () => {
-    const user = await save("Squash fixup commits before opening a pull request.", MemoryKind.PROCEDURE, { project: "global", provenance: Provenance.HUMAN });
-    const project = await save("Regenerate the API client after editing openapi.yaml.", MemoryKind.PROCEDURE, { project: "global", provenance: Provenance.HUMAN });
+    const user = await saveProven("Squash fixup commits before opening a pull request.", MemoryKind.PROCEDURE, { project: "global" });
+    const project = await saveProven("Regenerate the API client after editing openapi.yaml.", MemoryKind.PROCEDURE, { project: "global" });
     const toUser = await daemon.clients.skills.approveSkillProposal({ memoryId: user, cwd: workspace });
     expect(toUser.skill?.path).toBe(path.join(claudeHome, "skills", "squash-fixup-commits-opening", "SKILL.md"));
     expect(toUser.skill?.scope).toBe(SkillScope.USER);

@@ -8,6 +8,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { freePort, makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { provenMemory } from "../helpers/proven-memory.js";
 
 const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
 const available = fs.existsSync(CHROMIUM);
@@ -138,8 +139,12 @@ describe.runIf(available)("the web viewer in Chromium", () => {
   });
 
   it("writes an approved skill proposal as a SKILL.md, and stops proposing a dismissed one", async () => {
-    const save = async (content: string) =>
-      (await daemon.clients.memory.save({ content, kind: MemoryKind.PROCEDURE, project: "global", provenance: Provenance.HUMAN, concepts: ["release"] })).memory?.id ?? "";
+    // Stated ten days ago and used since: a memory saved minutes ago is not proven enough to propose.
+    const save = async (content: string) => {
+      const memory = provenMemory({ content, kind: MemoryKind.PROCEDURE, project: "global", concepts: ["release"] });
+      await daemon.clients.admin.import({ memories: [memory] });
+      return memory.id;
+    };
     const approved = await save("Tag a release with git tag -s vX.Y.Z, then push the tag; CI publishes it.");
     const dismissed = await save("Rotate the staging database password every quarter with make rotate-staging.");
     const page = await signedIn("#/skills");

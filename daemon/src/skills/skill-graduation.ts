@@ -51,12 +51,12 @@ export function proposeSkills(deps: GraduationDeps, scope: GraduationScope, limi
   if (memories.length === 0) return [];
   const ids = memories.map((m) => m.id);
   const decisions = new Map(store.skillDecisions.of(ids).map((d) => [d.memoryId, d]));
-  const reinforcements = store.reinforcementCounts(ids);
+  const reinforcements = store.reinforcements(ids);
   const now = deps.now();
   const eligible = memories.flatMap((memory) => {
-    const count = reinforcements.get(memory.id) ?? 0;
-    const verdict = skillEligibility(memory, { reinforcements: count, decision: decisions.get(memory.id) }, now, config);
-    return verdict.eligible ? [{ memory, reason: verdict.reason, reinforcements: count }] : [];
+    const evidence = reinforcements.get(memory.id) ?? [];
+    const verdict = skillEligibility(memory, { reinforcements: evidence, decision: decisions.get(memory.id) }, now, config);
+    return verdict.eligible ? [{ memory, reason: verdict.reason, reinforcements: evidence.length }] : [];
   });
   if (eligible.length === 0) return [];
 
@@ -86,7 +86,7 @@ export interface ApproveRequest {
 export function approveSkill(deps: GraduationDeps, scope: GraduationScope, request: ApproveRequest, logger: Logger, config: GraduationConfig = DEFAULT_GRADUATION_CONFIG): PlannedSkill {
   const memory = memoryOrThrow(deps.store, request.memoryId);
   const decision = deps.store.skillDecisions.of([memory.id])[0];
-  const reinforcements = deps.store.reinforcementCounts([memory.id]).get(memory.id) ?? 0;
+  const reinforcements = deps.store.reinforcements([memory.id]).get(memory.id) ?? [];
   const verdict = skillEligibility(memory, { reinforcements, decision: decision?.decision === "dismissed" ? undefined : decision }, deps.now(), config);
   if (!verdict.eligible) {
     if (verdict.why === "approved") throw new ConflictError(`${verdict.message}; delete that folder first to write it again`);

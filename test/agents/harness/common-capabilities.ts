@@ -5,7 +5,8 @@ import { type ModelRequest, requestText, toolsOffered } from "../model-server/mo
 import { mcpTool, type Turn } from "../model-server/script.js";
 import type { AgentName } from "./agents.js";
 import type { AgentRun, AgentWorld } from "./agent-world.js";
-import { addMemory, storedMemories } from "./memories.js";
+import { MemoryKind } from "../../../gen/memd/v1/memory_pb.js";
+import { addMemory, importProvenMemory, storedMemories } from "./memories.js";
 import { hooksLog, openWorld, type Wiring } from "./suite.js";
 
 /** How one agent's tests differ: the rest of each capability's test is the same for every agent. */
@@ -96,6 +97,19 @@ export function commonCapabilities(spec: AgentTestSpec): void {
       (found) => found.some((m) => m.kind === "MEMORY_KIND_PREFERENCE"),
     );
     expect(saved.find((m) => m.kind === "MEMORY_KIND_PREFERENCE")).toMatchObject({ content: "Always use pnpm instead of npm in this repository.", sourceAgent: spec.sourceAgent });
+  });
+
+  // A proven preference: stated ten days ago and read back since. Skills are Claude Code's.
+  const proposes = agent === "claude";
+  it(proposes ? "proposes a proven preference as a Claude Code skill in the briefing" : "offers no Claude Code skill proposals in the briefing, even for a proven preference", async () => {
+    const world = await open();
+    const id = await importProvenMemory(world, "Always run make lint before pushing a branch", MemoryKind.PREFERENCE);
+    const run = await world.run("Hello", [{ text: "Hi." }]);
+    ran(run);
+    const text = firstTurn(run);
+    expect(text).toContain("Always run make lint before pushing a branch");
+    if (proposes) expect(text).toContain(`Proven memories that could become Claude Code skills`);
+    expect(text.includes(`memctl skills approve ${id}`)).toBe(proposes);
   });
 
   it("fails open with memd down: the prompt still reaches the model, and hooks.log names the socket", async () => {

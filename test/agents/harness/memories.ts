@@ -1,3 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { MemoryKind } from "../../../gen/memd/v1/memory_pb.js";
+import { provenMemoryLine } from "../../helpers/proven-memory.js";
 import { until } from "../../helpers/until.js";
 import type { AgentWorld } from "./agent-world.js";
 
@@ -41,4 +45,18 @@ export async function addMemory(world: AgentWorld, content: string, ...args: str
   const id = saved.memory?.id ?? saved.id;
   if (id === undefined) throw new Error(`memctl add printed no id: ${JSON.stringify(saved)}`);
   return id;
+}
+
+/**
+ * Gives memd, with the real `memctl import`, a memory of the world's project that a person stated
+ * ten days ago and that was read back since (see provenMemory): one skill graduation calls
+ * proven. Returns its id.
+ */
+export async function importProvenMemory(world: AgentWorld, content: string, kind: MemoryKind): Promise<string> {
+  const line = provenMemoryLine({ content, kind, project: path.basename(world.project) });
+  const file = path.join(world.home, "tmp", "proven-memory.jsonl");
+  fs.writeFileSync(file, `${line}\n`);
+  const imported = await world.memctlJson<{ created: number }>("import", file);
+  if (imported.created !== 1) throw new Error(`memctl import created ${imported.created} memories, not 1`);
+  return (JSON.parse(line) as { id: string }).id;
 }

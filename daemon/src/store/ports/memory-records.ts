@@ -27,8 +27,8 @@ export interface MemoryRecords {
   supersede(oldId: string, change: (old: MemoryRecord) => { next: MemoryRecord; old: MemoryRecord }, event: NewEvent): { next: MemoryRecord; old: MemoryRecord };
   /** When each memory was last reinforced (saved again, corroborated), for decay; memories never reinforced are absent. */
   lastReinforcements(): Map<string, number>;
-  /** How many times each of these memories was reinforced; memories never reinforced are absent. */
-  reinforcementCounts(memoryIds: readonly string[]): Map<string, number>;
+  /** When each of these memories was reinforced and by which session, oldest first; memories never reinforced are absent. */
+  reinforcements(memoryIds: readonly string[]): Map<string, { sessionId: string; at: number }[]>;
   /** Recorded changes of these memories, oldest first. */
   events(memoryIds: readonly string[]): MemoryEvent[];
   /** Memories matching the filter, newest first, starting after `page.afterId`. */

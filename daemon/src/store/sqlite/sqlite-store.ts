@@ -520,14 +520,20 @@ export class SqliteStore implements MemoryStore {
     this.db.close();
   }
 
-  reinforcementCounts(memoryIds: readonly string[]): Map<string, number> {
+  reinforcements(memoryIds: readonly string[]): Map<string, { sessionId: string; at: number }[]> {
     const rows = this
       .sql(
-        `SELECT memory_id, COUNT(*) AS n FROM memory_events
-         WHERE action = 'reinforced' AND memory_id IN (SELECT value FROM json_each(?)) GROUP BY memory_id`,
+        `SELECT memory_id, session_id, at FROM memory_events
+         WHERE action = 'reinforced' AND memory_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
       )
-      .all(JSON.stringify(memoryIds)) as { memory_id: string; n: number }[];
-    return new Map(rows.map((r) => [r.memory_id, r.n]));
+      .all(JSON.stringify(memoryIds)) as { memory_id: string; session_id: string; at: number }[];
+    const out = new Map<string, { sessionId: string; at: number }[]>();
+    for (const row of rows) {
+      const list = out.get(row.memory_id) ?? [];
+      list.push({ sessionId: row.session_id, at: row.at });
+      out.set(row.memory_id, list);
+    }
+    return out;
   }
 
   withSameContent(content: string): MemoryRecord[] {
