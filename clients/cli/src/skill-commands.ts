@@ -14,7 +14,7 @@ export function registerSkillCommands(program: Command): void {
 
   skills
     .command("list", { isDefault: true })
-    .description("list skill proposals: confident or reinforced procedures and preferences no installed skill covers")
+    .description("list skill proposals: procedures and preferences proven across time and sessions that no installed skill covers")
     .option("-p, --project <name>", "this project's proposals (default: the current directory's project)")
     .option("-n, --limit <n>", "at most this many, 1-100 (default 20)", intParser)
     .option("--preview", "print each SKILL.md in full")

@@ -58,7 +58,7 @@ export type SkillProposal = Message<"memd.v1.SkillProposal"> & {
   preview: string;
 
   /**
-   * Why it is proposed, e.g. "procedure, confidence 0.95, reinforced 2 times".
+   * Why it is proposed, e.g. "procedure, confidence 0.95, read back 7 days after it was saved".
    *
    * @generated from field: string reason = 6;
    */
@@ -305,8 +305,9 @@ export const SkillScopeSchema: GenEnum<SkillScope> = /*@__PURE__*/
 
 /**
  * SkillService graduates memories that keep proving true into Claude Code skills. Active
- * procedures and preferences that are confident (0.7 or more) or were reinforced at least
- * once, and that no installed skill already covers, are proposed; nothing is written until
+ * procedures and preferences proven across time and sessions (saved again by a later session
+ * at least 3 days after they were first saved, or, with confidence 0.7 or more, read back that
+ * much later), and that no installed skill already covers, are proposed; nothing is written until
  * a person approves a proposal, and a dismissed memory is never proposed again.
  *
  * @generated from service memd.v1.SkillService
