@@ -6,6 +6,7 @@ import { registerCorrectionCommands } from "./correction-commands.js";
 import { intParser } from "./enums.js";
 import { registerMaintenanceCommands } from "./maintenance-commands.js";
 import { registerDaemonCommands } from "./daemon-commands.js";
+import { registerDoctorCommand } from "./doctor-command.js";
 import { registerMemoryCommands } from "./memory-commands.js";
 import { registerMemoryFileCommands } from "./memory-file-commands.js";
 import { registerHubCommands } from "./hub-commands.js";
@@ -48,6 +49,7 @@ registerHubCommands(program);
 registerViewerCommands(program);
 registerSkillCommands(program);
 registerSetupCommands(program);
+registerDoctorCommand(program);
 for (const command of program.commands) command.exitOverride();
 
 program

@@ -32,7 +32,7 @@ interface SetupOptions {
 /** Where systemd says it is running (sd_booted(3)); absent in containers, WSL1, OpenRC. */
 const SYSTEMD_RUNTIME_DIR = "/run/systemd/system";
 
-function targetsParser(value: string): SetupTarget[] {
+export function targetsParser(value: string): SetupTarget[] {
   const targets = splitList(value);
   const unknown = targets.filter((t) => !(SETUP_TARGETS as readonly string[]).includes(t));
   if (targets.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`expected a comma list of: ${SETUP_TARGETS.join(", ")}`);
@@ -62,7 +62,7 @@ export function registerSetupCommands(program: Command): void {
   );
 }
 
-function locationsFor(command: Command, opts: SetupOptions): SetupLocations {
+export function locationsFor(command: Command, opts: Pick<SetupOptions, "platform">): SetupLocations {
   const global = command.optsWithGlobals<{ home?: string }>();
   return setupLocations(process.env, os.homedir(), opts.platform ?? process.platform, global.home);
 }
@@ -73,11 +73,11 @@ function agentsMdFile(option: string | undefined): string | undefined {
   return fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() ? path.join(resolved, "AGENTS.md") : resolved;
 }
 
-function systemdRuns(opts: SetupOptions): boolean {
+export function systemdRuns(opts: Pick<SetupOptions, "systemd">): boolean {
   return opts.systemd === undefined ? fs.existsSync(SYSTEMD_RUNTIME_DIR) : opts.systemd === "yes";
 }
 
-const NO_SYSTEMD = `no systemd runs on this machine (${SYSTEMD_RUNTIME_DIR} does not exist: a container, WSL1 or another init system)`;
+export const NO_SYSTEMD = `no systemd runs on this machine (${SYSTEMD_RUNTIME_DIR} does not exist: a container, WSL1 or another init system)`;
 
 /** Why this machine has no login service for setup to write, or null. */
 function noServiceReason(loc: SetupLocations, systemd: boolean): string | null {

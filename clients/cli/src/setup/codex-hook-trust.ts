@@ -144,3 +144,34 @@ export function withCodexHookTrust(change: FileChange, wanted: readonly HookTrus
   const after = joinLines({ lines, eol: text.eol });
   return { ...change, after: after === "" && change.before === null ? null : after, summary };
 }
+
+/** Whether Codex runs one of memd's hooks, as its discovery decides (codex-rs/hooks/src/engine/discovery.rs). */
+export type CodexHookStatus = "trusted" | "untrusted" | "modified" | "disabled";
+
+/** The status of each of memd's hooks in this hooks.json under this config.toml's [hooks.state]. */
+export function codexHookStatuses(config: TomlTable, hooksFile: string, hooksText: string | null, installedHook: string | undefined): { event: string; status: CodexHookStatus }[] {
+  const states = tableAt(config, ["hooks", "state"]);
+  return memdHookTrust(hooksFile, hooksText, installedHook).map(({ key, hash, event }) => {
+    const state = tableAt(states, [key]);
+    if (state.enabled === false) return { event, status: "disabled" };
+    const trusted = state.trusted_hash;
+    return { event, status: trusted === undefined ? "untrusted" : trusted === hash ? "trusted" : "modified" };
+  });
+}
+
+/** The key that turns Codex's hooks off ([features] hooks = false, or its deprecated alias codex_hooks), or null while they are on (the default). */
+export function codexHooksSwitchedOff(config: TomlTable): string | null {
+  const features = tableAt(config, ["features"]);
+  for (const key of ["hooks", "codex_hooks"]) if (features[key] === false) return `features.${key}`;
+  return null;
+}
+
+/** A parsed TOML document or table. */
+export type TomlTable = Record<string, unknown>;
+
+/** The table at `keys` under `table`, or an empty one where there is none. */
+function tableAt(table: TomlTable, keys: readonly string[]): TomlTable {
+  let current: unknown = table;
+  for (const key of keys) current = isJsonObject(current) ? current[key] : undefined;
+  return isJsonObject(current) ? current : {};
+}
