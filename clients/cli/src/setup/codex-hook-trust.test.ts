@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { codexHookHash, memdHookTrust, withCodexHookTrust } from "./codex-hook-trust.js";
+import { parse as parseToml } from "smol-toml";
+import { codexHookHash, codexHookStatuses, codexHooksSwitchedOff, memdHookTrust, withCodexHookTrust } from "./codex-hook-trust.js";
 import type { FileChange } from "./plan.js";
 
 const HOOKS = "/home/maya/.codex/hooks.json";
@@ -34,5 +35,21 @@ describe("Codex hook trust", () => {
     expect(withCodexHookTrust(configChange(set.after as string), trust, trust).after).toBe(set.after);
     const removed = withCodexHookTrust(configChange(set.after as string), [], trust);
     expect(removed.after).toBe(user);
+  });
+
+  it("reads each of memd's hooks as Codex does: trusted, modified since, never trusted, or disabled", () => {
+    const [start, stop] = memdHookTrust(HOOKS, hooksJson, undefined);
+    const state = (key: string | undefined, pairs: string) => `[hooks.state."${key}"]\n${pairs}\n`;
+    const statuses = (config: string) => codexHookStatuses(parseToml(config), HOOKS, hooksJson, undefined).map((hook) => `${hook.event} ${hook.status}`);
+    expect(statuses(state(start?.key, `trusted_hash = "${start?.hash}"`) + state(stop?.key, `trusted_hash = "${stop?.hash}"`))).toEqual(["SessionStart trusted", "Stop trusted"]);
+    expect(statuses(state(start?.key, 'trusted_hash = "sha256:an-older-hook"'))).toEqual(["SessionStart modified", "Stop untrusted"]);
+    expect(statuses(state(stop?.key, `trusted_hash = "${stop?.hash}"\nenabled = false`))).toEqual(["SessionStart untrusted", "Stop disabled"]);
+  });
+
+  it("finds hooks switched off under [features], by name or by its deprecated alias, and on by default", () => {
+    expect(codexHooksSwitchedOff(parseToml('model = "gpt-5"\n'))).toBeNull();
+    expect(codexHooksSwitchedOff(parseToml("[features]\nhooks = true\n"))).toBeNull();
+    expect(codexHooksSwitchedOff(parseToml("features.hooks = false\n"))).toBe("features.hooks");
+    expect(codexHooksSwitchedOff(parseToml("[features]\ncodex_hooks = false\n"))).toBe("features.codex_hooks");
   });
 });
