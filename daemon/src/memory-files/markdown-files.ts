@@ -48,6 +48,15 @@ export function writeFileAtomic(file: string, text: string): void {
 export async function writeFileAtomicAsync(file: string, text: string, stillWanted: () => boolean = () => true): Promise<boolean> {
   const real = await fs.promises.realpath(file).catch(() => file);
   const { target, mode, temp } = atomicWritePlan(file, real);
+  return replaceFile(temp, target, text, mode, stillWanted);
+}
+
+/**
+ * The atomic write itself: `text` into a new file `temp` (created, never opened if it exists,
+ * so never through a link), flushed to disk, then renamed over `target` in the same turn of the
+ * event loop as `stillWanted` said yes. Returns false, with nothing changed, when it said no.
+ */
+export async function replaceFile(temp: string, target: string, text: string, mode: number | undefined, stillWanted: () => boolean = () => true): Promise<boolean> {
   try {
     const handle = await fs.promises.open(temp, "wx", mode ?? 0o644);
     try {
@@ -69,9 +78,19 @@ export async function writeFileAtomicAsync(file: string, text: string, stillWant
   }
 }
 
+/** The temporary file memd writes beside `name` before renaming it over it: a dot-file, so that watchers skip it. */
+export function temporaryName(name: string): string {
+  return `.${name}.memd-${randomBytes(6).toString("hex")}.tmp`;
+}
+
+/** True for a name temporaryName made (a write cut off by a crash leaves one behind). */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.memd-[0-9a-f]{12}\.tmp$/.test(name);
+}
+
 /** Where an atomic write goes (a symlink's target), the mode it keeps, and its temporary file beside it. */
 function atomicWritePlan(file: string, target: string): { target: string; mode: number | undefined; temp: string } {
-  return { target, mode: fileMode(target), temp: path.join(path.dirname(target), `.${path.basename(target)}.memd-${randomBytes(6).toString("hex")}.tmp`) };
+  return { target, mode: fileMode(target), temp: path.join(path.dirname(target), temporaryName(path.basename(target))) };
 }
 
 /**

@@ -291,9 +291,10 @@ describe("parseMemoryFile", () => {
     const edited = GOLDEN.replace("archive_reason", "aliases:\n  - migrate first\ncssclasses: wide\nrating: 4\narchive_reason");
     expect(foreignProperties(edited)).toEqual({ aliases: ["migrate first"], cssclasses: "wide", rating: 4 });
     expect(foreignProperties(GOLDEN)).toEqual({});
-    expect(foreignProperties("no frontmatter")).toEqual({});
-    expect(foreignProperties("---\naliases: [unclosed\n---\n")).toEqual({});
-    const rendered = renderMemoryFile(checkpoint, checkpointHistory, checkpointLinks, foreignProperties(edited));
+    // A frontmatter memd cannot read gives none: memd must not write over it.
+    expect(foreignProperties("no frontmatter")).toBeNull();
+    expect(foreignProperties("---\naliases: [unclosed\n---\n")).toBeNull();
+    const rendered = renderMemoryFile(checkpoint, checkpointHistory, checkpointLinks, foreignProperties(edited) ?? {});
     expect(rendered).toContain("---\naliases:\n  - migrate first\narchive_reason:");
     expect(rendered).toMatch(/\ncssclasses: wide\n/);
     expect(foreignProperties(rendered)).toEqual({ aliases: ["migrate first"], cssclasses: "wide", rating: 4 });
@@ -320,6 +321,13 @@ describe("parseMemoryFile", () => {
     });
   });
 });
+
+/** Nested YAML aliases: each level lists the one before nine times, so `depth` levels stand for 9^depth values. */
+function aliasBomb(depth: number): string {
+  let yaml = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (let i = 1; i <= depth; i++) yaml += `l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(", ")}]\n`;
+  return yaml;
+}
 
 describe("parseMemoryFile on a broken file", () => {
   const errors: [string, string, number, RegExp][] = [
@@ -353,6 +361,8 @@ describe("parseMemoryFile on a broken file", () => {
     ["a history entry with a bad action", "---\nhistory:\n  - at: 2026-12-01\n    action: created\n  - at: 2026-12-02\n    action: deleted\n---\n", 6, /history entry 2: action is "deleted".*use one of created, updated/],
     ["a history entry without an action", "---\nhistory:\n  - at: 2026-12-01\n---\n", 3, /history entry 1: action is empty.*use one of created/],
     ["a history entry with a bad time", "---\nhistory:\n  - action: created\n    at: soon\n---\n", 4, /history entry 1: at is "soon", not an ISO-8601 time/],
+    ["a history entry with a key twice", "---\nhistory:\n  - at: 2026-12-01\n    at: 2026-12-02\n---\n", 4, /unique, and at appears twice/],
+    ["a YAML alias bomb", `---\n${aliasBomb(9)}---\nboom\n`, 3, /aliases \(\*name\) expand to far too many values/],
   ];
 
   it.each(errors)("reports %s at its line with a reason", (_name, text, lineNo, reason) => {
@@ -361,6 +371,17 @@ describe("parseMemoryFile on a broken file", () => {
     if (parsed.ok) return;
     expect(parsed.line).toBe(lineNo);
     expect(parsed.reason).toMatch(reason);
+  });
+
+  it("reads a frontmatter with a few aliases, and gives no properties to keep from a bomb", () => {
+    expect(parseMemoryFile("---\ntags: &t [db]\nconcepts: *t\n---\nx")).toMatchObject({ ok: true, memory: { tags: ["db"], concepts: ["db"] } });
+    expect(foreignProperties(`---\n${aliasBomb(9)}---\nboom\n`)).toBeNull();
+  });
+
+  it("reads a frontmatter of 20,000 keys, and finds a key given twice among them", () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join("\n");
+    expect(parseMemoryFile(`---\n${keys}\n---\nx`)).toMatchObject({ ok: true, memory: { content: "x" } });
+    expect(parseMemoryFile(`---\n${keys}\nk7: again\n---\nx`)).toMatchObject({ ok: false, line: 20_002, reason: expect.stringMatching(/k7 appears twice/) });
   });
 
   it("counts lines from the file's start when it has CRLF line ends and a byte order mark", () => {

@@ -5,15 +5,16 @@ import { applyPatch } from "../memory/apply-patch.js";
 import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import { readTextIfExists } from "../memory-files/markdown-files.js";
+import { redact } from "../redact/redact-secrets.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
-import { isMemoryFilePath } from "./file-name.js";
+import { isKindFolderName, isMemoryFilePath } from "./file-name.js";
 import { FolderWatch } from "./folder-watch.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
-import { type VaultProblem, vaultMemoryFiles } from "./rebuild-from-vault.js";
+import type { VaultProblem } from "./rebuild-from-vault.js";
+import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
 
 export interface VaultWatcherOptions {
   dir: string;
@@ -51,8 +52,12 @@ const SCAN_STEP = 200;
  *   (`<project>/<kind>/name.md`) unless its frontmatter says otherwise; files anywhere else in
  *   the vault (a person's own notes) are not memd's and are never read or rewritten;
  * - a deleted file archives its memory, never deletes it (the file comes back, archived);
- * - a file memd cannot parse is left exactly as written and reported with its line, once
- *   in the log and in `memctl vault status`, and nothing of it is applied.
+ * - a file memd cannot parse (also one whose YAML aliases expand too far, or one too large) is
+ *   left exactly as written and reported with its line, once in the log and in `memctl vault
+ *   status`, and nothing of it is applied;
+ * - a symbolic link at one of memd's places (a memory's file, a kind's folder, the folder of a
+ *   project memd keeps files in) is never followed: nothing is read through it and nothing
+ *   written, its memory (if any) stays as stored, and `memctl vault status` lists it.
  * A change memd made that the file did not have yet loses to the person's edit, which is the
  * later act; the history keeps the version it replaced. memd's own writes are recognised by
  * the hash recorded with them and read nothing back.
@@ -65,8 +70,13 @@ export class VaultWatcher {
   private readonly announced = new Set<string>();
   /** Files whose events are settling: read once no further event came for settleMs. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
+  /** The links at memd's places, by path: what each points to. */
+  private readonly links = new Map<string, string>();
+  private readonly files: VaultFiles;
 
-  constructor(private readonly options: VaultWatcherOptions) {}
+  constructor(private readonly options: VaultWatcherOptions) {
+    this.files = new VaultFiles(options.dir, maxVaultFileBytes(options.limits.maxContentBytes));
+  }
 
   /** Watches from now on, then reads every file once; resolves when that pass is done. */
   async start(): Promise<void> {
@@ -74,21 +84,26 @@ export class VaultWatcher {
     fs.mkdirSync(dir, { recursive: true });
     this.watch = new FolderWatch(dir, {
       file: (file) => {
-        if (isMemoryFilePath(this.relative(file))) this.settle(file);
+        const relative = this.relative(file);
+        if (isMemoryFilePath(relative)) this.settle(file);
+        else if (this.links.has(relative)) this.noteLink(relative);
       },
       folderGone: (folder) => this.folderGone(folder),
+      link: (link) => this.noteLink(this.relative(link)),
       // Dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories.
       skip: (name) => name.startsWith("."),
     });
     this.watch.start();
     let read = 0;
-    for (const relative of vaultMemoryFiles(dir)) {
+    const projects = new Set(this.options.vault.files().map((record) => record.path.split("/")[0]));
+    for (const entry of this.files.entries(isKindFolderName, (name) => projects.has(name))) {
       if (this.stopped) return;
-      this.look(path.join(dir, relative));
+      if (entry.kind === "link") this.link(entry.path, entry.target);
+      else if (entry.kind === "file") this.look(path.join(dir, entry.path));
       if (++read % SCAN_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.guard(dir, () => this.sweepMissing());
-    this.options.logger.info({ vault: dir, files: read, unreadable: this.problems.size }, "watching the vault for edits");
+    this.options.logger.info({ vault: dir, files: read, unreadable: this.problems.size, links: this.links.size }, "watching the vault for edits");
   }
 
   async stop(): Promise<void> {
@@ -124,10 +139,44 @@ export class VaultWatcher {
   private look(file: string): void {
     if (this.options.busy?.(this.relative(file)) === true) return this.settle(file);
     this.guard(file, () => {
-      const text = readTextIfExists(file);
-      if (text === null) this.removed(file);
-      else this.changed(file, text);
+      const relative = this.relative(file);
+      const found = this.files.read(relative);
+      if (found.kind === "missing") return this.removed(file);
+      if (found.kind === "link") return this.link(found.link, found.target);
+      if (found.kind === "refused") return this.report(relative, 0, found.reason, "");
+      this.links.delete(relative);
+      this.changed(file, found.text);
     });
+  }
+
+  /** Looks at a link event's path again: a link at one of memd's places is recorded, one gone is forgotten. */
+  private noteLink(relative: string): void {
+    const parts = relative.split("/");
+    const place =
+      isMemoryFilePath(relative) ||
+      (parts.length === 2 && isKindFolderName(parts[1] as string)) ||
+      (parts.length === 1 && this.options.vault.files().some((record) => record.path.startsWith(`${relative}/`)));
+    if (!place) return;
+    const target = this.files.linkTarget(relative);
+    if (target === "") this.links.delete(relative);
+    else this.link(relative, target);
+  }
+
+  /** A link at one of memd's places: recorded for the status, and said once in the log. */
+  private link(relative: string, target: string): void {
+    if (this.links.get(relative) === target) return;
+    this.links.set(relative, target);
+    this.problems.delete(relative);
+    this.options.logger.warn({ path: relative, target }, "a symbolic link in the vault: memd does not follow it, and leaves it alone");
+  }
+
+  /** The symbolic links at memd's places in the vault, none of them followed. */
+  linksLeftAlone(): VaultProblem[] {
+    return [...this.links].slice(0, MAX_PROBLEMS).map(([relative, target]) => ({
+      path: relative,
+      line: 0,
+      reason: `a symbolic link to ${target}: memd neither reads nor writes through links in its vault, so it left this one alone (put the file or folder itself here to make it memd's)`,
+    }));
   }
 
   /**
@@ -274,11 +323,18 @@ export class VaultWatcher {
   /** Files deleted while memd was not running: their memories are archived as if they had been deleted now. */
   private sweepMissing(): void {
     for (const record of this.options.vault.files()) {
-      if (readTextIfExists(path.join(this.options.dir, record.path)) === null) this.guard(path.join(this.options.dir, record.path), () => this.removed(path.join(this.options.dir, record.path)));
+      const file = path.join(this.options.dir, record.path);
+      this.guard(file, () => {
+        const found = this.files.read(record.path);
+        if (found.kind === "missing") this.removed(file);
+        else if (found.kind === "link") this.link(found.link, found.target);
+      });
     }
   }
 
-  private report(relative: string, line: number, reason: string, hash: string): void {
+  private report(relative: string, line: number, unredacted: string, hash: string): void {
+    // A reason may quote the file (`importance is the text "..."`), and it reaches logs and briefings.
+    const reason = redact(unredacted);
     const known = this.problems.get(relative);
     if (known?.hash === hash && known.reason === reason) return;
     this.options.logger.warn({ path: relative, line, reason }, "vault file not read: left as it is");
