@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isKindFolderName } from "./file-name.js";
-import { VaultFiles, VaultPathError } from "./vault-files.js";
+import { VaultFiles } from "./vault-files.js";
+import { VaultPathError } from "./vault-folders.js";
 
 let root: string;
 let vault: string;

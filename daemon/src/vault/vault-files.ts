@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isTemporaryName, replaceFile, temporaryName } from "../memory-files/markdown-files.js";
+import { type Folder, lstatOrNull, openVaultFolder, VaultPathError } from "./vault-folders.js";
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
 /**
  * Every read, write, removal and listing of the vault's files goes through here, and none of
@@ -31,18 +34,6 @@ export type VaultRead =
 /** What the vault holds at one of memd's places, from a listing that follows no link. */
 export type VaultEntry = { kind: "file" | "temporary"; path: string } | { kind: "link"; path: string; target: string };
 
-/** A symbolic link, or a file, where memd needs a folder (or a link where it writes a file). */
-export class VaultPathError extends Error {
-  constructor(
-    /** The path of the link or file in the way, relative to the vault. */
-    readonly at: string,
-    readonly link: boolean,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * The largest memory file memd reads: content, problem and solution at the daemon's limit, and
  * 4 MiB for the frontmatter and its history. A larger file is no file memd wrote, and reading and
@@ -50,16 +41,6 @@ export class VaultPathError extends Error {
  */
 export function maxVaultFileBytes(maxContentBytes: number): number {
   return 3 * maxContentBytes + 4 * 1024 * 1024;
-}
-
-const PROC_FD = "/proc/self/fd";
-const HAS_PROC_FD = fs.existsSync(PROC_FD);
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
-
-/** An open folder of the vault: `dir` names it for path operations while it is open. */
-interface Folder {
-  dir: string;
-  close(): void;
 }
 
 export class VaultFiles {
@@ -75,7 +56,7 @@ export class VaultFiles {
     const { folder: parts, name } = split(relative);
     let folder: Folder | null;
     try {
-      folder = this.open(parts, false);
+      folder = openVaultFolder(this.root, parts, false);
     } catch (error) {
       if (error instanceof VaultPathError && error.link) return { kind: "link", link: error.at, target: this.linkTarget(error.at) };
       if (error instanceof VaultPathError) return { kind: "missing" };
@@ -115,7 +96,7 @@ export class VaultFiles {
    */
   async write(relative: string, text: string, stillWanted: () => boolean): Promise<boolean> {
     const { folder: parts, name } = split(relative);
-    const folder = this.open(parts, true);
+    const folder = openVaultFolder(this.root, parts, true);
     if (folder === null) throw new Error(`the vault's folder ${this.root} could not be made`);
     try {
       const target = path.join(folder.dir, name);
@@ -134,20 +115,10 @@ export class VaultFiles {
   /** Removes a file when `removable` says so of its text; a link, or anything but a file, stays. */
   remove(relative: string, removable: (text: string) => boolean): void {
     const { folder: parts, name } = split(relative);
-    let folder: Folder | null;
-    try {
-      folder = this.open(parts, false);
-    } catch (error) {
-      if (error instanceof VaultPathError) return;
-      throw error;
-    }
-    if (folder === null) return;
-    try {
+    this.inFolder(parts, undefined, (folder) => {
       const found = this.read(relative);
       if (found.kind === "text" && removable(found.text)) fs.rmSync(path.join(folder.dir, name), { force: true });
-    } finally {
-      folder.close();
-    }
+    });
   }
 
   /**
@@ -184,23 +155,13 @@ export class VaultFiles {
   removeTemporary(relative: string, before: number): boolean {
     const { folder: parts, name } = split(relative);
     if (!isTemporaryName(name)) return false;
-    let folder: Folder | null;
-    try {
-      folder = this.open(parts, false);
-    } catch (error) {
-      if (error instanceof VaultPathError) return false;
-      throw error;
-    }
-    if (folder === null) return false;
-    try {
+    return this.inFolder(parts, false, (folder) => {
       const file = path.join(folder.dir, name);
       const stats = lstatOrNull(file);
       if (stats === null || !stats.isFile() || stats.mtimeMs >= before) return false;
       fs.rmSync(file, { force: true });
       return true;
-    } finally {
-      folder.close();
-    }
+    });
   }
 
   /** What a link in the vault points to, read without following it. */
@@ -217,16 +178,21 @@ export class VaultFiles {
   }
 
   private list(parts: readonly string[]): fs.Dirent[] {
+    return this.inFolder(parts, [], (folder) => fs.readdirSync(folder.dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)));
+  }
+
+  /** `use` of the open folder at `parts`, closed after; `absent` when it does not exist or a link or file is on the way. */
+  private inFolder<T>(parts: readonly string[], absent: T, use: (folder: Folder) => T): T {
     let folder: Folder | null;
     try {
-      folder = this.open(parts, false);
+      folder = openVaultFolder(this.root, parts, false);
     } catch (error) {
-      if (error instanceof VaultPathError) return [];
+      if (error instanceof VaultPathError) return absent;
       throw error;
     }
-    if (folder === null) return [];
+    if (folder === null) return absent;
     try {
-      return fs.readdirSync(folder.dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+      return use(folder);
     } finally {
       folder.close();
     }
@@ -241,98 +207,6 @@ export class VaultFiles {
     return stats.mode & 0o777;
   }
 
-  /**
-   * Opens the folder at `parts` below the root, one name at a time and following no link;
-   * null when it does not exist (and `create` is false). Throws VaultPathError at a link or a
-   * file on the way.
-   */
-  private open(parts: readonly string[], create: boolean): Folder | null {
-    return HAS_PROC_FD ? this.openByDescriptor(parts, create) : this.openByPath(parts, create);
-  }
-
-  private openByDescriptor(parts: readonly string[], create: boolean): Folder | null {
-    if (create) fs.mkdirSync(this.root, { recursive: true });
-    let fd: number;
-    try {
-      fd = fs.openSync(this.root, O_RDONLY | O_DIRECTORY);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
-    for (const [i, name] of parts.entries()) {
-      const at = parts.slice(0, i + 1).join("/");
-      const inner = `${PROC_FD}/${fd}/${name}`;
-      let next: number | null = null;
-      try {
-        next = openFolderNoFollow(inner, at);
-        if (next === null && create) {
-          try {
-            fs.mkdirSync(inner);
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-          }
-          next = openFolderNoFollow(inner, at);
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
-      if (next === null) return null;
-      fd = next;
-    }
-    const held = fd;
-    return { dir: `${PROC_FD}/${held}`, close: () => fs.closeSync(held) };
-  }
-
-  private openByPath(parts: readonly string[], create: boolean): Folder | null {
-    if (create) fs.mkdirSync(this.root, { recursive: true });
-    let dir = fs.realpathSync(this.root);
-    for (const [i, name] of parts.entries()) {
-      dir = path.join(dir, name);
-      const at = parts.slice(0, i + 1).join("/");
-      let stats = lstatOrNull(dir);
-      if (stats === null && create) {
-        try {
-          fs.mkdirSync(dir);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        }
-        stats = lstatOrNull(dir);
-      }
-      if (stats === null) return null;
-      checkFolder(stats, at);
-    }
-    return { dir, close: () => undefined };
-  }
-}
-
-/** A folder opened without following a link; null when nothing is there. */
-function openFolderNoFollow(file: string, at: string): number | null {
-  try {
-    return fs.openSync(file, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
-    // ELOOP: the name is a link. ENOTDIR: a file (or a link, on some systems) where a folder must be.
-    if (code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR") checkFolder(lstatOrNull(file), at);
-    throw error;
-  }
-}
-
-function checkFolder(stats: fs.Stats | null, at: string): void {
-  // Gone again since the open failed counts as a link: something is changing the path under memd.
-  if (stats === null || stats.isSymbolicLink()) {
-    throw new VaultPathError(at, true, `${at} is a symbolic link: memd neither reads nor writes through links in its vault, and leaves this one alone`);
-  }
-  if (!stats.isDirectory()) throw new VaultPathError(at, false, `${at} is a file where memd keeps a folder: memd writes there once it is gone`);
-}
-
-function lstatOrNull(file: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-    throw error;
-  }
 }
 
 function split(relative: string): { folder: string[]; name: string } {
