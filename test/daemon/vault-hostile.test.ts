@@ -45,6 +45,17 @@ async function saveAndWaitForFile(daemon: TestDaemon, vault: string, content: st
   return id;
 }
 
+/**
+ * Writes a new file by hand and waits until memd has read it and written its id into it: events
+ * the watcher saw before it (a link planted first) were handled by then, and their writes made.
+ */
+async function handWriteAndWaitForId(vault: string, relative: string, content: string): Promise<void> {
+  const file = path.join(vault, relative);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `---\n---\n${content}\n`);
+  expect(await until(() => fs.readFileSync(file, "utf8"), (text) => text.includes("\nid: "))).toContain("\nid: ");
+}
+
 function findFile(vault: string, id: string): string | undefined {
   for (const entry of fs.readdirSync(vault, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith(".md")) continue;
@@ -74,7 +85,7 @@ describe("links in the vault", () => {
     fs.mkdirSync(path.join(vault, "blog"));
     fs.symlinkSync(path.join(outside, "notes"), path.join(vault, "blog", "fact"));
     // Later work done first, then the checks: what memd would have read or written by now, it has.
-    await saveAndWaitForFile(daemon, vault, "Payments retry three times.", "shop");
+    await handWriteAndWaitForId(vault, "shop/fact/later.md", "Payments retry three times.");
     expect(folderState(outside)).toEqual(before);
     expect((await allContents(daemon)).filter((c) => c.includes("standup"))).toEqual([]);
     const status = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.links.length === 2);
@@ -86,7 +97,7 @@ describe("links in the vault", () => {
     fs.appendFileSync(path.join(outside, "offsite.md"), "Edited.\n");
     fs.writeFileSync(path.join(outside, "notes", "new.md"), OUTSIDE_NOTE);
     const after = folderState(outside);
-    await saveAndWaitForFile(daemon, vault, "Refunds take five days.", "shop");
+    await handWriteAndWaitForId(vault, "shop/fact/later-still.md", "Refunds take five days.");
     expect(folderState(outside)).toEqual(after);
     expect((await allContents(daemon)).filter((c) => c.includes("standup"))).toEqual([]);
     const listed = await runCli(home, ["vault", "status"]);

@@ -294,6 +294,7 @@ describe("parseMemoryFile", () => {
     // A frontmatter memd cannot read gives none: memd must not write over it.
     expect(foreignProperties("no frontmatter")).toBeNull();
     expect(foreignProperties("---\naliases: [unclosed\n---\n")).toBeNull();
+    expect(foreignProperties("---\n---\nA new memory.\n")).toEqual({});
     const rendered = renderMemoryFile(checkpoint, checkpointHistory, checkpointLinks, foreignProperties(edited) ?? {});
     expect(rendered).toContain("---\naliases:\n  - migrate first\narchive_reason:");
     expect(rendered).toMatch(/\ncssclasses: wide\n/);

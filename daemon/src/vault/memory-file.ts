@@ -93,7 +93,10 @@ export function foreignProperties(text: string): Record<string, unknown> | null 
   const parts = splitFile(text);
   if (typeof parts === "string") return null;
   const doc = frontmatterDocument(parts.frontmatter);
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
+  if (doc.errors.length > 0) return null;
+  // Two --- lines with nothing between: a new memory's file, with no properties of its own.
+  if (doc.contents === null) return {};
+  if (!isMap(doc.contents)) return null;
   try {
     return Object.fromEntries(Object.entries(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
   } catch {
