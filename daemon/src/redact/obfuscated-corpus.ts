@@ -36,7 +36,7 @@ export const OBFUSCATED_SECRET_SAMPLES: readonly SecretSample[] = [
   },
   {
     name: "an AWS key id split by a zero-width space",
-    text: "Use AKIABCZK2A\u200BFZ3MUMGQRB for the reporting user, not the root account.",
+    text: "The reporting user's key id is AKIABCZK2A\u200BFZ3MUMGQRB (rotated in May).",
     secrets: [{ type: "aws-access-key", value: "AKIABCZK2A\u200BFZ3MUMGQRB" }],
   },
   {
