@@ -160,6 +160,16 @@ export const OBFUSCATED_SECRET_SAMPLES: readonly SecretSample[] = [
     secrets: [{ type: "password-assignment", value: "b8Wk2Lq9Zt4Rm7Xv" }],
   },
   {
+    name: "a password key spelt with digits for letters",
+    text: "old router login: admin / passw0rd=Kq9vT2xLm4",
+    secrets: [{ type: "password-assignment", value: "Kq9vT2xLm4" }],
+  },
+  {
+    name: "a password under pwd after a colon without a space",
+    text: "ftp account ci-upload pwd:Hx7mQ2vLz9 (rotate yearly)",
+    secrets: [{ type: "password-assignment", value: "Hx7mQ2vLz9" }],
+  },
+  {
     name: "a Slack user token with a zero-width joiner inside",
     text: "xoxp-915410948882-735533534933\u200D-0625481490377-53b736909d1d27a440be701684723897",
     secrets: [{ type: "slack-token", value: "xoxp-915410948882-735533534933\u200D-0625481490377-53b736909d1d27a440be701684723897" }],

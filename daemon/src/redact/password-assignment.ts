@@ -59,7 +59,8 @@ function acceptValue(text: string, key: string, value: SecretValue, form: Form, 
   if (raw.trim() === "" || isPlaceholder(raw) || NON_VALUES.has(raw.toLowerCase())) return false;
   // `PWD=/home/maya`, `"pass": 22`, `bypass=cache`: under these keys only a password is one.
   // Flags (`-storepass X`) and `pass:X` (openssl's form) are left to the command-line forms.
-  if (verdict === "password-like") return form !== "flag" && text[value.start - 1] !== ":" && /[A-Za-z]/.test(raw) && looksLikeStatedPassword(raw);
+  const opensslPass = /^pass$/i.test(key) && text[value.start - 1] === ":";
+  if (verdict === "password-like") return form !== "flag" && !opensslPass && /[A-Za-z]/.test(raw) && looksLikeStatedPassword(raw);
   // LLM and lexer tokens are counted: `MAX_OUTPUT_TOKEN=4096`, `CHARS_PER_TOKEN = 4`.
   if (/^\d+$/.test(raw) && /token$/i.test(key)) return false;
   if (value.quoted) return true;

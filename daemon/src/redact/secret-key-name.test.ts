@@ -43,6 +43,11 @@ describe("secretKeyVerdict", () => {
     }
   });
 
+  it("reads digits written for letters in a secret word", () => {
+    for (const key of ["passw0rd", "PA55WORD", "db_p4ssw0rd", "t0ken", "ap1key", "s3cret"]) expect(secretKeyVerdict(key), key).toBe("secret");
+    for (const key of ["h264", "v2", "base64", "sha256", "utf8"]) expect(secretKeyVerdict(key), key).toBe("none");
+  });
+
   it("leaves glued words that are no credential alone", () => {
     for (const key of ["pagetoken", "nexttoken", "synctoken", "keyboard", "monkey", "hotkey", "oldpwd", "passwords"]) {
       expect(secretKeyVerdict(key), key).toBe("none");

@@ -45,6 +45,14 @@ export type SecretKeyVerdict = "secret" | "password-like" | "none";
  * for command-line flags (`--pass`), where even the short words are unambiguous.
  */
 export function secretKeyVerdict(key: string, isFlag = false): SecretKeyVerdict {
+  const verdict = verdictOf(key, isFlag);
+  if (verdict !== "none" || !/[013457]/.test(key)) return verdict;
+  // Digits written for the letters they look like (`passw0rd`, `PA55WORD`, `t0ken`): read as those letters.
+  const upper = !/[a-z]/.test(key);
+  return verdictOf(key.replace(/[013457]/g, (digit) => (upper ? (LEET[digit] ?? digit).toUpperCase() : (LEET[digit] ?? digit))), isFlag);
+}
+
+function verdictOf(key: string, isFlag: boolean): SecretKeyVerdict {
   if (SECRET_ENV_NAMES.has(key.toLowerCase())) return "secret";
   const { words, glued } = splitGlued(keyWords(key));
   const last = words[words.length - 1];
@@ -66,6 +74,9 @@ export function secretKeyVerdict(key: string, isFlag = false): SecretKeyVerdict 
 export function isSecretKeyName(key: string, isFlag = false): boolean {
   return secretKeyVerdict(key, isFlag) === "secret";
 }
+
+// The letters digits are written for in a leet-spelt key.
+const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t" };
 
 /**
  * The key's words with a secret word glued to the end of the last one split off
