@@ -21,6 +21,8 @@ describe("detectionText", () => {
     expect(detectionText("𝐀𝐊𝐈𝐀𝟓").text).toBe("AKIA5");
     expect(detectionText("\u0440\u0430ssword").text).toBe("password");
     expect(detectionText("a\u00A0b\u3000c").text).toBe("a b c");
+    expect(detectionText("ᴘᴀꜱꜱᴡᴏʀᴅ").text).toBe("password");
+    expect(detectionText("xoxb\u2011123\u2013456\u2212789").text).toBe("xoxb-123-456-789");
   });
 
   it("maps a span of a folded astral or fullwidth letter back to the whole code point", () => {

@@ -12,7 +12,8 @@
  *   marks are dropped: they draw nothing of their own;
  * - the rest is NFKC (fullwidth and mathematical letters, ligatures, circled digits and the
  *   many spaces become their plain forms);
- * - Cyrillic and Greek letters that are drawn like Latin ones become those Latin letters.
+ * - Cyrillic and Greek letters drawn like Latin ones, and small capitals, become those Latin
+ *   letters; dashes and minus signs become hyphens.
  */
 
 // Default_Ignorable_Code_Point covers what draws nothing (U+200B, U+00AD, U+2060, U+FEFF,
@@ -28,8 +29,12 @@ const LOOKALIKES: Readonly<Record<string, string>> = {
   // Greek
   Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
   ο: "o", ν: "v", ι: "i", κ: "k", ρ: "p", υ: "u",
-  // Latin letters without their dot
+  // Latin letters without their dot, and small capitals (what "fancy text" generators write)
   ı: "i", ȷ: "j",
+  ᴀ: "a", ʙ: "b", ᴄ: "c", ᴅ: "d", ᴇ: "e", ꜰ: "f", ɢ: "g", ʜ: "h", ɪ: "i", ᴊ: "j", ᴋ: "k", ʟ: "l", ᴍ: "m",
+  ɴ: "n", ᴏ: "o", ᴘ: "p", ǫ: "q", ʀ: "r", ꜱ: "s", ᴛ: "t", ᴜ: "u", ᴠ: "v", ᴡ: "w", ʏ: "y", ᴢ: "z",
+  // Dashes and minus signs, which a token's hyphens become in word processors (NFKC leaves them)
+  "‐": "-", "‒": "-", "–": "-", "—": "-", "−": "-", "﹘": "-",
 };
 
 /** A folded text and the way back from its positions to the input's. */

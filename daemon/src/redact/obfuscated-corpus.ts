@@ -170,6 +170,16 @@ export const OBFUSCATED_SECRET_SAMPLES: readonly SecretSample[] = [
     secrets: [{ type: "password-assignment", value: "Hx7mQ2vLz9" }],
   },
   {
+    name: "a password label in small capitals from a fancy-text generator",
+    text: "ᴘᴀꜱꜱᴡᴏʀᴅ=Vn3kR8qWz5",
+    secrets: [{ type: "password-assignment", value: "Vn3kR8qWz5" }],
+  },
+  {
+    name: "a Slack bot token whose hyphens a word processor made non-breaking",
+    text: "Pasted from the runbook: xoxb\u2011902318475621\u20114412907733018\u2011Ht6mW2qLz9Xv4Nb7Kr1Pd3Sj",
+    secrets: [{ type: "slack-token", value: "xoxb\u2011902318475621\u20114412907733018\u2011Ht6mW2qLz9Xv4Nb7Kr1Pd3Sj" }],
+  },
+  {
     name: "a Slack user token with a zero-width joiner inside",
     text: "xoxp-915410948882-735533534933\u200D-0625481490377-53b736909d1d27a440be701684723897",
     secrets: [{ type: "slack-token", value: "xoxp-915410948882-735533534933\u200D-0625481490377-53b736909d1d27a440be701684723897" }],
