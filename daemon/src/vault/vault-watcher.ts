@@ -5,7 +5,6 @@ import { applyPatch } from "../memory/apply-patch.js";
 import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import { redact } from "../redact/redact-secrets.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
@@ -15,6 +14,8 @@ import { FolderWatch } from "./folder-watch.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
 import type { VaultProblem } from "./rebuild-from-vault.js";
 import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
+import { UnreadableFiles } from "./unreadable-files.js";
+import { isLinkPlace, LinksLeftAlone } from "./vault-links.js";
 
 export interface VaultWatcherOptions {
   dir: string;
@@ -37,7 +38,6 @@ export interface VaultWatcherOptions {
 const DEFAULT_SETTLE_MS = 75;
 /** How soon a file is read again when another process held the database's write lock. */
 const LOCKED_RETRY_MS = 500;
-const MAX_PROBLEMS = 1000;
 
 /** Files read per turn of the event loop by the start-up pass. */
 const SCAN_STEP = 200;
@@ -65,17 +65,16 @@ const SCAN_STEP = 200;
 export class VaultWatcher {
   private watch: FolderWatch | null = null;
   private stopped = false;
-  private readonly problems = new Map<string, VaultProblem & { hash: string }>();
-  /** The problems a briefing already named, by path and the hash of the text that had them. */
-  private readonly announced = new Set<string>();
+  private readonly problems: UnreadableFiles;
   /** Files whose events are settling: read once no further event came for settleMs. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
-  /** The links at memd's places, by path: what each points to. */
-  private readonly links = new Map<string, string>();
+  private readonly links: LinksLeftAlone;
   private readonly files: VaultFiles;
 
   constructor(private readonly options: VaultWatcherOptions) {
     this.files = new VaultFiles(options.dir, maxVaultFileBytes(options.limits.maxContentBytes));
+    this.links = new LinksLeftAlone(options.logger);
+    this.problems = new UnreadableFiles(options.logger);
   }
 
   /** Watches from now on, then reads every file once; resolves when that pass is done. */
@@ -143,58 +142,37 @@ export class VaultWatcher {
       const found = this.files.read(relative);
       if (found.kind === "missing") return this.removed(file);
       if (found.kind === "link") return this.link(found.link, found.target);
-      if (found.kind === "refused") return this.report(relative, 0, found.reason, "");
-      this.links.delete(relative);
+      if (found.kind === "refused") return this.problems.report(relative, 0, found.reason, "");
+      this.links.note(relative, "");
       this.changed(file, found.text);
     });
   }
 
   /** Looks at a link event's path again: a link at one of memd's places is recorded, one gone is forgotten. */
   private noteLink(relative: string): void {
-    const parts = relative.split("/");
-    const place =
-      isMemoryFilePath(relative) ||
-      (parts.length === 2 && isKindFolderName(parts[1] as string)) ||
-      (parts.length === 1 && this.options.vault.files().some((record) => record.path.startsWith(`${relative}/`)));
-    if (!place) return;
-    const target = this.files.linkTarget(relative);
-    if (target === "") this.links.delete(relative);
-    else this.link(relative, target);
+    if (!isLinkPlace(relative, (project) => this.options.vault.files().some((record) => record.path.startsWith(`${project}/`)))) return;
+    this.link(relative, this.files.linkTarget(relative));
   }
 
-  /** A link at one of memd's places: recorded for the status, and said once in the log. */
+  /** A link at one of memd's places: nothing of it is read, and the status lists it. */
   private link(relative: string, target: string): void {
-    if (this.links.get(relative) === target) return;
-    this.links.set(relative, target);
-    this.problems.delete(relative);
-    this.options.logger.warn({ path: relative, target }, "a symbolic link in the vault: memd does not follow it, and leaves it alone");
+    this.links.note(relative, target);
+    this.problems.clear(relative);
   }
 
   /** The symbolic links at memd's places in the vault, none of them followed. */
   linksLeftAlone(): VaultProblem[] {
-    return [...this.links].slice(0, MAX_PROBLEMS).map(([relative, target]) => ({
-      path: relative,
-      line: 0,
-      reason: `a symbolic link to ${target}: memd neither reads nor writes through links in its vault, so it left this one alone (put the file or folder itself here to make it memd's)`,
-    }));
+    return this.links.list();
   }
 
-  /**
-   * A line for an agent's briefing naming the files memd could not read that no briefing named
-   * yet (a file fixed and broken again counts again), or null when there are none.
-   */
+  /** A line for an agent's briefing naming the unreadable files no briefing named yet, or null. */
   takeNotice(): string | null {
-    const fresh = [...this.problems.values()].filter((p) => !this.announced.has(`${p.path}\0${p.hash}`));
-    if (fresh.length === 0) return null;
-    for (const p of fresh) this.announced.add(`${p.path}\0${p.hash}`);
-    const named = fresh.slice(0, 3).map((p) => `${p.path}${p.line > 0 ? `:${p.line}` : ""} (${p.reason})`).join("; ");
-    const more = fresh.length > 3 ? `, and ${fresh.length - 3} more` : "";
-    return `memd could not read ${fresh.length === 1 ? "a file" : `${fresh.length} files`} in its vault, left as written until fixed: ${named}${more}. Tell the user; \`memctl vault status\` lists them.`;
+    return this.problems.takeNotice();
   }
 
   /** Files memd could not read as memories, left as they are. */
   unreadable(): VaultProblem[] {
-    return [...this.problems.values()].map(({ path: file, line, reason }) => ({ path: file, line, reason }));
+    return this.problems.list();
   }
 
   /**
@@ -207,7 +185,7 @@ export class VaultWatcher {
     } catch (error) {
       if (isDatabaseLocked(error)) return this.settle(file, LOCKED_RETRY_MS);
       const relative = this.relative(file);
-      this.report(relative, 1, error instanceof Error ? error.message : String(error), "");
+      this.problems.report(relative, 1, error instanceof Error ? error.message : String(error), "");
     }
   }
 
@@ -221,26 +199,26 @@ export class VaultWatcher {
     const hash = textHash(text);
     const record = vault.fileAt(relative);
     if (record?.hash === hash || this.options.ownWrite?.(relative, hash) === true) {
-      this.problems.delete(relative);
+      this.problems.clear(relative);
       return;
     }
     const parsed = parseMemoryFile(text);
-    if (!parsed.ok) return this.report(relative, parsed.line, parsed.reason, hash);
+    if (!parsed.ok) return this.problems.report(relative, parsed.line, parsed.reason, hash);
     const id = parsed.memory.id;
     if (id === undefined || id === "") return this.created(relative, hash, parsed.memory);
     const owner = vault.fileOf(id);
     if (owner && owner.path !== relative) {
-      return this.report(relative, 1, `holds the id of ${owner.path} (a copy?): remove its id line to make it a memory of its own`, hash);
+      return this.problems.report(relative, 1, `holds the id of ${owner.path} (a copy?): remove its id line to make it a memory of its own`, hash);
     }
     const current = store.get(id);
-    if (!current) return this.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
+    if (!current) return this.problems.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
     const edit = fileEdit(current, parsed.memory);
-    if (edit.kind === "refused") return this.report(relative, 1, edit.reason, hash);
+    if (edit.kind === "refused") return this.problems.report(relative, 1, edit.reason, hash);
     if (edit.kind === "update") this.apply(current, edit, relative);
     // Recorded as read, then queued: the file is rewritten as memd now stores the memory.
     vault.putFiles([{ memoryId: id, path: relative, hash }]);
     vault.queue(id);
-    this.problems.delete(relative);
+    this.problems.clear(relative);
   }
 
   private apply(current: MemoryRecord, edit: Extract<ReturnType<typeof fileEdit>, { kind: "update" }>, relative: string): void {
@@ -297,14 +275,14 @@ export class VaultWatcher {
     store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
     // The file is memd's from now on: it is rewritten in place, with the new memory's id.
     vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
-    this.problems.delete(relative);
+    this.problems.clear(relative);
     this.options.onChange?.();
   }
 
   private removed(file: string): void {
     const { store, vault, now } = this.options;
     const relative = this.relative(file);
-    this.problems.delete(relative);
+    this.problems.clear(relative);
     const record = vault.fileAt(relative);
     // memd moving or purging a file forgets its record first: only someone else's deletion is left.
     if (!record) return;
@@ -330,14 +308,5 @@ export class VaultWatcher {
         else if (found.kind === "link") this.link(found.link, found.target);
       });
     }
-  }
-
-  private report(relative: string, line: number, unredacted: string, hash: string): void {
-    // A reason may quote the file (`importance is the text "..."`), and it reaches logs and briefings.
-    const reason = redact(unredacted);
-    const known = this.problems.get(relative);
-    if (known?.hash === hash && known.reason === reason) return;
-    this.options.logger.warn({ path: relative, line, reason }, "vault file not read: left as it is");
-    if (this.problems.size < MAX_PROBLEMS || known) this.problems.set(relative, { path: relative, line, reason, hash });
   }
 }

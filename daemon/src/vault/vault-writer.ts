@@ -8,6 +8,7 @@ import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../s
 import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { FileThread } from "./file-thread-client.js";
 import type { WriteOutcome, WriteTask } from "./file-writing.js";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, WriteRetries } from "./write-retries.js";
 
 export interface VaultWriterOptions {
   store: MemoryRecords;
@@ -21,8 +22,6 @@ export interface VaultWriterOptions {
   batch?: number;
   /** How often the outbox is looked at when it was empty. */
   pollMs?: number;
-  /** The clock of the waits between tries of a file that failed. */
-  now?: () => number;
 }
 
 /** A file memd did not write over, and why. */
@@ -46,21 +45,9 @@ export interface VaultWriterStatus {
 const DEFAULT_BATCH = 32;
 const DEFAULT_POLL_MS = 50;
 const MAX_HELD = 1000;
-/** The wait after a file's first failure; it doubles with each failure after. */
-const FIRST_RETRY_MS = 1000;
-/** The longest wait between two tries of one file: a file that keeps failing is tried this often. */
-const MAX_RETRY_MS = 10 * 60_000;
 /** At most one warning in this time for files that failed: a vault on a full disk fails every file. */
 const WARN_EVERY_MS = 60_000;
 
-/** A job whose file could not be written, waiting to be tried again. */
-interface Failing {
-  token: number;
-  attempts: number;
-  retryAt: number;
-  path: string;
-  reason: string;
-}
 
 /**
  * Writes each queued memory's Markdown file, off the request path: the database queues a
@@ -86,7 +73,7 @@ export class VaultWriter {
   private lastWriteAt: number | null = null;
   private lastError = "";
   private readonly held = new Map<string, HeldFile>();
-  private readonly failing = new Map<string, Failing>();
+  private readonly retries = new WriteRetries();
   /** The outbox is read in pages after this memory id; "" starts again from the first. */
   private cursor = "";
   private lastWarnAt = -Infinity;
@@ -94,7 +81,6 @@ export class VaultWriter {
   private pausedUntil = 0;
   private pauseMs = 0;
   private readonly startedAt = Date.now();
-  private readonly now: () => number;
   /** Files written and not yet recorded, by path: the hash of the text memd put there. */
   private readonly unrecorded = new Map<string, string>();
   /** The paths the batch with the file thread may change, until its outcomes are recorded. */
@@ -104,7 +90,6 @@ export class VaultWriter {
 
   constructor(private readonly options: VaultWriterOptions) {
     this.batch = options.batch ?? DEFAULT_BATCH;
-    this.now = options.now ?? Date.now;
     this.thread = new FileThread({ dir: options.dir, maxFileBytes: options.maxFileBytes });
   }
 
@@ -139,11 +124,7 @@ export class VaultWriter {
       lastWriteAt: this.lastWriteAt,
       lastError: this.lastError,
       held: [...this.held.values()],
-      failing: [...this.failing].slice(0, MAX_HELD).map(([memoryId, f]) => ({
-        path: f.path,
-        memoryId,
-        reason: `${f.reason} (failed ${f.attempts} ${f.attempts === 1 ? "time" : "times"}; tried again in ${Math.max(0, Math.ceil((f.retryAt - this.now()) / 1000))} s)`,
-      })),
+      failing: this.retries.list(MAX_HELD, Date.now()),
     };
   }
 
@@ -164,7 +145,7 @@ export class VaultWriter {
   }
 
   private drainSoon(): void {
-    if (this.draining || this.stopped || this.now() < this.pausedUntil) return;
+    if (this.draining || this.stopped || Date.now() < this.pausedUntil) return;
     this.draining = this.drain()
       .then(() => {
         this.pauseMs = 0;
@@ -173,7 +154,7 @@ export class VaultWriter {
         // Nothing here may end the daemon: what failed stays queued, and the writer waits before it
         // tries again (the database itself failed), twice as long each time it fails again.
         this.pauseMs = Math.min(Math.max(this.pauseMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
-        this.pausedUntil = this.now() + this.pauseMs;
+        this.pausedUntil = Date.now() + this.pauseMs;
         this.lastError = error instanceof Error ? error.message : String(error);
         this.options.logger.warn({ err: error, retryInMs: this.pauseMs }, "the vault writer stopped a batch; it is tried again later");
       })
@@ -195,15 +176,11 @@ export class VaultWriter {
   private async step(): Promise<boolean> {
     const page = this.options.vault.due(this.batch, this.cursor);
     this.cursor = page.length < this.batch ? "" : (page.at(-1) as VaultJob).memoryId;
-    const now = this.now();
-    const ready = page.filter((job) => {
-      const failed = this.failing.get(job.memoryId);
-      if (failed !== undefined && failed.token !== job.token) this.failing.delete(job.memoryId);
-      return failed === undefined || failed.token !== job.token || failed.retryAt <= now;
-    });
+    const now = Date.now();
+    const ready = page.filter((job) => !this.retries.waiting(job, now));
     // A job that failed before is written alone: if it fails again (or stops the file thread), it fails by itself.
-    for (const job of ready.filter((j) => this.failing.has(j.memoryId))) if (!(await this.write([job]))) return false;
-    const fresh = ready.filter((j) => !this.failing.has(j.memoryId));
+    for (const job of ready.filter((j) => this.retries.isRetry(j))) if (!(await this.write([job]))) return false;
+    const fresh = ready.filter((j) => !this.retries.isRetry(j));
     if (fresh.length > 0 && !(await this.write(fresh))) return false;
     return ready.length > 0 && page.length === this.batch;
   }
@@ -252,11 +229,11 @@ export class VaultWriter {
           settled.push({ job, file: outcome.file });
           if (record && record.path !== outcome.file.path) removals.push(record);
           this.held.delete(task.memory.id);
-          this.failing.delete(task.memory.id);
+          this.retries.done(task.memory.id);
           return;
         case "held":
           this.hold({ path: outcome.path, memoryId: task.memory.id, reason: "changed outside memd since memd wrote it, and not read back (see the unreadable files): left as it is, and memd's changes are not written over it" });
-          this.failing.delete(task.memory.id);
+          this.retries.done(task.memory.id);
           settled.push({ job, file: record });
           return;
         case "raced":
@@ -279,19 +256,16 @@ export class VaultWriter {
       this.writing.clear();
     }
     this.thread.remove(removals);
-    if (this.failing.size === 0) this.lastError = "";
+    if (this.retries.size === 0) this.lastError = "";
     return true;
   }
 
-  /** A job whose file failed waits twice as long as after its previous failure, up to MAX_RETRY_MS. */
+  /** A job whose file failed waits before it is tried again (see WriteRetries); the log hears of it at most once a minute. */
   private fail(job: VaultJob, file: string, message: string): void {
-    const previous = this.failing.get(job.memoryId);
-    const attempts = previous?.token === job.token ? previous.attempts + 1 : 1;
-    const waitMs = Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
-    const now = this.now();
-    this.failing.set(job.memoryId, { token: job.token, attempts, retryAt: now + waitMs, path: file, reason: message });
+    const now = Date.now();
+    const { attempts, waitMs } = this.retries.failed(job, file, message, now);
     this.lastError = `${job.memoryId}: ${message}`;
-    const fields = { memoryId: job.memoryId, path: file, err: message, attempts, retryInMs: waitMs, failing: this.failing.size };
+    const fields = { memoryId: job.memoryId, path: file, err: message, attempts, retryInMs: waitMs, failing: this.retries.size };
     if (now - this.lastWarnAt < WARN_EVERY_MS) return this.options.logger.debug(fields, "cannot write the memory's vault file; it is tried again later");
     this.lastWarnAt = now;
     this.options.logger.warn(fields, "cannot write the memory's vault file; it is tried again later, and memctl vault status lists the files that fail");
