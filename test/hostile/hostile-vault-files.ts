@@ -108,6 +108,18 @@ export const HOSTILE_VAULT_FILES: readonly HostileVaultFile[] = [
     plant: (vault) => write(path.join(vault, "shop/fact/deep.md"), `---\nk: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n---\ndeep\n`),
   },
   {
+    name: "a frontmatter nested 600 deep, which the YAML parser still holds (and each step after it would have to)",
+    path: "shop/fact/nested.md",
+    reported: "unreadable",
+    plant: (vault) => write(path.join(vault, "shop/fact/nested.md"), `---\nk: ${"[".repeat(600)}${"]".repeat(600)}\n---\nnested\n`),
+  },
+  {
+    name: "block mappings indented 400 deep",
+    path: "shop/fact/indented.md",
+    reported: "unreadable",
+    plant: (vault) => write(path.join(vault, "shop/fact/indented.md"), `---\n${Array.from({ length: 400 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")} v\n---\nindented\n`),
+  },
+  {
     name: "a file far larger than any memory's",
     path: "shop/fact/huge.md",
     reported: "unreadable",

@@ -364,6 +364,9 @@ describe("parseMemoryFile on a broken file", () => {
     ["a history entry with a bad time", "---\nhistory:\n  - action: created\n    at: soon\n---\n", 4, /history entry 1: at is "soon", not an ISO-8601 time/],
     ["a history entry with a key twice", "---\nhistory:\n  - at: 2026-12-01\n    at: 2026-12-02\n---\n", 4, /unique, and at appears twice/],
     ["a YAML alias bomb", `---\n${aliasBomb(9)}---\nboom\n`, 3, /aliases \(\*name\) expand to far too many values/],
+    ["lists nested 600 deep (the YAML parser holds them)", `---\nkind: fact\nk: ${"[".repeat(600)}${"]".repeat(600)}\n---\n`, 3, /nests lists and mappings more than 32 deep/],
+    ["mappings indented 40 deep", `---\n${Array.from({ length: 40 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")} v\n---\n`, 34, /nests lists and mappings more than 32 deep/],
+    ["lists nested past the YAML parser's stack", `---\nk: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n---\n`, 2, /not valid YAML/],
   ];
 
   it.each(errors)("reports %s at its line with a reason", (_name, text, lineNo, reason) => {
@@ -377,6 +380,11 @@ describe("parseMemoryFile on a broken file", () => {
   it("reads a frontmatter with a few aliases, and gives no properties to keep from a bomb", () => {
     expect(parseMemoryFile("---\ntags: &t [db]\nconcepts: *t\n---\nx")).toMatchObject({ ok: true, memory: { tags: ["db"], concepts: ["db"] } });
     expect(foreignProperties(`---\n${aliasBomb(9)}---\nboom\n`)).toBeNull();
+  });
+
+  it("keeps a person's properties nested a few deep, and gives none to keep from a frontmatter nested past the limit", () => {
+    expect(foreignProperties("---\nplugin:\n  panes:\n    - [left, right]\n---\nx")).toEqual({ plugin: { panes: [["left", "right"]] } });
+    expect(foreignProperties(`---\nk: ${"[".repeat(40)}${"]".repeat(40)}\n---\nx`)).toBeNull();
   });
 
   it("reads a frontmatter of 20,000 keys, and finds a key given twice among them", () => {

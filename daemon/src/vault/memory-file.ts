@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Document, LineCounter, Scalar, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Node } from "yaml";
+import { Document, LineCounter, Scalar, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Node } from "yaml";
 import { InvalidInputError } from "../errors.js";
 import {
   EARLIEST_TIME_MS, LATEST_TIME_MS, MEMORY_KINDS, MEMORY_STATUSES, PROVENANCES, TIERS, withinTimeRange,
@@ -96,7 +96,7 @@ export function foreignProperties(text: string): Record<string, unknown> | null 
   if (doc.errors.length > 0) return null;
   // Two --- lines with nothing between: a new memory's file, with no properties of its own.
   if (doc.contents === null) return {};
-  if (!isMap(doc.contents)) return null;
+  if (!isMap(doc.contents) || tooDeep(doc.contents) !== null) return null;
   try {
     return Object.fromEntries(Object.entries(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
   } catch {
@@ -110,6 +110,14 @@ export function foreignProperties(text: string): Record<string, unknown> | null 
  * exponentially, and memd writes none of its own.
  */
 const MAX_ALIAS_COUNT = 100;
+
+/**
+ * How deep lists and mappings may nest in a frontmatter: memd's own nest 3 deep (a history
+ * entry), Obsidian's properties 2. The YAML parser, the redactor and the renderer each take a
+ * stack frame per level, so a file nested a few hundred deep would pass the parser and fail
+ * later, on every write of its memory; it is refused as it is read instead.
+ */
+const MAX_NESTING = 32;
 
 /**
  * A frontmatter's YAML document. Duplicate keys are checked by readFrontmatter, not by the
@@ -182,6 +190,10 @@ function readFrontmatter(yaml: string): Partial<MemoryRecord> & { history?: Hist
   if (!isMap(doc.contents)) {
     throw new FileFormatError(lineOf(doc.contents), `the frontmatter is ${describe(doc.contents)}, not a mapping: write one "key: value" per line`);
   }
+  const deep = tooDeep(doc.contents);
+  if (deep !== null) {
+    throw new FileFormatError(lineOf(deep), `the frontmatter nests lists and mappings more than ${MAX_NESTING} deep: memd reads no such file; keep properties flat`);
+  }
   refuseAliasBomb(doc, lineOf);
   const byKey = new Map<string, keyof FrontmatterFields>(
     (Object.entries(FIELDS) as [keyof FrontmatterFields, Codec<unknown>][]).map(([field, codec]) => [codec.key, field]),
@@ -240,6 +252,21 @@ function uniqueKey(seen: Set<string>, key: Scalar, lineOf: (node: Node) => numbe
   if (seen.has(name)) throw new FileFormatError(lineOf(key), `the frontmatter is not valid YAML (column 1): map keys must be unique, and ${name} appears twice: keep one`);
   seen.add(name);
   return name;
+}
+
+/** The first list or mapping nested deeper than MAX_NESTING, found without recursion; null when none is. */
+function tooDeep(top: Node): Node | null {
+  const stack: [unknown, number][] = [[top, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node;
+    for (const item of node.items) {
+      if (isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return null;
 }
 
 /** Refuses a frontmatter whose aliases expand past MAX_ALIAS_COUNT, before anything reads their values. */
