@@ -104,6 +104,31 @@ describe("links in the vault", () => {
     expect(listed.stdout).toContain(`link left alone: shop/fact/offsite.md: a symbolic link to ${path.join(outside, "offsite.md")}`);
   });
 
+  it("stops listing a link once it is gone, or a real file or folder took its place", async () => {
+    const { home, vault, outside } = setUp();
+    const daemon = await start(home);
+    await saveAndWaitForFile(daemon, vault, "The shop's search runs on Meilisearch.", "shop");
+    const planted = ["shop/fact/offsite.md", "shop/fact/gone.md", "blog/fact"];
+    fs.symlinkSync(path.join(outside, "offsite.md"), path.join(vault, "shop", "fact", "offsite.md"));
+    fs.symlinkSync(path.join(outside, "offsite.md"), path.join(vault, "shop", "fact", "gone.md"));
+    fs.mkdirSync(path.join(vault, "blog"));
+    fs.symlinkSync(path.join(outside, "notes"), path.join(vault, "blog", "fact"));
+    const listed = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.links.length === planted.length);
+    expect(listed.links.map((l) => l.path).sort()).toEqual([...planted].sort());
+    // A git checkout replaces each link at once: the link goes and a file or folder is there before memd looks.
+    fs.rmSync(path.join(vault, "shop", "fact", "gone.md"));
+    fs.rmSync(path.join(vault, "shop", "fact", "offsite.md"));
+    fs.writeFileSync(path.join(vault, "shop", "fact", "offsite.md"), "---\n---\nThe offsite moved to March.\n");
+    fs.rmSync(path.join(vault, "blog", "fact"));
+    fs.mkdirSync(path.join(vault, "blog", "fact"));
+    fs.writeFileSync(path.join(vault, "blog", "fact", "post.md"), "---\n---\nThe blog is built with Astro.\n");
+    await handWriteAndWaitForId(vault, "shop/fact/later.md", "Orders over 500 EUR need a second look.");
+    const status = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.links.length === 0);
+    expect(status.links).toEqual([]);
+    const contents = await allContents(daemon);
+    expect(contents).toEqual(expect.arrayContaining(["The offsite moved to March.", "The blog is built with Astro."]));
+  });
+
   it("writes no memory into a folder outside the vault through a linked kind or project folder, lists it as not written, and writes it once the link is gone", async () => {
     const { home, vault, outside } = setUp();
     const daemon = await start(home);

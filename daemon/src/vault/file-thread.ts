@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { MEMORY_KINDS } from "../memory/memory.js";
+import { isKindFolderName } from "./file-name.js";
 import type { FileThreadReply, FileThreadRequest, FileThreadSettings } from "./file-thread-protocol.js";
 import { removeUnchangedFiles, writeMemoryFiles } from "./file-writing.js";
 import { VaultFiles } from "./vault-files.js";
@@ -32,8 +32,7 @@ function lowerPriority(): void {
 /** memd's temporary files in the vault's memory folders last written before `before`: writes a crash cut off. */
 function removeStaleTemporaryFiles(files: VaultFiles, before: number): string[] {
   const removed: string[] = [];
-  const isKind = (name: string) => (MEMORY_KINDS as readonly string[]).includes(name);
-  for (const entry of files.entries(isKind, () => false)) {
+  for (const entry of files.entries(isKindFolderName, () => false)) {
     if (entry.kind === "temporary" && files.removeTemporary(entry.path, before)) removed.push(entry.path);
   }
   return removed;

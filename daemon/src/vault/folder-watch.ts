@@ -20,6 +20,8 @@ export class FolderWatch {
     private readonly handlers: {
       /** A file was made, changed or removed (or a file in a folder that appeared); called for each. */
       file(file: string): void;
+      /** A folder appeared (made, moved in, or put where a link was); its files are reported too. */
+      folderMade(dir: string): void;
       /** A watched folder is gone, with whatever it held. */
       folderGone(dir: string): void;
       /** A symbolic link appeared (or changed) in a watched folder: it is not followed. */
@@ -80,7 +82,10 @@ export class FolderWatch {
       this.remove(target);
       return this.handlers.link(target);
     }
-    if (stats?.isDirectory()) return this.add(target, true);
+    if (stats?.isDirectory()) {
+      this.add(target, true);
+      return this.handlers.folderMade(target);
+    }
     if (stats === null && this.watchers.has(target)) {
       this.remove(target);
       return this.handlers.folderGone(target);

@@ -46,6 +46,14 @@ describe("VaultFiles.read", () => {
     expect(files.read("shop/fact/none.md")).toEqual({ kind: "missing" });
   });
 
+  it("reads where a link points only when no link is on the way to it", () => {
+    fs.symlinkSync(path.join(outside, "post.md"), path.join(outside, "fact", "to-post.md"));
+    fs.symlinkSync(path.join(outside, "fact"), path.join(vault, "shop", "decision"));
+    expect(files.linkTarget("shop/decision")).toBe(path.join(outside, "fact"));
+    expect(files.linkTarget("shop/decision/to-post.md")).toBe("");
+    expect(files.linkTarget("shop/fact")).toBe("");
+  });
+
   it("refuses a FIFO without blocking, and a file over the size limit", () => {
     execFileSync("mkfifo", [path.join(vault, "shop", "fact", "pipe.md")]);
     fs.writeFileSync(path.join(vault, "shop", "fact", "big.md"), "x".repeat(2048));

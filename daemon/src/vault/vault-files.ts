@@ -164,13 +164,16 @@ export class VaultFiles {
     });
   }
 
-  /** What a link in the vault points to, read without following it. */
+  /** What the link at `relative` points to, read without following it or any link on the way; "" when no link is there. */
   linkTarget(relative: string): string {
-    try {
-      return fs.readlinkSync(path.join(this.root, relative));
-    } catch {
-      return "";
-    }
+    const { folder: parts, name } = split(relative);
+    return this.inFolder(parts, "", (folder) => {
+      try {
+        return fs.readlinkSync(path.join(folder.dir, name));
+      } catch {
+        return "";
+      }
+    });
   }
 
   private linkEntry(relative: string): VaultEntry {

@@ -1,9 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../logger.js";
-import { applyPatch } from "../memory/apply-patch.js";
-import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
-import { buildMemory } from "../memory/new-memory.js";
+import type { MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryRecords } from "../store/store.js";
@@ -15,6 +13,7 @@ import { parseMemoryFile, textHash } from "./memory-file.js";
 import type { VaultProblem } from "./rebuild-from-vault.js";
 import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
 import { UnreadableFiles } from "./unreadable-files.js";
+import { applyFileEdit, archiveForDeletedFile, createFromFile } from "./vault-edits.js";
 import { isLinkPlace, LinksLeftAlone } from "./vault-links.js";
 
 export interface VaultWatcherOptions {
@@ -73,7 +72,7 @@ export class VaultWatcher {
 
   constructor(private readonly options: VaultWatcherOptions) {
     this.files = new VaultFiles(options.dir, maxVaultFileBytes(options.limits.maxContentBytes));
-    this.links = new LinksLeftAlone(options.logger);
+    this.links = new LinksLeftAlone(options.logger, (relative) => this.files.linkTarget(relative));
     this.problems = new UnreadableFiles(options.logger);
   }
 
@@ -85,10 +84,11 @@ export class VaultWatcher {
       file: (file) => {
         const relative = this.relative(file);
         if (isMemoryFilePath(relative)) this.settle(file);
-        else if (this.links.has(relative)) this.noteLink(relative);
+        else this.links.lookUnder(relative);
       },
+      folderMade: (folder) => this.links.lookUnder(this.relative(folder)),
       folderGone: (folder) => this.folderGone(folder),
-      link: (link) => this.noteLink(this.relative(link)),
+      link: (link) => this.linkEvent(this.relative(link)),
       // Dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories.
       skip: (name) => name.startsWith("."),
     });
@@ -97,7 +97,7 @@ export class VaultWatcher {
     const projects = new Set(this.options.vault.files().map((record) => record.path.split("/")[0]));
     for (const entry of this.files.entries(isKindFolderName, (name) => projects.has(name))) {
       if (this.stopped) return;
-      if (entry.kind === "link") this.link(entry.path, entry.target);
+      if (entry.kind === "link") this.linkFound(entry.path, entry.target);
       else if (entry.kind === "file") this.look(path.join(dir, entry.path));
       if (++read % SCAN_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -116,6 +116,7 @@ export class VaultWatcher {
   /** A folder deleted as a whole: each file memd knows under it was deleted. */
   private folderGone(folder: string): void {
     const relative = this.relative(folder);
+    this.links.lookUnder(relative);
     for (const record of this.options.vault.files()) if (record.path.startsWith(`${relative}/`)) this.settle(path.join(this.options.dir, record.path));
   }
 
@@ -140,23 +141,23 @@ export class VaultWatcher {
     this.guard(file, () => {
       const relative = this.relative(file);
       const found = this.files.read(relative);
+      if (found.kind === "link") return this.linkFound(found.link, found.target);
+      this.links.gone(relative);
       if (found.kind === "missing") return this.removed(file);
-      if (found.kind === "link") return this.link(found.link, found.target);
       if (found.kind === "refused") return this.problems.report(relative, 0, found.reason, "");
-      this.links.note(relative, "");
       this.changed(file, found.text);
     });
   }
 
-  /** Looks at a link event's path again: a link at one of memd's places is recorded, one gone is forgotten. */
-  private noteLink(relative: string): void {
-    if (!isLinkPlace(relative, (project) => this.options.vault.files().some((record) => record.path.startsWith(`${project}/`)))) return;
-    this.link(relative, this.files.linkTarget(relative));
+  /** A link appeared or changed at `relative`: listed if it is at one of memd's places. */
+  private linkEvent(relative: string): void {
+    const keepsFilesUnder = (project: string) => this.options.vault.files().some((record) => record.path.startsWith(`${project}/`));
+    if (isLinkPlace(relative, keepsFilesUnder) && this.links.look(relative)) this.problems.clear(relative);
   }
 
   /** A link at one of memd's places: nothing of it is read, and the status lists it. */
-  private link(relative: string, target: string): void {
-    this.links.note(relative, target);
+  private linkFound(relative: string, target: string): void {
+    this.links.found(relative, target);
     this.problems.clear(relative);
   }
 
@@ -214,67 +215,20 @@ export class VaultWatcher {
     if (!current) return this.problems.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
     const edit = fileEdit(current, parsed.memory);
     if (edit.kind === "refused") return this.problems.report(relative, 1, edit.reason, hash);
-    if (edit.kind === "update") this.apply(current, edit, relative);
+    if (edit.kind === "update") {
+      applyFileEdit(this.options, current, edit, relative, this.options.now());
+      this.options.onChange?.();
+    }
     // Recorded as read, then queued: the file is rewritten as memd now stores the memory.
     vault.putFiles([{ memoryId: id, path: relative, hash }]);
     vault.queue(id);
     this.problems.clear(relative);
   }
 
-  private apply(current: MemoryRecord, edit: Extract<ReturnType<typeof fileEdit>, { kind: "update" }>, relative: string): void {
-    const { store, now, limits } = this.options;
-    const at = now();
-    const replaced = Object.fromEntries(edit.changed.map((key) => [key, current[key as keyof MemoryRecord]]));
-    store.modify(
-      current.id,
-      (stored) => {
-        const next = Object.keys(edit.patch).length > 0 ? applyPatch(stored, edit.patch, at, limits) : { ...stored, updatedAt: at };
-        if (edit.status === null) return next;
-        return { ...next, status: edit.status.to, archiveReason: edit.status.to === "archived" ? edit.status.reason : "" };
-      },
-      () => ({
-        at,
-        action: edit.status?.to === "archived" ? "archived" : edit.status?.to === "active" && current.status === "staged" ? "promoted" : "updated",
-        sessionId: "",
-        detail: JSON.stringify({ provenance: "human", by: `editing ${relative} in the vault`, changed: edit.changed, replaced }),
-      }),
-    );
-    this.options.onChange?.();
-  }
-
   private created(relative: string, hash: string, fields: Partial<MemoryRecord>): void {
-    const { store, vault, now, newId, limits } = this.options;
-    // Memory files live at <project>/<kind>/<name>.md (isMemoryFilePath).
-    const [folderProject, folderKind] = relative.split("/") as [string, MemoryKind];
-    const kind = fields.kind ?? folderKind;
-    const at = now();
-    const memory = buildMemory(
-      {
-        content: fields.content ?? "",
-        kind,
-        project: fields.project ?? folderProject,
-        problem: fields.problem,
-        solution: fields.solution,
-        concepts: fields.concepts,
-        files: fields.files,
-        tags: fields.tags,
-        confidence: fields.confidence,
-        provenance: "human",
-        tier: fields.tier,
-        pinned: fields.pinned,
-        importance: fields.importance,
-        valence: fields.valence,
-        intensity: fields.intensity,
-        expiresAt: fields.expiresAt,
-        reviewAt: fields.reviewAt,
-      },
-      newId(),
-      at,
-      limits,
-    );
-    store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
+    const memory = createFromFile(this.options, relative, fields, this.options.newId(), this.options.now());
     // The file is memd's from now on: it is rewritten in place, with the new memory's id.
-    vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
+    this.options.vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
     this.problems.clear(relative);
     this.options.onChange?.();
   }
@@ -289,13 +243,7 @@ export class VaultWatcher {
     const memory = store.get(record.memoryId);
     if (!memory) return vault.forgetFile(record.memoryId);
     if (memory.status === "archived") return;
-    const at = now();
-    const reason = `its file ${relative} was deleted from the vault`;
-    store.modify(
-      memory.id,
-      (stored) => ({ ...stored, status: "archived", archiveReason: reason, updatedAt: at }),
-      () => ({ at, action: "archived", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `deleting ${relative} from the vault` }) }),
-    );
+    archiveForDeletedFile(this.options, memory, relative, now());
   }
 
   /** Files deleted while memd was not running: their memories are archived as if they had been deleted now. */
@@ -305,7 +253,7 @@ export class VaultWatcher {
       this.guard(file, () => {
         const found = this.files.read(record.path);
         if (found.kind === "missing") this.removed(file);
-        else if (found.kind === "link") this.link(found.link, found.target);
+        else if (found.kind === "link") this.linkFound(found.link, found.target);
       });
     }
   }
