@@ -39,22 +39,12 @@ export function writeFileAtomic(file: string, text: string): void {
 }
 
 /**
- * writeFileAtomic with the file I/O off the event loop (libuv's thread pool): the vault writes
- * thousands of files while requests are being answered, and a flush to disk takes milliseconds.
- * `stillWanted` is asked once the new text is on disk, right before the rename, which then
- * happens in the same turn of the event loop: a file someone changed while it was being written
- * is not replaced (returns false, and nothing changed).
- */
-export async function writeFileAtomicAsync(file: string, text: string, stillWanted: () => boolean = () => true): Promise<boolean> {
-  const real = await fs.promises.realpath(file).catch(() => file);
-  const { target, mode, temp } = atomicWritePlan(file, real);
-  return replaceFile(temp, target, text, mode, stillWanted);
-}
-
-/**
- * The atomic write itself: `text` into a new file `temp` (created, never opened if it exists,
- * so never through a link), flushed to disk, then renamed over `target` in the same turn of the
- * event loop as `stillWanted` said yes. Returns false, with nothing changed, when it said no.
+ * An atomic write with the file I/O off the event loop (libuv's thread pool), for the vault,
+ * which writes thousands of files while requests are answered: `text` into a new file `temp`
+ * (created, never opened if it exists, so never through a link), flushed to disk, then renamed
+ * over `target` in the same turn of the event loop as `stillWanted` said yes, so that a file
+ * someone changed meanwhile is not replaced. Returns false, with nothing changed, when it said no.
+ * Unlike writeFileAtomic it resolves no link: the caller names the file itself (see VaultFiles).
  */
 export async function replaceFile(temp: string, target: string, text: string, mode: number | undefined, stillWanted: () => boolean = () => true): Promise<boolean> {
   try {
