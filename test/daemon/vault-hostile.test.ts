@@ -3,6 +3,7 @@
 // one, and cleans up after a crash only what is its own.
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
@@ -68,6 +69,17 @@ function findFile(vault: string, id: string): string | undefined {
 function logLines(home: string, needle: string): string[] {
   const log = path.join(home, "logs", "memd.log");
   return fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((line) => line.includes(needle)) : [];
+}
+
+/** Imports `count` facts of the billing project, a thousand a call: enough to keep the vault writer busy for a while. */
+async function importFacts(daemon: TestDaemon, count: number): Promise<void> {
+  const stamp = { seconds: 1_764_000_000n, nanos: 0 };
+  const memories = Array.from({ length: count }, (_, i) => ({
+    id: `01JD8X4M2Q9W7E5R3T${String(i).padStart(8, "0")}`,
+    content: `Imported fact number ${i} about the billing service.`, kind: MemoryKind.FACT, project: "billing",
+    status: MemoryStatus.ACTIVE, confidence: 0.9, importance: 3, createTime: stamp, updateTime: stamp,
+  }));
+  for (let at = 0; at < count; at += 1000) await daemon.clients.admin.import({ memories: memories.slice(at, at + 1000) });
 }
 
 async function allContents(daemon: TestDaemon): Promise<string[]> {
@@ -211,6 +223,24 @@ describe("hostile YAML and files memd cannot handle", () => {
     expect((await daemon.clients.vault.getVaultStatus({})).pending).toBe(1n);
   });
 
+  it("waits longer each time it finds the database locked by another process while it records files, and records them once the lock is gone", async () => {
+    const { home } = setUp();
+    const daemon = await start(home);
+    await importFacts(daemon, 4000);
+    const outside = new Database(path.join(home, "memd.db"));
+    try {
+      outside.exec("BEGIN IMMEDIATE");
+      const locked = await until(() => daemon.clients.vault.getVaultStatus({}), (s) => /locked 3 times in a row; tried again in 4 s/.test(s.lastError), 30_000);
+      expect(locked.lastError).toMatch(/locked 3 times in a row; tried again in 4 s/);
+      expect(locked.pending).toBeGreaterThan(0n);
+      outside.exec("COMMIT");
+    } finally {
+      if (outside.inTransaction) outside.exec("ROLLBACK");
+      outside.close();
+    }
+    expect(await until(() => daemon.clients.vault.getVaultStatus({}), (s) => s.pending === 0n && s.lastError === "", 60_000)).toMatchObject({ pending: 0n, files: 4000n, lastError: "" });
+  }, 120_000);
+
   it("stays up through every hostile file of the catalogue at once, reads none of them through a link, and reports each", async () => {
     const { home, vault, outside } = setUp();
     const daemon = await start(home);
@@ -238,14 +268,7 @@ describe("after a crash, and a person's own properties", () => {
   it("removes the temporary files of writes cut off by kill -9 when it starts again, and only memd's own", async () => {
     const { home, vault, outside } = setUp();
     const first = await start(home);
-    const stamp = { seconds: 1_764_000_000n, nanos: 0 };
-    const memories = Array.from({ length: 2000 }, (_, i) => ({
-      id: `01JD8X4M2Q9W7E5R3T${String(i).padStart(8, "0")}`.slice(0, 26),
-      content: `Imported fact number ${i} about the billing service.`, kind: MemoryKind.FACT, project: "billing",
-      status: MemoryStatus.ACTIVE, confidence: 0.9, importance: 3, createTime: stamp, updateTime: stamp,
-    }));
-    await first.clients.admin.import({ memories: memories.slice(0, 1000) });
-    await first.clients.admin.import({ memories: memories.slice(1000) });
+    await importFacts(first, 2000);
     await until(() => first.clients.vault.getVaultStatus({}), (s) => s.files > 0n);
     await first.kill();
     // What a crash may leave, and what is not memd's: a person's dot-file, a temporary-looking

@@ -77,9 +77,10 @@ export class VaultWriter {
   /** The outbox is read in pages after this memory id; "" starts again from the first. */
   private cursor = "";
   private lastWarnAt = -Infinity;
-  /** After the writer itself failed (not one file): no drain before pausedUntil. */
+  /** After the writer itself failed or found the database locked (not one file): no drain before pausedUntil. */
   private pausedUntil = 0;
   private pauseMs = 0;
+  private pauses = 0;
   private readonly startedAt = Date.now();
   /** Files written and not yet recorded, by path: the hash of the text memd put there. */
   private readonly unrecorded = new Map<string, string>();
@@ -148,13 +149,13 @@ export class VaultWriter {
     if (this.draining || this.stopped || Date.now() < this.pausedUntil) return;
     this.draining = this.drain()
       .then(() => {
-        this.pauseMs = 0;
+        // A drain that did not have to pause ends the waits in a row.
+        if (Date.now() >= this.pausedUntil) this.pauseMs = this.pauses = 0;
       })
       .catch((error: unknown) => {
         // Nothing here may end the daemon: what failed stays queued, and the writer waits before it
         // tries again (the database itself failed), twice as long each time it fails again.
-        this.pauseMs = Math.min(Math.max(this.pauseMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
-        this.pausedUntil = Date.now() + this.pauseMs;
+        this.pause();
         this.lastError = error instanceof Error ? error.message : String(error);
         this.options.logger.warn({ err: error, retryInMs: this.pauseMs }, "the vault writer stopped a batch; it is tried again later");
       })
@@ -249,8 +250,10 @@ export class VaultWriter {
       for (const { file } of settled) if (file && this.unrecorded.get(file.path) === file.hash) this.unrecorded.delete(file.path);
     } catch (error) {
       if (!isDatabaseLocked(error)) throw error;
-      // Another process holds the write lock: the files are written, and the next poll finds them so and records them.
-      this.lastError = "the database is locked by another process: the files written wait to be recorded";
+      // Another process holds the write lock (a backup, a sqlite3 shell): the files are written,
+      // and a later drain finds them so and records them, after a wait that doubles while it lasts.
+      const times = this.pause();
+      this.lastError = `the database is locked by another process: the files written wait to be recorded (locked ${times} ${times === 1 ? "time" : "times"} in a row; tried again in ${Math.ceil(this.pauseMs / 1000)} s)`;
       return false;
     } finally {
       this.writing.clear();
@@ -258,6 +261,13 @@ export class VaultWriter {
     this.thread.remove(removals);
     if (this.retries.size === 0) this.lastError = "";
     return true;
+  }
+
+  /** The writer as a whole waits before its next drain, twice as long as last time; returns how many waits in a row this makes. */
+  private pause(): number {
+    this.pauseMs = Math.min(Math.max(this.pauseMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
+    this.pausedUntil = Date.now() + this.pauseMs;
+    return ++this.pauses;
   }
 
   /** A job whose file failed waits before it is tried again (see WriteRetries); the log hears of it at most once a minute. */
