@@ -51,11 +51,12 @@ export async function replaceFile(temp: string, target: string, text: string, mo
     const handle = await fs.promises.open(temp, "wx", mode ?? 0o644);
     try {
       await handle.writeFile(text, "utf8");
+      // On the open file, not its name: a link put in the temporary file's place meanwhile would carry a chmod outside the vault.
+      if (mode !== undefined) await handle.chmod(mode);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    if (mode !== undefined) await fs.promises.chmod(temp, mode);
     if (!stillWanted()) {
       fs.rmSync(temp, { force: true });
       return false;

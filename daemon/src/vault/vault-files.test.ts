@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isKindFolderName } from "./file-name.js";
 import { VaultFiles } from "./vault-files.js";
 import { VaultPathError } from "./vault-folders.js";
@@ -99,6 +99,27 @@ describe("VaultFiles.write", () => {
     expect(outsideState()).toEqual(before);
     expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
     expect(fs.readdirSync(path.dirname(file))).toEqual(["a.md"]);
+  });
+
+  it("keeps an existing file's mode without changing the mode of a file a link put in place of its temporary file points to", async () => {
+    const file = path.join(vault, "shop", "fact", "a.md");
+    fs.writeFileSync(file, "old\n", { mode: 0o600 });
+    fs.chmodSync(path.join(outside, "post.md"), 0o644);
+    // Whatever sets the mode by name is the moment a link can take the temporary file's place.
+    const byName = fs.promises.chmod;
+    const spy = vi.spyOn(fs.promises, "chmod").mockImplementation(async (temp, mode) => {
+      fs.rmSync(temp);
+      fs.symlinkSync(path.join(outside, "post.md"), temp);
+      return byName(temp, mode);
+    });
+    try {
+      await files.write("shop/fact/a.md", "new\n", () => true).catch(() => undefined);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.statSync(path.join(outside, "post.md")).mode & 0o777).toBe(0o644);
+    expect(fs.readFileSync(path.join(outside, "post.md"), "utf8")).toContain("My blog post");
+    expect(fs.lstatSync(file).isFile() && fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it("makes the folders it needs, one at a time", async () => {
