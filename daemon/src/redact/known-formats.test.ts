@@ -14,9 +14,11 @@ describe("known formats", () => {
     expect(matches(awsAccessKey, "awsAKIAIOSFODNN7EXAMPLEend")).toEqual(["AKIAIOSFODNN7EXAMPLE"]);
   });
 
-  it("needs the end of a run of capitals and digits after an AWS key id, and a digit in it when glued", () => {
+  it("needs the end of a run of capitals and digits after an AWS key id, and a digit in it when glued, unless it is an AKIA id between lower-case letters", () => {
     expect(matches(awsAccessKey, "AKIAIOSFODNN7EXAMPLEXYZ")).toEqual([]);
     expect(matches(awsAccessKey, "getASIAPACIFICSALESTEAMend")).toEqual([]);
+    expect(matches(awsAccessKey, "awsAKIAQWERTYUIOPZXCVBNend")).toEqual(["AKIAQWERTYUIOPZXCVBN"]);
+    expect(matches(awsAccessKey, "7AKIAQWERTYUIOPZXCVBN")).toEqual([]);
   });
 
   it("takes a JWT glued to a cookie name, keeping the name", () => {

@@ -30,11 +30,16 @@ const whenGlued =
 
 // Access key ids: long-term (AKIA), temporary STS (ASIA), and the rarer ABIA/ACCA/A3T*. A
 // lower-case letter on either side is a word boundary (`awsAKIA…`, `…K9end`); glued to a
-// word, the id must hold a digit, as nearly all do, which keeps words in capitals out.
+// word, the id must hold a digit, as all but a few in a hundred do, which keeps words in
+// capitals (`getASIAPACIFICSALESTEAMend`) out. Only AKIA, which starts no word, is taken
+// glued to lower-case letters without one.
 const awsAccessKey = regexDetector(
   "aws-access-key",
   /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])/g,
-  (id, match) => /\d/.test(id.slice(4)) || !/[a-z0-9]/i.test(`${match.input[match.index - 1] ?? ""}${match.input[match.index + id.length] ?? ""}`),
+  (id, match) => {
+    const around = `${match.input[match.index - 1] ?? ""}${match.input[match.index + id.length] ?? ""}`;
+    return /\d/.test(id.slice(4)) || !/[a-z0-9]/i.test(around) || (id.startsWith("AKIA") && !/[0-9]/.test(around));
+  },
 );
 
 // AKIA at the end of a run of capitals (`AWSKEYAKIA…`): only AKIA, which no word holds, and with a digit.

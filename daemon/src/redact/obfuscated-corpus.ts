@@ -120,6 +120,11 @@ export const OBFUSCATED_SECRET_SAMPLES: readonly SecretSample[] = [
     secrets: [{ type: "jwt", value: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtYXlhIn0.s1gN4tUr3xQ9vB7kL2mZ" }],
   },
   {
+    name: "an AWS key id without a digit glued to the word before it",
+    text: "the billing export still authenticates as billingAKIAQWERTYUIOPLKJHGF.",
+    secrets: [{ type: "aws-access-key", value: "AKIAQWERTYUIOPLKJHGF" }],
+  },
+  {
     name: "an AWS key id glued inside a run of capitals",
     text: "label on the sticky note: AWSKEYAKIA3NNZ4YDMP5WUSNQO",
     secrets: [{ type: "aws-access-key", value: "AKIA3NNZ4YDMP5WUSNQO" }],
