@@ -37,43 +37,18 @@ function link(target: string, at: string): void {
   fs.symlinkSync(target, at);
 }
 
+/** A symbolic link planted at `at` in the vault, to `target` (outside the vault, or a name beside the link). */
+function plantedLink(name: string, at: string, reported: HostileVaultFile["reported"], target: (outside: string) => string): HostileVaultFile {
+  return { name, path: at, reported, plant: (vault, outside) => link(target(outside), path.join(vault, at)) };
+}
+
 export const HOSTILE_VAULT_FILES: readonly HostileVaultFile[] = [
-  {
-    name: "a link to a Markdown note outside the vault, at a memory's file",
-    path: "shop/fact/offsite.md",
-    reported: "link",
-    plant: (vault, outside) => link(path.join(outside, "offsite.md"), path.join(vault, "shop/fact/offsite.md")),
-  },
-  {
-    name: "a link to a folder of notes outside the vault, at a kind's folder",
-    path: "blog/fact",
-    reported: "link",
-    plant: (vault, outside) => link(path.join(outside, "notes"), path.join(vault, "blog/fact")),
-  },
-  {
-    name: "a link to a folder outside the vault at a project's folder memd keeps no files in",
-    path: "elsewhere",
-    reported: "none",
-    plant: (vault, outside) => link(outside, path.join(vault, "elsewhere")),
-  },
-  {
-    name: "a link to a secret outside the vault, named like a memory's file",
-    path: "shop/decision/ssh-config.md",
-    reported: "link",
-    plant: (vault, outside) => link(path.join(outside, "ssh-config"), path.join(vault, "shop/decision/ssh-config.md")),
-  },
-  {
-    name: "a dangling link",
-    path: "shop/fact/gone.md",
-    reported: "link",
-    plant: (vault, outside) => link(path.join(outside, "does-not-exist.md"), path.join(vault, "shop/fact/gone.md")),
-  },
-  {
-    name: "a link to itself",
-    path: "shop/fact/loop.md",
-    reported: "link",
-    plant: (vault) => link("loop.md", path.join(vault, "shop/fact/loop.md")),
-  },
+  plantedLink("a link to a Markdown note outside the vault, at a memory's file", "shop/fact/offsite.md", "link", (outside) => path.join(outside, "offsite.md")),
+  plantedLink("a link to a folder of notes outside the vault, at a kind's folder", "blog/fact", "link", (outside) => path.join(outside, "notes")),
+  plantedLink("a link to a folder outside the vault at a project's folder memd keeps no files in", "elsewhere", "none", (outside) => outside),
+  plantedLink("a link to a secret outside the vault, named like a memory's file", "shop/decision/ssh-config.md", "link", (outside) => path.join(outside, "ssh-config")),
+  plantedLink("a dangling link", "shop/fact/gone.md", "link", (outside) => path.join(outside, "does-not-exist.md")),
+  plantedLink("a link to itself", "shop/fact/loop.md", "link", () => "loop.md"),
   {
     name: "a FIFO named like a memory's file (reading it would block forever)",
     path: "shop/fact/pipe.md",

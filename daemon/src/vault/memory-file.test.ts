@@ -6,6 +6,7 @@ import {
   type MemoryEvent, type MemoryRecord,
 } from "../memory/memory.js";
 import { foreignProperties, NOT_IN_VAULT, parseMemoryFile, renderMemoryFile, type MemoryFileLinks } from "./memory-file.js";
+import { aliasBomb } from "../../../test/hostile/hostile-vault-files.js";
 
 const SEED = 20261201;
 const ID = "01JZ4TG8P0X3M9QK5RDWN7B2HC";
@@ -322,13 +323,6 @@ describe("parseMemoryFile", () => {
     });
   });
 });
-
-/** Nested YAML aliases: each level lists the one before nine times, so `depth` levels stand for 9^depth values. */
-function aliasBomb(depth: number): string {
-  let yaml = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
-  for (let i = 1; i <= depth; i++) yaml += `l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(", ")}]\n`;
-  return yaml;
-}
 
 describe("parseMemoryFile on a broken file", () => {
   const errors: [string, string, number, RegExp][] = [
