@@ -53,6 +53,7 @@ import { readListenFile } from "./config/listen-file.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { rebuildFromVault, vaultHasFiles } from "./vault/rebuild-from-vault.js";
 import { VaultWatcher, type VaultWatcherOptions } from "./vault/vault-watcher.js";
+import { maxVaultFileBytes } from "./vault/vault-files.js";
 import { VaultWriter } from "./vault/vault-writer.js";
 import { readVersion } from "./version.js";
 import { createViewerRoutes, fromViewerPage } from "./viewer/viewer-http.js";
@@ -398,7 +399,7 @@ function startVault(
   const queued = store.vault.configure(config.vault);
   if (config.vault === null) return null;
   if (queued > 0) logger.info({ vault: config.vault, queued }, "vault turned on (or moved): every memory is queued for its file");
-  const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, logger });
+  const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, maxFileBytes: maxVaultFileBytes(edits.limits.maxContentBytes), logger });
   writer.start();
   const watcher = new VaultWatcher({ dir: config.vault, store, vault: store.vault, logger, ...edits, ownWrite: (relative, hash) => writer.wrote(relative, hash), busy: (relative) => writer.busy(relative) });
   return { dir: config.vault, store: store.vault, writer, watcher };

@@ -1,15 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { StringListSchema } from "../../gen/memd/v1/memory_service_pb.js";
 import { SECRET_SAMPLES } from "../../daemon/src/redact/secret-corpus.js";
 import { runCli, spawnDaemon } from "../helpers/daemon.js";
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-}
+import { expectNoSecrets, fileHaystacks, textHaystack } from "../helpers/secret-haystack.js";
 
 describe("secret redaction on every path", () => {
   it("keeps every secret of the corpus out of the database, its WAL, the logs and an export", async () => {
@@ -49,10 +45,7 @@ describe("secret redaction on every path", () => {
       expect(exported.stdout.split("\n").filter(Boolean).length).toBeGreaterThan(SECRET_SAMPLES.length);
       expect(await d.stop()).toBe(0);
 
-      const haystacks = [...filesUnder(d.home).map((file) => ({ where: file, text: fs.readFileSync(file).toString("latin1") })), { where: "export", text: exported.stdout }];
-      for (const secret of secrets) {
-        for (const { where, text } of haystacks) expect(text.includes(secret), `${secret.slice(0, 24)}... found in ${where}`).toBe(false);
-      }
+      expectNoSecrets([...fileHaystacks(d.home), textHaystack("export", exported.stdout)], secrets);
     } finally {
       if (d.process.exitCode === null) await d.kill();
       fs.rmSync(d.home, { recursive: true, force: true });

@@ -10,7 +10,7 @@ export function registerVaultCommands(program: Command): void {
 
   vault
     .command("status")
-    .description("where the vault is, how many files wait to be written, files memd could not read, and files it left alone")
+    .description("where the vault is, how many files wait to be written, files memd could not read or write, and files and links it left alone")
     .action(
       action(async (ctx) => {
         const res = await ctx.clients.vault.getVaultStatus({});
@@ -22,6 +22,8 @@ export function registerVaultCommands(program: Command): void {
         if (res.lastError) ctx.print(`  last error (retried): ${res.lastError}`);
         for (const unreadable of res.unreadable) ctx.print(`  not read: ${problemLine(unreadable)}`);
         for (const held of res.held) ctx.print(`  left alone: ${problemLine(held)}`);
+        for (const link of res.links) ctx.print(`  link left alone: ${problemLine(link)}`);
+        for (const failing of res.failing) ctx.print(`  not written: ${problemLine(failing)}`);
       }),
     );
 

@@ -39,24 +39,24 @@ export function writeFileAtomic(file: string, text: string): void {
 }
 
 /**
- * writeFileAtomic with the file I/O off the event loop (libuv's thread pool): the vault writes
- * thousands of files while requests are being answered, and a flush to disk takes milliseconds.
- * `stillWanted` is asked once the new text is on disk, right before the rename, which then
- * happens in the same turn of the event loop: a file someone changed while it was being written
- * is not replaced (returns false, and nothing changed).
+ * An atomic write with the file I/O off the event loop (libuv's thread pool), for the vault,
+ * which writes thousands of files while requests are answered: `text` into a new file `temp`
+ * (created, never opened if it exists, so never through a link), flushed to disk, then renamed
+ * over `target` in the same turn of the event loop as `stillWanted` said yes, so that a file
+ * someone changed meanwhile is not replaced. Returns false, with nothing changed, when it said no.
+ * Unlike writeFileAtomic it resolves no link: the caller names the file itself (see VaultFiles).
  */
-export async function writeFileAtomicAsync(file: string, text: string, stillWanted: () => boolean = () => true): Promise<boolean> {
-  const real = await fs.promises.realpath(file).catch(() => file);
-  const { target, mode, temp } = atomicWritePlan(file, real);
+export async function replaceFile(temp: string, target: string, text: string, mode: number | undefined, stillWanted: () => boolean = () => true): Promise<boolean> {
   try {
     const handle = await fs.promises.open(temp, "wx", mode ?? 0o644);
     try {
       await handle.writeFile(text, "utf8");
+      // On the open file, not its name: a link put in the temporary file's place meanwhile would carry a chmod outside the vault.
+      if (mode !== undefined) await handle.chmod(mode);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    if (mode !== undefined) await fs.promises.chmod(temp, mode);
     if (!stillWanted()) {
       fs.rmSync(temp, { force: true });
       return false;
@@ -69,9 +69,19 @@ export async function writeFileAtomicAsync(file: string, text: string, stillWant
   }
 }
 
+/** The temporary file memd writes beside `name` before renaming it over it: a dot-file, so that watchers skip it. */
+export function temporaryName(name: string): string {
+  return `.${name}.memd-${randomBytes(6).toString("hex")}.tmp`;
+}
+
+/** True for a name temporaryName made (a write cut off by a crash leaves one behind). */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.memd-[0-9a-f]{12}\.tmp$/.test(name);
+}
+
 /** Where an atomic write goes (a symlink's target), the mode it keeps, and its temporary file beside it. */
 function atomicWritePlan(file: string, target: string): { target: string; mode: number | undefined; temp: string } {
-  return { target, mode: fileMode(target), temp: path.join(path.dirname(target), `.${path.basename(target)}.memd-${randomBytes(6).toString("hex")}.tmp`) };
+  return { target, mode: fileMode(target), temp: path.join(path.dirname(target), temporaryName(path.basename(target))) };
 }
 
 /**

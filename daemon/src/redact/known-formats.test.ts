@@ -6,10 +6,24 @@ const matches = (detect: (text: string) => { start: number; end: number }[], tex
   detect(text).map((f) => text.slice(f.start, f.end));
 
 describe("known formats", () => {
-  it("needs a boundary on both sides of a prefixed token", () => {
-    expect(matches(githubToken, "myghp_XDX2sIDNA8ShjAA1R3FXitxvfvGzWAQAHwke")).toEqual([]);
-    expect(matches(awsAccessKey, "AKIAIOSFODNN7EXAMPLEXYZ")).toEqual([]);
+  it("takes a prefixed token glued to a word when what follows the prefix looks generated", () => {
+    expect(matches(githubToken, "myghp_XDX2sIDNA8ShjAA1R3FXitxvfvGzWAQAHwke")).toEqual(["ghp_XDX2sIDNA8ShjAA1R3FXitxvfvGzWAQAHwke"]);
+    expect(matches(githubToken, "laughs_aboutTheWholeThingAndMoreOfIt")).toEqual([]);
+    expect(matches(stripeKey, "desk_test_integrationSuite01")).toEqual([]);
     expect(matches(awsAccessKey, "(AKIAIOSFODNN7EXAMPLE)")).toEqual(["AKIAIOSFODNN7EXAMPLE"]);
+    expect(matches(awsAccessKey, "awsAKIAIOSFODNN7EXAMPLEend")).toEqual(["AKIAIOSFODNN7EXAMPLE"]);
+  });
+
+  it("needs the end of a run of capitals and digits after an AWS key id, and a digit in it when glued, unless it is an AKIA id between lower-case letters", () => {
+    expect(matches(awsAccessKey, "AKIAIOSFODNN7EXAMPLEXYZ")).toEqual([]);
+    expect(matches(awsAccessKey, "getASIAPACIFICSALESTEAMend")).toEqual([]);
+    expect(matches(awsAccessKey, "awsAKIAQWERTYUIOPZXCVBNend")).toEqual(["AKIAQWERTYUIOPZXCVBN"]);
+    expect(matches(awsAccessKey, "7AKIAQWERTYUIOPZXCVBN")).toEqual([]);
+  });
+
+  it("takes a JWT glued to a cookie name, keeping the name", () => {
+    const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtYXlhIn0.s1gN4tUr3xQ9vB7kL2mZ";
+    expect(matches(jwt, `session${token}`)).toEqual([token]);
   });
 
   it("does not take kebab-case words after sk- for OpenAI keys", () => {

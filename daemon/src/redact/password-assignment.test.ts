@@ -84,3 +84,19 @@ describe("findPasswordAssignments on environment variables", () => {
     expect(values("SSH_ASKPASS=/usr/bin/ksshaskpass PGPASSFILE=~/.pgpass")).toEqual([]);
   });
 });
+
+describe("findPasswordAssignments under glued and ambiguous keys", () => {
+  it("takes the value of a key whose secret word is glued to the word before it", () => {
+    expect(values("mypassword=hunter2xyz DBPASSWORD=Tr0ub4dor%3x apitoken: 7f3kQ9zLw2Rx8vBn")).toEqual(["hunter2xyz", "Tr0ub4dor%3x", "7f3kQ9zLw2Rx8vBn"]);
+  });
+
+  it("takes a password under pwd or pass alone only when it looks like one, not a path or a count", () => {
+    expect(values("pwd=Sup3rS3cretQ")).toEqual(["Sup3rS3cretQ"]);
+    expect(values("pass: N0tMyD0g7x\n")).toEqual(["N0tMyD0g7x"]);
+    expect(values("PWD=/home/maya/code pwd: ~/code pass: 22 bypass=cache compass: N45")).toEqual([]);
+  });
+
+  it("leaves glued pass flags and openssl's pass: form to the command-line forms", () => {
+    expect(values("keytool -storepass Mz8wV3qKt6 openssl rsa -passin pass:Tk9mW4vQz2")).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { isPlaceholder } from "./placeholder.js";
-import { isSecretKeyName } from "./secret-key-name.js";
+import { isSecretKeyName, type SecretKeyVerdict, secretKeyVerdict } from "./secret-key-name.js";
 import type { SecretFinding } from "./secret-types.js";
 import { readSecretValue, type SecretValue } from "./secret-value.js";
 
@@ -24,14 +24,15 @@ export function findPasswordAssignments(text: string): SecretFinding[] {
     const { dashes, key = "", spaced, sep, prose, space } = match.groups ?? {};
     const isFlag = dashes !== undefined;
     if ((space !== undefined && !isFlag) || (prose !== undefined && isFlag)) continue;
-    if (!isSecretKeyName(key, isFlag)) continue;
+    const verdict = secretKeyVerdict(key, isFlag);
+    if (verdict === "none") continue;
     const value = readSecretValue(text, assignment.lastIndex, "assignment");
     if (value === undefined) continue;
     // In a declaration (`const TOKEN = /.../`) only a string literal can be a hard-coded secret;
     // anything else is an expression.
     if (!value.quoted && DECLARATION.test(text.slice(Math.max(0, match.index - 24), match.index))) continue;
     const form: Form = prose !== undefined ? "prose" : space !== undefined ? "flag" : sep === "=" && spaced === "" ? "strong" : "weak";
-    if (!acceptValue(text, key, value, form)) continue;
+    if (!acceptValue(text, key, value, form, verdict)) continue;
     findings.push({ type: "password-assignment", start: value.start, end: value.end });
     // Keys inside a taken value (`password=token=x`) are part of the secret, not assignments.
     assignment.lastIndex = Math.max(assignment.lastIndex, value.end);
@@ -53,9 +54,13 @@ const NON_VALUES = new Set([
 const CODE_REFERENCE =
   /^(?:(?:process\.env|import\.meta\.env|os\.environ|env|ENV|secrets|vars|config|settings|req|request|ctx|this|self|args|opts|options|params|props)[.[]|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\()/;
 
-function acceptValue(text: string, key: string, value: SecretValue, form: Form): boolean {
+function acceptValue(text: string, key: string, value: SecretValue, form: Form, verdict: SecretKeyVerdict): boolean {
   const raw = text.slice(value.start, value.end);
   if (raw.trim() === "" || isPlaceholder(raw) || NON_VALUES.has(raw.toLowerCase())) return false;
+  // `PWD=/home/maya`, `"pass": 22`, `bypass=cache`: under these keys only a password is one.
+  // Flags (`-storepass X`) and `pass:X` (openssl's form) are left to the command-line forms.
+  const opensslPass = /^pass$/i.test(key) && text[value.start - 1] === ":";
+  if (verdict === "password-like") return form !== "flag" && !opensslPass && /[A-Za-z]/.test(raw) && looksLikeStatedPassword(raw);
   // LLM and lexer tokens are counted: `MAX_OUTPUT_TOKEN=4096`, `CHARS_PER_TOKEN = 4`.
   if (/^\d+$/.test(raw) && /token$/i.test(key)) return false;
   if (value.quoted) return true;
@@ -70,6 +75,8 @@ function acceptValue(text: string, key: string, value: SecretValue, form: Form):
 // "The password is required", "the token is SHA-256 signed", "the secret is stored hashed": in a
 // sentence the word after "is" is mostly not the secret. A stated one ("the wifi password is
 // hunter2") has a digit inside a word and is not a path or a name such as SHA-256 or UTF-8.
+// Values under keys that may be something else (PWD, pass) are judged the same way, and must
+// hold a letter too (`Monthly pass: €68-130`).
 function looksLikeStatedPassword(raw: string): boolean {
   if (raw.length < 6 || !/\d/.test(raw) || /^[/~.]/.test(raw)) return false;
   return !raw.split(/[-.]/).every((segment) => /^(?:[A-Za-z]*|\d*)$/.test(segment));

@@ -136,6 +136,11 @@ describe("linear time", () => {
     ["JSON line breaks after options", fill("redis-cli -a\\n")],
     ["user:password pairs without a colon", fill("curl -u admin ")],
     ["a sentence that names a password", fill("the password is ")],
+    ["fullwidth assignments the fold turns into ASCII", fill("ｐａｓｓｗｏｒｄ＝")],
+    ["zero-width spaces between letters", fill("A\u200B")],
+    ["CJK text the fold leaves as it is", fill("日本語のテキスト")],
+    ["AKIA glued in a run of capitals", fill("XAKIA")],
+    ["glued JWT headers", fill("sessioneyJ")],
   ];
 
   it.each(adversarial)("redacts 1 MB of %s", (_, input) => {

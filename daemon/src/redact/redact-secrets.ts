@@ -6,10 +6,13 @@
  * Detectors run in order of specificity, and a span that overlaps one already accepted is
  * dropped: a GitHub token inside `GH_TOKEN=...` is a github-token, not a password-assignment,
  * and a JWT inside an Authorization header is a jwt. Markers from an earlier pass count as
- * accepted spans that are never replaced, which makes redaction idempotent.
+ * accepted spans that are never replaced, which makes redaction idempotent. The detectors read
+ * the text as it looks (detection-text.ts: invisible characters dropped, NFKC, look-alike
+ * letters folded); what they find is replaced in the text as it was written.
  */
 import { findBearerTokens } from "./bearer-token.js";
 import { findCommandLineCredentials } from "./command-line-credentials.js";
+import { detectionText } from "./detection-text.js";
 import { findHighEntropyTokens } from "./high-entropy.js";
 import { KNOWN_FORMAT_DETECTORS } from "./known-formats.js";
 import { findPasswordAssignments } from "./password-assignment.js";
@@ -57,7 +60,21 @@ export function redact(text: string): string {
   return redactSecrets(text).text;
 }
 
-function findSecrets(text: string, withHighEntropy: boolean): SecretFinding[] {
+/** The secrets of `input`, found in its folded text, at their positions in `input`. */
+function findSecrets(input: string, withHighEntropy: boolean): SecretFinding[] {
+  const folded = detectionText(input);
+  const spans: SecretFinding[] = [];
+  for (const finding of findFolded(folded.text, withHighEntropy)) {
+    const { start, end } = folded.toInput(finding.start, finding.end);
+    const last = spans.at(-1);
+    // Two findings drawn from one code point (a ligature's two letters) become one span.
+    if (last !== undefined && start < last.end) last.end = Math.max(last.end, end);
+    else spans.push({ type: finding.type, start, end });
+  }
+  return spans;
+}
+
+function findFolded(text: string, withHighEntropy: boolean): SecretFinding[] {
   // One byte per character: 1 where a marker or an accepted secret already sits.
   const taken = new Uint8Array(text.length);
   for (const marker of text.matchAll(MARKER_PATTERN)) {

@@ -6,6 +6,7 @@
  * Claude Code fixture ends in EXAMPLE on purpose: a redactor must not allowlist that word.
  */
 import { COMMAND_LINE_NON_SECRET_SAMPLES, COMMAND_LINE_SECRET_SAMPLES } from "./command-line-corpus.js";
+import { OBFUSCATED_NON_SECRET_SAMPLES, OBFUSCATED_SECRET_SAMPLES } from "./obfuscated-corpus.js";
 import type { SecretType } from "./secret-types.js";
 
 export interface SecretSample {
@@ -337,6 +338,7 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
     ],
   },
   ...COMMAND_LINE_SECRET_SAMPLES,
+  ...OBFUSCATED_SECRET_SAMPLES,
 ];
 
 export const NON_SECRET_SAMPLES: readonly NonSecretSample[] = [
@@ -373,4 +375,5 @@ export const NON_SECRET_SAMPLES: readonly NonSecretSample[] = [
   { name: "prose about bearer tokens", text: "The API expects a bearer token in the Authorization header; see RFC 6750." },
   { name: "Kubernetes names", text: "pod api-7d9f8b6c5d-x2kqj in namespace acme-prod restarted (OOMKilled, exit code 137)." },
   ...COMMAND_LINE_NON_SECRET_SAMPLES,
+  ...OBFUSCATED_NON_SECRET_SAMPLES,
 ];

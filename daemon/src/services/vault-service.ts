@@ -31,6 +31,8 @@ export function createVaultService(deps: ServiceDeps, vault: VaultHandle | null)
         lastError: status.lastError,
         held: status.held.map((h) => ({ path: h.path, line: 0, reason: h.reason })),
         unreadable: vault.watcher.unreadable(),
+        links: vault.watcher.linksLeftAlone(),
+        failing: status.failing.map((f) => ({ path: f.path, line: 0, reason: f.reason })),
       };
     },
 

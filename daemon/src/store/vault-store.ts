@@ -29,8 +29,8 @@ export interface VaultStore {
    * another directory, has every memory queued, in one transaction; returns how many.
    */
   configure(dir: string | null): number;
-  /** Up to `limit` queued jobs, in id order. */
-  due(limit: number): VaultJob[];
+  /** Up to `limit` queued jobs with memory ids after `after` ("" for all), in id order. */
+  due(limit: number, after?: string): VaultJob[];
   /**
    * Settles a batch of jobs in one transaction: each memory's file recorded (or forgotten, for
    * null), and its job dropped if its token is unchanged (a job queued again since stays).

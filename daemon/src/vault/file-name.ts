@@ -104,5 +104,10 @@ function truncateUtf8(text: string, maxBytes: number): string {
  */
 export function isMemoryFilePath(relative: string): boolean {
   const parts = relative.split("/");
-  return parts.length === 3 && (MEMORY_KINDS as readonly string[]).includes(parts[1] as string) && (parts[2] as string).endsWith(".md") && !parts.some((part) => part.startsWith("."));
+  return parts.length === 3 && isKindFolderName(parts[1] as string) && (parts[2] as string).endsWith(".md") && !parts.some((part) => part.startsWith("."));
+}
+
+/** True for a folder name memd keeps a kind's files in (`fact`, `decision`, ...). */
+export function isKindFolderName(name: string): boolean {
+  return (MEMORY_KINDS as readonly string[]).includes(name);
 }

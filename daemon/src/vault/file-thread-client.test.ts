@@ -42,7 +42,7 @@ function crashingOnceThread(): URL {
 
 describe("FileThread", () => {
   it("writes a batch in its thread, and removes the file once told to, in the order sent", async () => {
-    const thread = new FileThread({ dir });
+    const thread = new FileThread({ dir, maxFileBytes: 1 << 20 });
     const [outcome] = await thread.write([task]);
     expect(outcome?.kind).toBe("written");
     const file = outcome?.kind === "written" ? outcome.file : null;
@@ -53,7 +53,7 @@ describe("FileThread", () => {
   });
 
   it("fails the batch of a thread that stops, and starts a new thread for the next batch", async () => {
-    const thread = new FileThread({ dir }, crashingOnceThread());
+    const thread = new FileThread({ dir, maxFileBytes: 1 << 20 }, crashingOnceThread());
     await expect(thread.write([task])).rejects.toThrow("the vault's file thread stopped (exit code 3)");
     await expect(thread.write([task])).resolves.toEqual([]);
     await thread.close();

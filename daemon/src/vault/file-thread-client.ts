@@ -5,7 +5,7 @@ import type { FileThreadReply, FileThreadRequest, FileThreadSettings } from "./f
 import type { WriteOutcome, WriteTask } from "./file-writing.js";
 
 interface Pending {
-  resolve(outcomes: WriteOutcome[]): void;
+  resolve(reply: FileThreadReply): void;
   reject(error: Error): void;
 }
 
@@ -24,11 +24,15 @@ export class FileThread {
     private readonly url: URL = workerModuleUrl("file-thread", import.meta.url),
   ) {}
 
-  write(tasks: WriteTask[]): Promise<WriteOutcome[]> {
-    const id = ++this.nextId;
-    const answered = new Promise<WriteOutcome[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.post({ type: "write", id, tasks });
-    return answered;
+  async write(tasks: WriteTask[]): Promise<WriteOutcome[]> {
+    const reply = await this.ask((id) => ({ type: "write", id, tasks }));
+    return reply.type === "written" ? reply.outcomes : [];
+  }
+
+  /** Removes memd's temporary files last written before `before` (ms), left by writes a crash cut off; returns their paths. */
+  async clean(before: number): Promise<string[]> {
+    const reply = await this.ask((id) => ({ type: "clean", id, before }));
+    return reply.type === "cleaned" ? reply.removed : [];
   }
 
   /** Removed after what was sent before; nothing is answered. */
@@ -46,6 +50,13 @@ export class FileThread {
     await worker.terminate();
   }
 
+  private ask(request: (id: number) => FileThreadRequest): Promise<FileThreadReply> {
+    const id = ++this.nextId;
+    const answered = new Promise<FileThreadReply>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.post(request(id));
+    return answered;
+  }
+
   private post(request: FileThreadRequest): void {
     this.started().postMessage(request);
   }
@@ -58,7 +69,7 @@ export class FileThread {
     worker.on("message", (reply: FileThreadReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      waiting?.resolve(reply.outcomes);
+      waiting?.resolve(reply);
     });
     worker.on("error", (error) => {
       this.crash = error;

@@ -5,14 +5,18 @@ import type { WriteOutcome, WriteTask } from "./file-writing.js";
 export interface FileThreadSettings {
   /** The vault's directory (absolute). */
   dir: string;
+  /** The largest file memd reads, in bytes (see VaultFiles). */
+  maxFileBytes: number;
 }
 
-/** To the file thread: a batch to write (answered by id), or files to remove (not answered). */
-export type FileThreadRequest = { type: "write"; id: number; tasks: WriteTask[] } | { type: "remove"; files: VaultFileRecord[] };
+/**
+ * To the file thread: a batch to write (answered by id), files to remove (not answered), or the
+ * temporary files of writes cut off by a crash to remove, those last written before `before` (answered by id).
+ */
+export type FileThreadRequest =
+  | { type: "write"; id: number; tasks: WriteTask[] }
+  | { type: "remove"; files: VaultFileRecord[] }
+  | { type: "clean"; id: number; before: number };
 
-/** From the file thread: a batch's outcomes, one per task in order. */
-export interface FileThreadReply {
-  type: "written";
-  id: number;
-  outcomes: WriteOutcome[];
-}
+/** From the file thread: a batch's outcomes, one per task in order, or the temporary files removed. */
+export type FileThreadReply = { type: "written"; id: number; outcomes: WriteOutcome[] } | { type: "cleaned"; id: number; removed: string[] };

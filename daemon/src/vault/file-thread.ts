@@ -6,8 +6,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
+import { isKindFolderName } from "./file-name.js";
 import type { FileThreadReply, FileThreadRequest, FileThreadSettings } from "./file-thread-protocol.js";
-import { FolderCache, removeUnchangedFiles, writeMemoryFiles } from "./file-writing.js";
+import { removeUnchangedFiles, writeMemoryFiles } from "./file-writing.js";
+import { VaultFiles } from "./vault-files.js";
 
 /** The nice value of the file thread, against the daemon's own (0 unless the user set one). */
 const BACKGROUND_NICE = 10;
@@ -27,17 +29,29 @@ function lowerPriority(): void {
   }
 }
 
-const { dir } = workerData as FileThreadSettings;
+/** memd's temporary files in the vault's memory folders last written before `before`: writes a crash cut off. */
+function removeStaleTemporaryFiles(files: VaultFiles, before: number): string[] {
+  const removed: string[] = [];
+  for (const entry of files.entries(isKindFolderName, () => false)) {
+    if (entry.kind === "temporary" && files.removeTemporary(entry.path, before)) removed.push(entry.path);
+  }
+  return removed;
+}
+
+const { dir, maxFileBytes } = workerData as FileThreadSettings;
 lowerPriority();
 const port = parentPort;
 if (!port) throw new Error("file-thread.js runs as a worker thread of memd's vault writer");
 
-const folders = new FolderCache();
+const files = new VaultFiles(dir, maxFileBytes);
 let queue = Promise.resolve();
 port.on("message", (request: FileThreadRequest) => {
   queue = queue.then(async () => {
-    if (request.type === "remove") return removeUnchangedFiles(dir, request.files);
-    const reply: FileThreadReply = { type: "written", id: request.id, outcomes: await writeMemoryFiles(dir, request.tasks, folders) };
+    if (request.type === "remove") return removeUnchangedFiles(files, request.files);
+    const reply: FileThreadReply =
+      request.type === "clean"
+        ? { type: "cleaned", id: request.id, removed: removeStaleTemporaryFiles(files, request.before) }
+        : { type: "written", id: request.id, outcomes: await writeMemoryFiles(files, request.tasks) };
     port.postMessage(reply);
   });
 });

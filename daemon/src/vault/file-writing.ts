@@ -1,15 +1,15 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
-import { readTextIfExists, writeFileAtomicAsync } from "../memory-files/markdown-files.js";
+import { redactDeep } from "../redact/redact-deep.js";
 import type { VaultFileRecord } from "../store/vault-store.js";
 import { foreignProperties, type MemoryFileLinks, parseMemoryFile, renderMemoryFile, textHash } from "./memory-file.js";
+import { type VaultFiles, type VaultRead } from "./vault-files.js";
 
 /**
  * The file side of the vault writer, run in its own thread (file-thread.ts): rendering a
  * memory's file and the reads and writes around it are most of a file's cost, and on the
  * daemon's event loop they would hold up the requests answered meanwhile. What it needs from
  * the database comes with each task; what it did goes back as an outcome, recorded by the writer.
+ * Every file is reached through VaultFiles, which follows no link inside the vault.
  */
 
 /** One memory's file to write, with everything from the database it takes. */
@@ -34,7 +34,7 @@ export type WriteOutcome =
   | { kind: "held"; path: string }
   /** Someone changed the file while it was being written: their text is kept, the job stays. */
   | { kind: "raced" }
-  /** It could not be written (a full disk, a folder made read-only): the job stays. */
+  /** It could not be written (a full disk, a folder made read-only, a link in the way): the job stays. */
   | { kind: "failed"; message: string };
 
 /**
@@ -42,12 +42,12 @@ export type WriteOutcome =
  * take the same name), then the writes run side by side. Each file is written atomically and
  * only when its text changed, and replaced only if it still holds what was read before.
  */
-export async function writeMemoryFiles(dir: string, tasks: readonly WriteTask[], folders: FolderCache = new FolderCache()): Promise<WriteOutcome[]> {
+export async function writeMemoryFiles(files: VaultFiles, tasks: readonly WriteTask[]): Promise<WriteOutcome[]> {
   const claimed = new Set<string>();
   return Promise.all(
     tasks.map((task) => {
       try {
-        return writeOne(dir, task, claimed, folders);
+        return writeOne(files, task, claimed);
       } catch (error) {
         return Promise.resolve(failed(error));
       }
@@ -55,73 +55,54 @@ export async function writeMemoryFiles(dir: string, tasks: readonly WriteTask[],
   );
 }
 
-/**
- * The folders known to exist, so that a file's folder is made once and not asked for at every
- * write (a quarter of the file thread's time). A write that fails forgets its folder: a person
- * may have deleted it, and the next try makes it again.
- */
-export class FolderCache {
-  private readonly made = new Set<string>();
-
-  async ensure(folder: string): Promise<void> {
-    if (this.made.has(folder)) return;
-    await fs.promises.mkdir(folder, { recursive: true });
-    this.made.add(folder);
-  }
-
-  forget(folder: string): void {
-    this.made.delete(folder);
-  }
-}
-
 /** Removes files memd wrote that are no longer any memory's, unless someone changed them since. */
-export function removeUnchangedFiles(dir: string, files: readonly VaultFileRecord[]): void {
-  for (const record of files) if (unchangedSinceWritten(dir, record)) fs.rmSync(path.join(dir, record.path), { force: true });
+export function removeUnchangedFiles(files: VaultFiles, records: readonly VaultFileRecord[]): void {
+  for (const record of records) files.remove(record.path, (text) => textHash(text) === record.hash);
 }
 
 /** Decided at once (the batch's names are claimed in order); the write itself is awaited by the caller. */
-function writeOne(dir: string, task: WriteTask, claimed: Set<string>, folders: FolderCache): Promise<WriteOutcome> {
+function writeOne(files: VaultFiles, task: WriteTask, claimed: Set<string>): Promise<WriteOutcome> {
   const { memory, record } = task;
   // The file memd last wrote, read once: to tell a person's change, to keep their properties, and as the text it replaces.
-  const atRecord = record === null ? null : readTextIfExists(path.join(dir, record.path));
+  const atRecord = record === null ? null : textOf(files.read(record.path), record.path);
   if (record && atRecord !== null && textHash(atRecord) !== record.hash) return Promise.resolve({ kind: "held", path: record.path });
-  const target = !claimed.has(task.wanted) && freeFor(dir, task) ? task.wanted : task.fallback;
+  const target = !claimed.has(task.wanted) && freeFor(files, task) ? task.wanted : task.fallback;
   claimed.add(target);
-  const absolute = path.join(dir, target);
-  const current = record?.path === target ? atRecord : readTextIfExists(absolute);
-  // The properties a person added to the file are kept, also when the file moves to another folder.
+  const current = record?.path === target ? atRecord : textOf(files.read(target), target);
+  // The properties a person added to the file are kept, also when the file moves to another
+  // folder, and pass the redactor as everything memd writes does.
   const previous = record ? atRecord : current;
-  const text = renderMemoryFile(memory, task.history, task.links, previous === null ? {} : foreignProperties(previous));
+  const foreign = previous === null ? {} : foreignProperties(previous);
+  if (foreign === null) return Promise.resolve({ kind: "failed", message: `${target}: its frontmatter cannot be read back, so memd does not write over it` });
+  const text = renderMemoryFile(memory, task.history, task.links, redactDeep(foreign) as Record<string, unknown>);
   const file = { memoryId: memory.id, path: target, hash: textHash(text) };
   const found = current === null ? null : textHash(current);
   if (found === file.hash) return Promise.resolve({ kind: "unchanged", file });
-  const folder = path.dirname(absolute);
-  return (async (): Promise<WriteOutcome> => {
-    await folders.ensure(folder);
-    // Replaced only if it still holds what was read here: a person's save meanwhile is kept.
-    const written = await writeFileAtomicAsync(absolute, text, () => {
-      const now = readTextIfExists(absolute);
-      return (now === null ? null : textHash(now)) === found;
-    });
-    return written ? { kind: "written", file } : { kind: "raced" };
-  })().catch((error: unknown) => {
-    folders.forget(folder);
-    return failed(error);
-  });
+  // Replaced only if it still holds what was read here: a person's save meanwhile is kept.
+  return files
+    .write(target, text, () => {
+      const now = files.read(target);
+      return (now.kind === "text" ? textHash(now.text) : now.kind === "missing" ? null : undefined) === found;
+    })
+    .then((written): WriteOutcome => (written ? { kind: "written", file } : { kind: "raced" }))
+    .catch(failed);
 }
 
-function freeFor(dir: string, task: WriteTask): boolean {
+/** A file's text; null when there is none; a link or anything else memd does not read stops the write, with why. */
+function textOf(read: VaultRead, relative: string): string | null {
+  if (read.kind === "text") return read.text;
+  if (read.kind === "missing") return null;
+  throw new Error(read.kind === "link" ? `${read.link} is a symbolic link: memd neither reads nor writes through links in its vault, and leaves this one alone` : `${relative} ${read.reason}`);
+}
+
+function freeFor(files: VaultFiles, task: WriteTask): boolean {
   if (task.wantedHolder !== null) return task.wantedHolder === task.memory.id;
-  const text = readTextIfExists(path.join(dir, task.wanted));
-  if (text === null) return true;
+  const found = files.read(task.wanted);
+  if (found.kind === "missing") return true;
+  if (found.kind !== "text") return false;
   // A file nobody recorded: it is this memory's if it says so (a vault the database is rebuilt from).
-  const parsed = parseMemoryFile(text);
+  const parsed = parseMemoryFile(found.text);
   return parsed.ok && parsed.memory.id === task.memory.id;
-}
-
-function unchangedSinceWritten(dir: string, record: VaultFileRecord): boolean {
-  const text = readTextIfExists(path.join(dir, record.path));
-  return text === null || textHash(text) === record.hash;
 }
 
 function failed(error: unknown): WriteOutcome {

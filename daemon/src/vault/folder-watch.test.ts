@@ -21,7 +21,7 @@ describe("FolderWatch", () => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "memd-fw-"));
       made.push(root);
       const files: string[] = [];
-      const watch = new FolderWatch(root, { file: (file) => files.push(file), folderGone: () => undefined, skip: (name) => name.startsWith(".") });
+      const watch = new FolderWatch(root, { file: (file) => files.push(file), folderMade: () => undefined, folderGone: () => undefined, link: () => undefined, skip: (name) => name.startsWith(".") });
       watch.start();
       const file = path.join(root, "ops", "fact", "a.md");
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
@@ -43,7 +43,7 @@ describe("FolderWatch", () => {
     const files: string[] = [];
     const gone: string[] = [];
     fs.mkdirSync(path.join(root, "shop"));
-    const watch = new FolderWatch(root, { file: (file) => files.push(file), folderGone: (dir) => gone.push(dir), skip: (name) => name.startsWith(".") });
+    const watch = new FolderWatch(root, { file: (file) => files.push(file), folderMade: () => undefined, folderGone: (dir) => gone.push(dir), link: () => undefined, skip: (name) => name.startsWith(".") });
     watch.start();
     fs.writeFileSync(path.join(root, "shop", ".tmp"), "x");
     // A folder moved in whole (a git checkout, a copy) holds files no event named.

@@ -8,6 +8,9 @@ import path from "node:path";
  * file renamed into it (each Save took ten times as long while a vault of 10k files filled),
  * and @parcel/watcher missed the inner folder of two made at once (8 times in 20), and every
  * file in it after that.
+ *
+ * No link is followed: a symbolic link is reported as one, never watched into (fs.watch and
+ * stat would follow it to wherever it points).
  */
 export class FolderWatch {
   private readonly watchers = new Map<string, fs.FSWatcher>();
@@ -17,8 +20,12 @@ export class FolderWatch {
     private readonly handlers: {
       /** A file was made, changed or removed (or a file in a folder that appeared); called for each. */
       file(file: string): void;
+      /** A folder appeared (made, moved in, or put where a link was); its files are reported too. */
+      folderMade(dir: string): void;
       /** A watched folder is gone, with whatever it held. */
       folderGone(dir: string): void;
+      /** A symbolic link appeared (or changed) in a watched folder: it is not followed. */
+      link(link: string): void;
       /** Names to ignore (dot-folders, temporary files). */
       skip(name: string): boolean;
     },
@@ -57,6 +64,7 @@ export class FolderWatch {
       const inner = path.join(dir, entry.name);
       if (entry.isDirectory()) this.add(inner, report);
       else if (report && entry.isFile()) this.handlers.file(inner);
+      else if (report && entry.isSymbolicLink()) this.handlers.link(inner);
     }
   }
 
@@ -65,11 +73,19 @@ export class FolderWatch {
     const target = path.join(dir, name);
     let stats: fs.Stats | null = null;
     try {
-      stats = fs.statSync(target);
+      stats = fs.lstatSync(target);
     } catch {
       stats = null;
     }
-    if (stats?.isDirectory()) return this.add(target, true);
+    if (stats?.isSymbolicLink()) {
+      // A watched folder replaced by a link: the folder memd watched is no longer there to watch.
+      this.remove(target);
+      return this.handlers.link(target);
+    }
+    if (stats?.isDirectory()) {
+      this.add(target, true);
+      return this.handlers.folderMade(target);
+    }
     if (stats === null && this.watchers.has(target)) {
       this.remove(target);
       return this.handlers.folderGone(target);

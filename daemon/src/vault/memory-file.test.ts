@@ -6,6 +6,7 @@ import {
   type MemoryEvent, type MemoryRecord,
 } from "../memory/memory.js";
 import { foreignProperties, NOT_IN_VAULT, parseMemoryFile, renderMemoryFile, type MemoryFileLinks } from "./memory-file.js";
+import { aliasBomb } from "../../../test/hostile/hostile-vault-files.js";
 
 const SEED = 20261201;
 const ID = "01JZ4TG8P0X3M9QK5RDWN7B2HC";
@@ -298,9 +299,11 @@ describe("parseMemoryFile", () => {
     const edited = GOLDEN.replace("archive_reason", "aliases:\n  - migrate first\ncssclasses: wide\nrating: 4\narchive_reason");
     expect(foreignProperties(edited)).toEqual({ aliases: ["migrate first"], cssclasses: "wide", rating: 4 });
     expect(foreignProperties(GOLDEN)).toEqual({});
-    expect(foreignProperties("no frontmatter")).toEqual({});
-    expect(foreignProperties("---\naliases: [unclosed\n---\n")).toEqual({});
-    const rendered = renderMemoryFile(checkpoint, checkpointHistory, checkpointLinks, foreignProperties(edited));
+    // A frontmatter memd cannot read gives none: memd must not write over it.
+    expect(foreignProperties("no frontmatter")).toBeNull();
+    expect(foreignProperties("---\naliases: [unclosed\n---\n")).toBeNull();
+    expect(foreignProperties("---\n---\nA new memory.\n")).toEqual({});
+    const rendered = renderMemoryFile(checkpoint, checkpointHistory, checkpointLinks, foreignProperties(edited) ?? {});
     expect(rendered).toContain("---\naliases:\n  - migrate first\narchive_reason:");
     expect(rendered).toMatch(/\ncssclasses: wide\n/);
     expect(foreignProperties(rendered)).toEqual({ aliases: ["migrate first"], cssclasses: "wide", rating: 4 });
@@ -360,6 +363,11 @@ describe("parseMemoryFile on a broken file", () => {
     ["a history entry with a bad action", "---\nhistory:\n  - at: 2026-12-01\n    action: created\n  - at: 2026-12-02\n    action: deleted\n---\n", 6, /history entry 2: action is "deleted".*use one of created, updated/],
     ["a history entry without an action", "---\nhistory:\n  - at: 2026-12-01\n---\n", 3, /history entry 1: action is empty.*use one of created/],
     ["a history entry with a bad time", "---\nhistory:\n  - action: created\n    at: soon\n---\n", 4, /history entry 1: at is "soon", not an ISO-8601 time/],
+    ["a history entry with a key twice", "---\nhistory:\n  - at: 2026-12-01\n    at: 2026-12-02\n---\n", 4, /unique, and at appears twice/],
+    ["a YAML alias bomb", `---\n${aliasBomb(9)}---\nboom\n`, 3, /aliases \(\*name\) expand to far too many values/],
+    ["lists nested 600 deep (the YAML parser holds them)", `---\nkind: fact\nk: ${"[".repeat(600)}${"]".repeat(600)}\n---\n`, 3, /nests lists and mappings more than 32 deep/],
+    ["mappings indented 40 deep", `---\n${Array.from({ length: 40 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")} v\n---\n`, 34, /nests lists and mappings more than 32 deep/],
+    ["lists nested past the YAML parser's stack", `---\nk: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n---\n`, 2, /not valid YAML/],
   ];
 
   it.each(errors)("reports %s at its line with a reason", (_name, text, lineNo, reason) => {
@@ -368,6 +376,22 @@ describe("parseMemoryFile on a broken file", () => {
     if (parsed.ok) return;
     expect(parsed.line).toBe(lineNo);
     expect(parsed.reason).toMatch(reason);
+  });
+
+  it("reads a frontmatter with a few aliases, and gives no properties to keep from a bomb", () => {
+    expect(parseMemoryFile("---\ntags: &t [db]\nconcepts: *t\n---\nx")).toMatchObject({ ok: true, memory: { tags: ["db"], concepts: ["db"] } });
+    expect(foreignProperties(`---\n${aliasBomb(9)}---\nboom\n`)).toBeNull();
+  });
+
+  it("keeps a person's properties nested a few deep, and gives none to keep from a frontmatter nested past the limit", () => {
+    expect(foreignProperties("---\nplugin:\n  panes:\n    - [left, right]\n---\nx")).toEqual({ plugin: { panes: [["left", "right"]] } });
+    expect(foreignProperties(`---\nk: ${"[".repeat(40)}${"]".repeat(40)}\n---\nx`)).toBeNull();
+  });
+
+  it("reads a frontmatter of 20,000 keys, and finds a key given twice among them", () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join("\n");
+    expect(parseMemoryFile(`---\n${keys}\n---\nx`)).toMatchObject({ ok: true, memory: { content: "x" } });
+    expect(parseMemoryFile(`---\n${keys}\nk7: again\n---\nx`)).toMatchObject({ ok: false, line: 20_002, reason: expect.stringMatching(/k7 appears twice/) });
   });
 
   it("counts lines from the file's start when it has CRLF line ends and a byte order mark", () => {

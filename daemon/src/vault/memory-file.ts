@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Document, LineCounter, Scalar, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Node } from "yaml";
+import { Document, LineCounter, Scalar, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Node } from "yaml";
 import { InvalidInputError } from "../errors.js";
 import {
   EARLIEST_TIME_MS, LATEST_TIME_MS, MEMORY_KINDS, MEMORY_STATUSES, PROVENANCES, TIERS, withinTimeRange,
@@ -86,14 +86,46 @@ class FileFormatError extends Error {
 /**
  * The properties a person added to a file's frontmatter that memd neither stores nor derives
  * (Obsidian's aliases or cssclasses, say), as plain values, so that memd rewriting the file keeps
- * them; none when the frontmatter cannot be read. Comments and the person's formatting are not kept.
+ * them; null when the frontmatter cannot be read (then memd must not write over it). Comments and
+ * the person's formatting are not kept.
  */
-export function foreignProperties(text: string): Record<string, unknown> {
+export function foreignProperties(text: string): Record<string, unknown> | null {
   const parts = splitFile(text);
-  if (typeof parts === "string") return {};
-  const doc = parseDocument(parts.frontmatter, { schema: "core", version: "1.2", uniqueKeys: true });
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return {};
-  return Object.fromEntries(Object.entries(doc.toJS() as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
+  if (typeof parts === "string") return null;
+  const doc = frontmatterDocument(parts.frontmatter);
+  if (doc.errors.length > 0) return null;
+  // Two --- lines with nothing between: a new memory's file, with no properties of its own.
+  if (doc.contents === null) return {};
+  if (!isMap(doc.contents) || tooDeep(doc.contents) !== null) return null;
+  try {
+    return Object.fromEntries(Object.entries(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How far YAML aliases may expand when a frontmatter is read as values (the yaml package's
+ * maxAliasCount, its default): nested aliases (`b: [*a, *a, ...]`, `c: [*b, *b, ...]`) grow
+ * exponentially, and memd writes none of its own.
+ */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * How deep lists and mappings may nest in a frontmatter: memd's own nest 3 deep (a history
+ * entry), Obsidian's properties 2. The YAML parser, the redactor and the renderer each take a
+ * stack frame per level, so a file nested a few hundred deep would pass the parser and fail
+ * later, on every write of its memory; it is refused as it is read instead.
+ */
+const MAX_NESTING = 32;
+
+/**
+ * A frontmatter's YAML document. Duplicate keys are checked by readFrontmatter, not by the
+ * parser, whose check compares every key of a mapping with every other (a frontmatter of 20,000
+ * keys took 14 s on the daemon's event loop).
+ */
+function frontmatterDocument(yaml: string, lineCounter?: LineCounter): Document.Parsed {
+  return parseDocument(yaml, { lineCounter, schema: "core", version: "1.2", uniqueKeys: false, prettyErrors: true });
 }
 
 /** The frontmatter's YAML and the body of a file, or why it has no frontmatter. */
@@ -143,7 +175,7 @@ type HistoryEntry = Omit<MemoryEvent, "memoryId">;
 
 function readFrontmatter(yaml: string): Partial<MemoryRecord> & { history?: HistoryEntry[] | null } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(yaml, { lineCounter, schema: "core", version: "1.2", uniqueKeys: true, prettyErrors: true });
+  const doc = frontmatterDocument(yaml, lineCounter);
   // The frontmatter starts on the file's line 2.
   const lineOf = (node: Node | null | undefined, fallback = 2) =>
     node?.range ? lineCounter.linePos(node.range[0]).line + 1 : fallback;
@@ -158,12 +190,18 @@ function readFrontmatter(yaml: string): Partial<MemoryRecord> & { history?: Hist
   if (!isMap(doc.contents)) {
     throw new FileFormatError(lineOf(doc.contents), `the frontmatter is ${describe(doc.contents)}, not a mapping: write one "key: value" per line`);
   }
+  const deep = tooDeep(doc.contents);
+  if (deep !== null) {
+    throw new FileFormatError(lineOf(deep), `the frontmatter nests lists and mappings more than ${MAX_NESTING} deep: memd reads no such file; keep properties flat`);
+  }
+  refuseAliasBomb(doc, lineOf);
   const byKey = new Map<string, keyof FrontmatterFields>(
     (Object.entries(FIELDS) as [keyof FrontmatterFields, Codec<unknown>][]).map(([field, codec]) => [codec.key, field]),
   );
+  const seen = new Set<string>();
   for (const pair of doc.contents.items) {
     if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
+    const key = uniqueKey(seen, pair.key, lineOf);
     const value = isAlias(pair.value) ? (pair.value.resolve(doc) ?? null) : (pair.value as Node | null);
     const found: Found = { key, node: value, line: lineOf(pair.key), lineOf: (node) => lineOf(node, lineOf(pair.key)) };
     if (key === "history") {
@@ -187,8 +225,10 @@ function readHistory(found: Found, doc: Document.Parsed): HistoryEntry[] | null 
     const line = found.lineOf(entry);
     if (!isMap(entry)) throw new FileFormatError(line, `history entry ${i + 1} is ${describe(entry)}: write it as a mapping with at, action, session and detail`);
     const fields = new Map<string, Found>();
+    const seen = new Set<string>();
     for (const pair of entry.items) {
       if (!isScalar(pair.key)) continue;
+      uniqueKey(seen, pair.key, found.lineOf);
       const key = `history entry ${i + 1}: ${String(pair.key.value)}`;
       const node = isAlias(pair.value) ? (pair.value.resolve(doc) ?? null) : (pair.value as Node | null);
       fields.set(String(pair.key.value), { key, node, line: found.lineOf(pair.key), lineOf: found.lineOf });
@@ -204,6 +244,49 @@ function readHistory(found: Found, doc: Document.Parsed): HistoryEntry[] | null 
       detail: readText(fields.get("detail") ?? missing("detail")),
     };
   });
+}
+
+/** A mapping's key, refused when the mapping had it already (which value would count?). */
+function uniqueKey(seen: Set<string>, key: Scalar, lineOf: (node: Node) => number): string {
+  const name = String(key.value);
+  if (seen.has(name)) throw new FileFormatError(lineOf(key), `the frontmatter is not valid YAML (column 1): map keys must be unique, and ${name} appears twice: keep one`);
+  seen.add(name);
+  return name;
+}
+
+/** The first list or mapping nested deeper than MAX_NESTING, found without recursion; null when none is. */
+function tooDeep(top: Node): Node | null {
+  const stack: [unknown, number][] = [[top, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node;
+    for (const item of node.items) {
+      if (isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return null;
+}
+
+/** Refuses a frontmatter whose aliases expand past MAX_ALIAS_COUNT, before anything reads their values. */
+function refuseAliasBomb(doc: Document.Parsed, lineOf: (node: Node) => number): void {
+  let first: Node | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      first = node;
+      return visit.BREAK;
+    },
+  });
+  if (first === undefined) return;
+  try {
+    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    throw new FileFormatError(
+      lineOf(first),
+      "the frontmatter's YAML aliases (*name) expand to far too many values, as a YAML alias bomb does: memd reads no such file; write the values out instead of aliasing them",
+    );
+  }
 }
 
 const text = (key: string): Codec<string> => ({ key, write: (v) => v, read: readText });

@@ -1,13 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
 import { OWN } from "../memory/author.js";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { ImportCounts, MemoryRecords } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
-import { isMemoryFilePath } from "./file-name.js";
+import { isKindFolderName } from "./file-name.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
+import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
 
 /** A file the rebuild could not use. */
 export interface VaultProblem {
@@ -28,7 +27,8 @@ const MAX_PROBLEMS = 1000;
 
 /** True when the vault holds at least one memory file (a start-up with no database rebuilds from it then). */
 export function vaultHasFiles(dir: string): boolean {
-  return vaultMemoryFiles(dir).next().done === false;
+  for (const entry of new VaultFiles(dir, 0).entries(isKindFolderName, () => false)) if (entry.kind === "file") return true;
+  return false;
 }
 
 /**
@@ -38,7 +38,8 @@ export function vaultHasFiles(dir: string): boolean {
  * file memd cannot parse or check, or one without an id (not written by memd), is reported and
  * left as it is.
  * Fields a file lacks take the defaults a new memory would have; the usage counters, which
- * files never hold, start again at zero.
+ * files never hold, start again at zero. No link in the vault is followed (see VaultFiles): a
+ * link at a memory's file or a kind's folder is reported, and nothing is read through it.
  */
 export async function rebuildFromVault(dir: string, store: MemoryRecords, vault: VaultStore, limits: MemoryLimits): Promise<RebuildOutcome> {
   const outcome: RebuildOutcome = { files: 0, created: 0, updated: 0, unchanged: 0, events: 0, problems: [] };
@@ -57,15 +58,22 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
     await new Promise((resolve) => setImmediate(resolve));
   };
   const seen = new Map<string, string>();
-  for (const relative of vaultMemoryFiles(dir)) {
-    outcome.files += 1;
-    let text: string;
-    try {
-      text = fs.readFileSync(path.join(dir, relative), "utf8");
-    } catch (error) {
-      problem({ path: relative, line: 0, reason: `cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
+  const files = new VaultFiles(dir, maxVaultFileBytes(limits.maxContentBytes));
+  for (const entry of files.entries(isKindFolderName, () => false)) {
+    const relative = entry.path;
+    if (entry.kind === "temporary") continue;
+    if (entry.kind === "link") {
+      problem({ path: relative, line: 0, reason: `is a symbolic link to ${entry.target}: memd neither reads nor writes through links in its vault, so it was left out of the rebuild` });
       continue;
     }
+    outcome.files += 1;
+    const found = files.read(relative);
+    if (found.kind !== "text") {
+      const why = found.kind === "link" ? `${found.link} is a symbolic link: memd reads nothing through it` : found.kind === "refused" ? found.reason : "is gone";
+      problem({ path: relative, line: 0, reason: `was not read: ${why}` });
+      continue;
+    }
+    const text = found.text;
     const parsed = parseMemoryFile(text);
     if (!parsed.ok) {
       problem({ path: relative, line: parsed.line, reason: parsed.reason });
@@ -83,7 +91,7 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
     }
     let memory: MemoryRecord;
     try {
-      memory = validateImported(completeRecord({ ...parsed.memory, id }, fs.statSync(path.join(dir, relative)).mtimeMs), limits);
+      memory = validateImported(completeRecord({ ...parsed.memory, id }, found.mtimeMs), limits);
     } catch (error) {
       problem({ path: relative, line: 1, reason: error instanceof Error ? error.message : String(error) });
       continue;
@@ -94,33 +102,6 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
   }
   if (batch.length > 0) await flush();
   return outcome;
-}
-
-/**
- * The vault's memory files (`<project>/<kind>/<name>.md`), as POSIX paths relative to it, in
- * name order; a person's own notes elsewhere in the vault are not memd's.
- */
-export function* vaultMemoryFiles(dir: string): Generator<string> {
-  for (const relative of filesUnder(dir)) if (isMemoryFilePath(relative)) yield relative;
-}
-
-/** The .md files under a folder, skipping dot-folders (.git, .obsidian) and dot-files (memd's temporary files). */
-function* filesUnder(dir: string): Generator<string> {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name.startsWith(".")) continue;
-    if (entry.isDirectory()) {
-      for (const inner of filesUnder(path.join(dir, entry.name))) yield path.posix.join(entry.name, inner);
-    } else if (entry.isFile() && entry.name.endsWith(".md")) {
-      yield entry.name;
-    }
-  }
 }
 
 /** A memory from what its file holds, with a new memory's defaults for what it lacks. */

@@ -1,19 +1,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../logger.js";
-import { applyPatch } from "../memory/apply-patch.js";
-import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
-import { buildMemory } from "../memory/new-memory.js";
+import type { MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import { readTextIfExists } from "../memory-files/markdown-files.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { VaultStore } from "../store/vault-store.js";
 import { fileEdit } from "./file-edit.js";
-import { isMemoryFilePath } from "./file-name.js";
+import { isKindFolderName, isMemoryFilePath } from "./file-name.js";
 import { FolderWatch } from "./folder-watch.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
-import { type VaultProblem, vaultMemoryFiles } from "./rebuild-from-vault.js";
+import type { VaultProblem } from "./rebuild-from-vault.js";
+import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
+import { UnreadableFiles } from "./unreadable-files.js";
+import { applyFileEdit, archiveForDeletedFile, createFromFile } from "./vault-edits.js";
+import { isLinkPlace, LinksLeftAlone } from "./vault-links.js";
 
 export interface VaultWatcherOptions {
   dir: string;
@@ -36,7 +37,6 @@ export interface VaultWatcherOptions {
 const DEFAULT_SETTLE_MS = 75;
 /** How soon a file is read again when another process held the database's write lock. */
 const LOCKED_RETRY_MS = 500;
-const MAX_PROBLEMS = 1000;
 
 /** Files read per turn of the event loop by the start-up pass. */
 const SCAN_STEP = 200;
@@ -51,8 +51,12 @@ const SCAN_STEP = 200;
  *   (`<project>/<kind>/name.md`) unless its frontmatter says otherwise; files anywhere else in
  *   the vault (a person's own notes) are not memd's and are never read or rewritten;
  * - a deleted file archives its memory, never deletes it (the file comes back, archived);
- * - a file memd cannot parse is left exactly as written and reported with its line, once
- *   in the log and in `memctl vault status`, and nothing of it is applied.
+ * - a file memd cannot parse (also one whose YAML aliases expand too far, or one too large) is
+ *   left exactly as written and reported with its line, once in the log and in `memctl vault
+ *   status`, and nothing of it is applied;
+ * - a symbolic link at one of memd's places (a memory's file, a kind's folder, the folder of a
+ *   project memd keeps files in) is never followed: nothing is read through it and nothing
+ *   written, its memory (if any) stays as stored, and `memctl vault status` lists it.
  * A change memd made that the file did not have yet loses to the person's edit, which is the
  * later act; the history keeps the version it replaced. memd's own writes are recognised by
  * the hash recorded with them and read nothing back.
@@ -60,13 +64,17 @@ const SCAN_STEP = 200;
 export class VaultWatcher {
   private watch: FolderWatch | null = null;
   private stopped = false;
-  private readonly problems = new Map<string, VaultProblem & { hash: string }>();
-  /** The problems a briefing already named, by path and the hash of the text that had them. */
-  private readonly announced = new Set<string>();
+  private readonly problems: UnreadableFiles;
   /** Files whose events are settling: read once no further event came for settleMs. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
+  private readonly links: LinksLeftAlone;
+  private readonly files: VaultFiles;
 
-  constructor(private readonly options: VaultWatcherOptions) {}
+  constructor(private readonly options: VaultWatcherOptions) {
+    this.files = new VaultFiles(options.dir, maxVaultFileBytes(options.limits.maxContentBytes));
+    this.links = new LinksLeftAlone(options.logger, (relative) => this.files.linkTarget(relative));
+    this.problems = new UnreadableFiles(options.logger);
+  }
 
   /** Watches from now on, then reads every file once; resolves when that pass is done. */
   async start(): Promise<void> {
@@ -74,21 +82,27 @@ export class VaultWatcher {
     fs.mkdirSync(dir, { recursive: true });
     this.watch = new FolderWatch(dir, {
       file: (file) => {
-        if (isMemoryFilePath(this.relative(file))) this.settle(file);
+        const relative = this.relative(file);
+        if (isMemoryFilePath(relative)) this.settle(file);
+        else this.links.lookUnder(relative);
       },
+      folderMade: (folder) => this.links.lookUnder(this.relative(folder)),
       folderGone: (folder) => this.folderGone(folder),
+      link: (link) => this.linkEvent(this.relative(link)),
       // Dot-folders (.git, .obsidian) and dot-files (memd's temporary files) are not memories.
       skip: (name) => name.startsWith("."),
     });
     this.watch.start();
     let read = 0;
-    for (const relative of vaultMemoryFiles(dir)) {
+    const projects = new Set(this.options.vault.files().map((record) => record.path.split("/")[0]));
+    for (const entry of this.files.entries(isKindFolderName, (name) => projects.has(name))) {
       if (this.stopped) return;
-      this.look(path.join(dir, relative));
+      if (entry.kind === "link") this.linkFound(entry.path, entry.target);
+      else if (entry.kind === "file") this.look(path.join(dir, entry.path));
       if (++read % SCAN_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.guard(dir, () => this.sweepMissing());
-    this.options.logger.info({ vault: dir, files: read, unreadable: this.problems.size }, "watching the vault for edits");
+    this.options.logger.info({ vault: dir, files: read, unreadable: this.problems.size, links: this.links.size }, "watching the vault for edits");
   }
 
   async stop(): Promise<void> {
@@ -102,6 +116,7 @@ export class VaultWatcher {
   /** A folder deleted as a whole: each file memd knows under it was deleted. */
   private folderGone(folder: string): void {
     const relative = this.relative(folder);
+    this.links.lookUnder(relative);
     for (const record of this.options.vault.files()) if (record.path.startsWith(`${relative}/`)) this.settle(path.join(this.options.dir, record.path));
   }
 
@@ -124,28 +139,41 @@ export class VaultWatcher {
   private look(file: string): void {
     if (this.options.busy?.(this.relative(file)) === true) return this.settle(file);
     this.guard(file, () => {
-      const text = readTextIfExists(file);
-      if (text === null) this.removed(file);
-      else this.changed(file, text);
+      const relative = this.relative(file);
+      const found = this.files.read(relative);
+      if (found.kind === "link") return this.linkFound(found.link, found.target);
+      this.links.gone(relative);
+      if (found.kind === "missing") return this.removed(file);
+      if (found.kind === "refused") return this.problems.report(relative, 0, found.reason, "");
+      this.changed(file, found.text);
     });
   }
 
-  /**
-   * A line for an agent's briefing naming the files memd could not read that no briefing named
-   * yet (a file fixed and broken again counts again), or null when there are none.
-   */
+  /** A link appeared or changed at `relative`: listed if it is at one of memd's places. */
+  private linkEvent(relative: string): void {
+    const keepsFilesUnder = (project: string) => this.options.vault.files().some((record) => record.path.startsWith(`${project}/`));
+    if (isLinkPlace(relative, keepsFilesUnder) && this.links.look(relative)) this.problems.clear(relative);
+  }
+
+  /** A link at one of memd's places: nothing of it is read, and the status lists it. */
+  private linkFound(relative: string, target: string): void {
+    this.links.found(relative, target);
+    this.problems.clear(relative);
+  }
+
+  /** The symbolic links at memd's places in the vault, none of them followed. */
+  linksLeftAlone(): VaultProblem[] {
+    return this.links.list();
+  }
+
+  /** A line for an agent's briefing naming the unreadable files no briefing named yet, or null. */
   takeNotice(): string | null {
-    const fresh = [...this.problems.values()].filter((p) => !this.announced.has(`${p.path}\0${p.hash}`));
-    if (fresh.length === 0) return null;
-    for (const p of fresh) this.announced.add(`${p.path}\0${p.hash}`);
-    const named = fresh.slice(0, 3).map((p) => `${p.path}${p.line > 0 ? `:${p.line}` : ""} (${p.reason})`).join("; ");
-    const more = fresh.length > 3 ? `, and ${fresh.length - 3} more` : "";
-    return `memd could not read ${fresh.length === 1 ? "a file" : `${fresh.length} files`} in its vault, left as written until fixed: ${named}${more}. Tell the user; \`memctl vault status\` lists them.`;
+    return this.problems.takeNotice();
   }
 
   /** Files memd could not read as memories, left as they are. */
   unreadable(): VaultProblem[] {
-    return [...this.problems.values()].map(({ path: file, line, reason }) => ({ path: file, line, reason }));
+    return this.problems.list();
   }
 
   /**
@@ -158,7 +186,7 @@ export class VaultWatcher {
     } catch (error) {
       if (isDatabaseLocked(error)) return this.settle(file, LOCKED_RETRY_MS);
       const relative = this.relative(file);
-      this.report(relative, 1, error instanceof Error ? error.message : String(error), "");
+      this.problems.report(relative, 1, error instanceof Error ? error.message : String(error), "");
     }
   }
 
@@ -172,116 +200,61 @@ export class VaultWatcher {
     const hash = textHash(text);
     const record = vault.fileAt(relative);
     if (record?.hash === hash || this.options.ownWrite?.(relative, hash) === true) {
-      this.problems.delete(relative);
+      this.problems.clear(relative);
       return;
     }
     const parsed = parseMemoryFile(text);
-    if (!parsed.ok) return this.report(relative, parsed.line, parsed.reason, hash);
+    if (!parsed.ok) return this.problems.report(relative, parsed.line, parsed.reason, hash);
     const id = parsed.memory.id;
     if (id === undefined || id === "") return this.created(relative, hash, parsed.memory);
     const owner = vault.fileOf(id);
     if (owner && owner.path !== relative) {
-      return this.report(relative, 1, `holds the id of ${owner.path} (a copy?): remove its id line to make it a memory of its own`, hash);
+      return this.problems.report(relative, 1, `holds the id of ${owner.path} (a copy?): remove its id line to make it a memory of its own`, hash);
     }
     const current = store.get(id);
-    if (!current) return this.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
+    if (!current) return this.problems.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
     const edit = fileEdit(current, parsed.memory);
-    if (edit.kind === "refused") return this.report(relative, 1, edit.reason, hash);
-    if (edit.kind === "update") this.apply(current, edit, relative);
+    if (edit.kind === "refused") return this.problems.report(relative, 1, edit.reason, hash);
+    if (edit.kind === "update") {
+      applyFileEdit(this.options, current, edit, relative, this.options.now());
+      this.options.onChange?.();
+    }
     // Recorded as read, then queued: the file is rewritten as memd now stores the memory.
     vault.putFiles([{ memoryId: id, path: relative, hash }]);
     vault.queue(id);
-    this.problems.delete(relative);
-  }
-
-  private apply(current: MemoryRecord, edit: Extract<ReturnType<typeof fileEdit>, { kind: "update" }>, relative: string): void {
-    const { store, now, limits } = this.options;
-    const at = now();
-    const replaced = Object.fromEntries(edit.changed.map((key) => [key, current[key as keyof MemoryRecord]]));
-    store.modify(
-      current.id,
-      (stored) => {
-        const next = Object.keys(edit.patch).length > 0 ? applyPatch(stored, edit.patch, at, limits) : { ...stored, updatedAt: at };
-        if (edit.status === null) return next;
-        return { ...next, status: edit.status.to, archiveReason: edit.status.to === "archived" ? edit.status.reason : "" };
-      },
-      () => ({
-        at,
-        action: edit.status?.to === "archived" ? "archived" : edit.status?.to === "active" && current.status === "staged" ? "promoted" : "updated",
-        sessionId: "",
-        detail: JSON.stringify({ provenance: "human", by: `editing ${relative} in the vault`, changed: edit.changed, replaced }),
-      }),
-    );
-    this.options.onChange?.();
+    this.problems.clear(relative);
   }
 
   private created(relative: string, hash: string, fields: Partial<MemoryRecord>): void {
-    const { store, vault, now, newId, limits } = this.options;
-    // Memory files live at <project>/<kind>/<name>.md (isMemoryFilePath).
-    const [folderProject, folderKind] = relative.split("/") as [string, MemoryKind];
-    const kind = fields.kind ?? folderKind;
-    const at = now();
-    const memory = buildMemory(
-      {
-        content: fields.content ?? "",
-        kind,
-        project: fields.project ?? folderProject,
-        problem: fields.problem,
-        solution: fields.solution,
-        concepts: fields.concepts,
-        files: fields.files,
-        tags: fields.tags,
-        confidence: fields.confidence,
-        provenance: "human",
-        tier: fields.tier,
-        pinned: fields.pinned,
-        importance: fields.importance,
-        valence: fields.valence,
-        intensity: fields.intensity,
-        expiresAt: fields.expiresAt,
-        reviewAt: fields.reviewAt,
-      },
-      newId(),
-      at,
-      limits,
-    );
-    store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
+    const memory = createFromFile(this.options, relative, fields, this.options.newId(), this.options.now());
     // The file is memd's from now on: it is rewritten in place, with the new memory's id.
-    vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
-    this.problems.delete(relative);
+    this.options.vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
+    this.problems.clear(relative);
     this.options.onChange?.();
   }
 
   private removed(file: string): void {
     const { store, vault, now } = this.options;
     const relative = this.relative(file);
-    this.problems.delete(relative);
+    this.problems.clear(relative);
     const record = vault.fileAt(relative);
     // memd moving or purging a file forgets its record first: only someone else's deletion is left.
     if (!record) return;
     const memory = store.get(record.memoryId);
     if (!memory) return vault.forgetFile(record.memoryId);
     if (memory.status === "archived") return;
-    const at = now();
-    const reason = `its file ${relative} was deleted from the vault`;
-    store.modify(
-      memory.id,
-      (stored) => ({ ...stored, status: "archived", archiveReason: reason, updatedAt: at }),
-      () => ({ at, action: "archived", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `deleting ${relative} from the vault` }) }),
-    );
+    archiveForDeletedFile(this.options, memory, relative, now());
   }
 
   /** Files deleted while memd was not running: their memories are archived as if they had been deleted now. */
   private sweepMissing(): void {
     for (const record of this.options.vault.files()) {
-      if (readTextIfExists(path.join(this.options.dir, record.path)) === null) this.guard(path.join(this.options.dir, record.path), () => this.removed(path.join(this.options.dir, record.path)));
+      const file = path.join(this.options.dir, record.path);
+      this.guard(file, () => {
+        const found = this.files.read(record.path);
+        if (found.kind === "missing") this.removed(file);
+        else if (found.kind === "link") this.linkFound(found.link, found.target);
+      });
     }
-  }
-
-  private report(relative: string, line: number, reason: string, hash: string): void {
-    const known = this.problems.get(relative);
-    if (known?.hash === hash && known.reason === reason) return;
-    this.options.logger.warn({ path: relative, line, reason }, "vault file not read: left as it is");
-    if (this.problems.size < MAX_PROBLEMS || known) this.problems.set(relative, { path: relative, line, reason, hash });
   }
 }

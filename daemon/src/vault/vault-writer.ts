@@ -7,13 +7,16 @@ import type { MemoryRecords } from "../store/store.js";
 import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../store/vault-store.js";
 import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { FileThread } from "./file-thread-client.js";
-import type { WriteTask } from "./file-writing.js";
+import type { WriteOutcome, WriteTask } from "./file-writing.js";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, WriteRetries } from "./write-retries.js";
 
 export interface VaultWriterOptions {
   store: MemoryRecords;
   vault: VaultStore;
   /** The vault's directory (absolute). */
   dir: string;
+  /** The largest file memd reads, in bytes (see VaultFiles). */
+  maxFileBytes: number;
   logger: Logger;
   /** Files written per turn of the event loop: a bulk import's files never hold up a request for long. */
   batch?: number;
@@ -35,11 +38,16 @@ export interface VaultWriterStatus {
   lastWriteAt: number | null;
   lastError: string;
   held: HeldFile[];
+  /** Files that could not be written, each tried again after a wait that doubles up to MAX_RETRY_MS. */
+  failing: HeldFile[];
 }
 
 const DEFAULT_BATCH = 32;
 const DEFAULT_POLL_MS = 50;
 const MAX_HELD = 1000;
+/** At most one warning in this time for files that failed: a vault on a full disk fails every file. */
+const WARN_EVERY_MS = 60_000;
+
 
 /**
  * Writes each queued memory's Markdown file, off the request path: the database queues a
@@ -50,6 +58,12 @@ const MAX_HELD = 1000;
  * disk, then a rename), and only when its text changed; its job is cleared only once it landed.
  * A file someone changed since memd last wrote it is left as they wrote it and reported (held),
  * never overwritten; a memory that moved to another project or kind moves its file, keeping its name.
+ *
+ * No file can make the writer loop: a job whose file fails (a full disk, a link in the way, a
+ * thread that stopped on it) waits, 1 s after its first failure and twice as long after each
+ * next one, up to 10 minutes, and is then tried alone, so that one bad file fails by itself;
+ * a new change of its memory is tried at once. The outbox is read a page at a time from where
+ * the last page ended, so that waiting jobs never stand in front of the others.
  */
 export class VaultWriter {
   private timer: NodeJS.Timeout | null = null;
@@ -59,6 +73,15 @@ export class VaultWriter {
   private lastWriteAt: number | null = null;
   private lastError = "";
   private readonly held = new Map<string, HeldFile>();
+  private readonly retries = new WriteRetries();
+  /** The outbox is read in pages after this memory id; "" starts again from the first. */
+  private cursor = "";
+  private lastWarnAt = -Infinity;
+  /** After the writer itself failed or found the database locked (not one file): no drain before pausedUntil. */
+  private pausedUntil = 0;
+  private pauseMs = 0;
+  private pauses = 0;
+  private readonly startedAt = Date.now();
   /** Files written and not yet recorded, by path: the hash of the text memd put there. */
   private readonly unrecorded = new Map<string, string>();
   /** The paths the batch with the file thread may change, until its outcomes are recorded. */
@@ -68,11 +91,18 @@ export class VaultWriter {
 
   constructor(private readonly options: VaultWriterOptions) {
     this.batch = options.batch ?? DEFAULT_BATCH;
-    this.thread = new FileThread({ dir: options.dir });
+    this.thread = new FileThread({ dir: options.dir, maxFileBytes: options.maxFileBytes });
   }
 
   start(): void {
     fs.mkdirSync(this.options.dir, { recursive: true });
+    // First in the file thread's queue, so before any write of this daemon: what is left is a crash's.
+    void this.thread
+      .clean(this.startedAt)
+      .then((removed) => {
+        if (removed.length > 0) this.options.logger.info({ removed: removed.length, first: removed[0] }, "removed temporary files of vault writes cut off by a crash");
+      })
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, "could not remove the temporary files of vault writes cut off by a crash"));
     this.timer = setInterval(() => this.drainSoon(), this.options.pollMs ?? DEFAULT_POLL_MS);
     this.timer.unref();
     this.drainSoon();
@@ -95,6 +125,7 @@ export class VaultWriter {
       lastWriteAt: this.lastWriteAt,
       lastError: this.lastError,
       held: [...this.held.values()],
+      failing: this.retries.list(MAX_HELD, Date.now()),
     };
   }
 
@@ -115,12 +146,18 @@ export class VaultWriter {
   }
 
   private drainSoon(): void {
-    if (this.draining || this.stopped) return;
+    if (this.draining || this.stopped || Date.now() < this.pausedUntil) return;
     this.draining = this.drain()
+      .then(() => {
+        // A drain that did not have to pause ends the waits in a row.
+        if (Date.now() >= this.pausedUntil) this.pauseMs = this.pauses = 0;
+      })
       .catch((error: unknown) => {
-        // Nothing here may end the daemon: what failed stays queued for the next poll.
+        // Nothing here may end the daemon: what failed stays queued, and the writer waits before it
+        // tries again (the database itself failed), twice as long each time it fails again.
+        this.pause();
         this.lastError = error instanceof Error ? error.message : String(error);
-        this.options.logger.warn({ err: error }, "the vault writer stopped a batch; it is tried again");
+        this.options.logger.warn({ err: error, retryInMs: this.pauseMs }, "the vault writer stopped a batch; it is tried again later");
       })
       .finally(() => {
         this.writing.clear();
@@ -129,18 +166,34 @@ export class VaultWriter {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.step()) === this.batch) await new Promise((resolve) => setImmediate(resolve));
+    while (!this.stopped && (await this.step())) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /**
-   * Writes one batch; returns how many jobs it took (0 after a failure: the rest waits for the
-   * next poll). The batch is recorded in one transaction once its files landed (a commit per
-   * file would cost each a flush of the database), and only then are the files of moved and
-   * purged memories removed, so that the watcher does not read a removal as a person's deletion.
+   * Writes the jobs of the next page of the outbox that are not waiting after a failure; returns
+   * true when it wrote some and more may follow (a page of only waiting jobs ends the drain, and
+   * the next poll reads the page after it).
    */
-  private async step(): Promise<number> {
+  private async step(): Promise<boolean> {
+    const page = this.options.vault.due(this.batch, this.cursor);
+    this.cursor = page.length < this.batch ? "" : (page.at(-1) as VaultJob).memoryId;
+    const now = Date.now();
+    const ready = page.filter((job) => !this.retries.waiting(job, now));
+    // A job that failed before is written alone: if it fails again (or stops the file thread), it fails by itself.
+    for (const job of ready.filter((j) => this.retries.isRetry(j))) if (!(await this.write([job]))) return false;
+    const fresh = ready.filter((j) => !this.retries.isRetry(j));
+    if (fresh.length > 0 && !(await this.write(fresh))) return false;
+    return ready.length > 0 && page.length === this.batch;
+  }
+
+  /**
+   * Writes a set of jobs and records them in one transaction once their files landed (a commit
+   * per file would cost each a flush of the database); only then are the files of moved and
+   * purged memories removed, so that the watcher does not read a removal as a person's
+   * deletion. Returns false when the database was locked by another process (the rest waits).
+   */
+  private async write(jobs: readonly VaultJob[]): Promise<boolean> {
     const { store, vault } = this.options;
-    const jobs = vault.due(this.batch);
     const settled: VaultJobResult[] = [];
     const removals: VaultFileRecord[] = [];
     const writes: { job: VaultJob; record: VaultFileRecord | null; task: WriteTask }[] = [];
@@ -156,8 +209,15 @@ export class VaultWriter {
       if (record) removals.push(record);
     }
     for (const { task } of writes) for (const touched of [task.record?.path, task.wanted, task.fallback]) if (touched) this.writing.add(touched);
-    const outcomes = writes.length === 0 ? [] : await this.thread.write(writes.map((w) => w.task));
-    let failed = false;
+    let outcomes: WriteOutcome[];
+    try {
+      outcomes = writes.length === 0 ? [] : await this.thread.write(writes.map((w) => w.task));
+    } catch (error) {
+      // The thread stopped on this set (a crash): each job fails, and is tried alone after its wait.
+      for (const { job, task } of writes) this.fail(job, task.record?.path ?? task.wanted, error instanceof Error ? error.message : String(error));
+      this.writing.clear();
+      return true;
+    }
     outcomes.forEach((outcome, i) => {
       const { job, record, task } = writes[i] as (typeof writes)[number];
       switch (outcome.kind) {
@@ -170,19 +230,19 @@ export class VaultWriter {
           settled.push({ job, file: outcome.file });
           if (record && record.path !== outcome.file.path) removals.push(record);
           this.held.delete(task.memory.id);
+          this.retries.done(task.memory.id);
           return;
         case "held":
           this.hold({ path: outcome.path, memoryId: task.memory.id, reason: "changed outside memd since memd wrote it, and not read back (see the unreadable files): left as it is, and memd's changes are not written over it" });
+          this.retries.done(task.memory.id);
           settled.push({ job, file: record });
           return;
         case "raced":
           // Someone changed the file meanwhile. The job stays; the watcher reads their change.
           return;
         case "failed":
-          // The job stays queued and is tried again on the next poll (a full disk, a folder made read-only).
-          failed = true;
-          this.lastError = `${job.memoryId}: ${outcome.message}`;
-          this.options.logger.warn({ memoryId: job.memoryId, err: outcome.message }, "cannot write the memory's vault file; it is tried again");
+          // The job stays queued and is tried again after its wait (a full disk, a folder made read-only, a link in the way).
+          this.fail(job, task.record?.path ?? task.wanted, outcome.message);
       }
     });
     try {
@@ -190,16 +250,35 @@ export class VaultWriter {
       for (const { file } of settled) if (file && this.unrecorded.get(file.path) === file.hash) this.unrecorded.delete(file.path);
     } catch (error) {
       if (!isDatabaseLocked(error)) throw error;
-      // Another process holds the write lock: the files are written, and the next poll finds them so and records them.
-      this.lastError = "the database is locked by another process: the files written wait to be recorded";
-      return 0;
+      // Another process holds the write lock (a backup, a sqlite3 shell): the files are written,
+      // and a later drain finds them so and records them, after a wait that doubles while it lasts.
+      const times = this.pause();
+      this.lastError = `the database is locked by another process: the files written wait to be recorded (locked ${times} ${times === 1 ? "time" : "times"} in a row; tried again in ${Math.ceil(this.pauseMs / 1000)} s)`;
+      return false;
     } finally {
       this.writing.clear();
     }
     this.thread.remove(removals);
-    if (failed) return 0;
-    this.lastError = "";
-    return jobs.length;
+    if (this.retries.size === 0) this.lastError = "";
+    return true;
+  }
+
+  /** The writer as a whole waits before its next drain, twice as long as last time; returns how many waits in a row this makes. */
+  private pause(): number {
+    this.pauseMs = Math.min(Math.max(this.pauseMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
+    this.pausedUntil = Date.now() + this.pauseMs;
+    return ++this.pauses;
+  }
+
+  /** A job whose file failed waits before it is tried again (see WriteRetries); the log hears of it at most once a minute. */
+  private fail(job: VaultJob, file: string, message: string): void {
+    const now = Date.now();
+    const { attempts, waitMs } = this.retries.failed(job, file, message, now);
+    this.lastError = `${job.memoryId}: ${message}`;
+    const fields = { memoryId: job.memoryId, path: file, err: message, attempts, retryInMs: waitMs, failing: this.retries.size };
+    if (now - this.lastWarnAt < WARN_EVERY_MS) return this.options.logger.debug(fields, "cannot write the memory's vault file; it is tried again later");
+    this.lastWarnAt = now;
+    this.options.logger.warn(fields, "cannot write the memory's vault file; it is tried again later, and memctl vault status lists the files that fail");
   }
 
   /** What the file thread needs to write a memory's file, read from the database. */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/vault_service.proto.
  */
 export const file_memd_v1_vault_service: GenFile = /*@__PURE__*/
-  fileDesc("ChttZW1kL3YxL3ZhdWx0X3NlcnZpY2UucHJvdG8SB21lbWQudjEiPgoQVmF1bHRGaWxlUHJvYmxlbRIMCgRwYXRoGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJIhcKFUdldFZhdWx0U3RhdHVzUmVxdWVzdCL3AQoWR2V0VmF1bHRTdGF0dXNSZXNwb25zZRIPCgdlbmFibGVkGAEgASgIEgsKA2RpchgCIAEoCRIPCgdwZW5kaW5nGAMgASgEEg0KBWZpbGVzGAQgASgEEjMKD2xhc3Rfd3JpdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbGFzdF9lcnJvchgGIAEoCRInCgRoZWxkGAcgAygLMhkubWVtZC52MS5WYXVsdEZpbGVQcm9ibGVtEi0KCnVucmVhZGFibGUYCCADKAsyGS5tZW1kLnYxLlZhdWx0RmlsZVByb2JsZW0iGQoXUmVidWlsZEZyb21WYXVsdFJlcXVlc3QimwEKGFJlYnVpbGRGcm9tVmF1bHRSZXNwb25zZRINCgVmaWxlcxgBIAEoBBIPCgdjcmVhdGVkGAIgASgEEg8KB3VwZGF0ZWQYAyABKAQSEQoJdW5jaGFuZ2VkGAQgASgEEg4KBmV2ZW50cxgFIAEoBBIrCghwcm9ibGVtcxgGIAMoCzIZLm1lbWQudjEuVmF1bHRGaWxlUHJvYmxlbTK/AQoMVmF1bHRTZXJ2aWNlElYKDkdldFZhdWx0U3RhdHVzEh4ubWVtZC52MS5HZXRWYXVsdFN0YXR1c1JlcXVlc3QaHy5tZW1kLnYxLkdldFZhdWx0U3RhdHVzUmVzcG9uc2UiA5ACARJXChBSZWJ1aWxkRnJvbVZhdWx0EiAubWVtZC52MS5SZWJ1aWxkRnJvbVZhdWx0UmVxdWVzdBohLm1lbWQudjEuUmVidWlsZEZyb21WYXVsdFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChttZW1kL3YxL3ZhdWx0X3NlcnZpY2UucHJvdG8SB21lbWQudjEiPgoQVmF1bHRGaWxlUHJvYmxlbRIMCgRwYXRoGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJIhcKFUdldFZhdWx0U3RhdHVzUmVxdWVzdCLNAgoWR2V0VmF1bHRTdGF0dXNSZXNwb25zZRIPCgdlbmFibGVkGAEgASgIEgsKA2RpchgCIAEoCRIPCgdwZW5kaW5nGAMgASgEEg0KBWZpbGVzGAQgASgEEjMKD2xhc3Rfd3JpdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbGFzdF9lcnJvchgGIAEoCRInCgRoZWxkGAcgAygLMhkubWVtZC52MS5WYXVsdEZpbGVQcm9ibGVtEi0KCnVucmVhZGFibGUYCCADKAsyGS5tZW1kLnYxLlZhdWx0RmlsZVByb2JsZW0SKAoFbGlua3MYCSADKAsyGS5tZW1kLnYxLlZhdWx0RmlsZVByb2JsZW0SKgoHZmFpbGluZxgKIAMoCzIZLm1lbWQudjEuVmF1bHRGaWxlUHJvYmxlbSIZChdSZWJ1aWxkRnJvbVZhdWx0UmVxdWVzdCKbAQoYUmVidWlsZEZyb21WYXVsdFJlc3BvbnNlEg0KBWZpbGVzGAEgASgEEg8KB2NyZWF0ZWQYAiABKAQSDwoHdXBkYXRlZBgDIAEoBBIRCgl1bmNoYW5nZWQYBCABKAQSDgoGZXZlbnRzGAUgASgEEisKCHByb2JsZW1zGAYgAygLMhkubWVtZC52MS5WYXVsdEZpbGVQcm9ibGVtMr8BCgxWYXVsdFNlcnZpY2USVgoOR2V0VmF1bHRTdGF0dXMSHi5tZW1kLnYxLkdldFZhdWx0U3RhdHVzUmVxdWVzdBofLm1lbWQudjEuR2V0VmF1bHRTdGF0dXNSZXNwb25zZSIDkAIBElcKEFJlYnVpbGRGcm9tVmF1bHQSIC5tZW1kLnYxLlJlYnVpbGRGcm9tVmF1bHRSZXF1ZXN0GiEubWVtZC52MS5SZWJ1aWxkRnJvbVZhdWx0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * VaultFileProblem is a file memd could not use, or did not write over.
@@ -126,6 +126,23 @@ export type GetVaultStatusResponse = Message<"memd.v1.GetVaultStatusResponse"> &
    * @generated from field: repeated memd.v1.VaultFileProblem unreadable = 8;
    */
   unreadable: VaultFileProblem[];
+
+  /**
+   * Symbolic links at memd's places in the vault (a memory's file, a kind's folder, the folder of
+   * a project memd keeps files in): memd never reads or writes through a link in its vault, so
+   * these are left alone, and the reason says where each points.
+   *
+   * @generated from field: repeated memd.v1.VaultFileProblem links = 9;
+   */
+  links: VaultFileProblem[];
+
+  /**
+   * Memories whose file could not be written (a full disk, a link or a file in the way): each is
+   * tried again after a wait that doubles up to ten minutes, and the reason says when.
+   *
+   * @generated from field: repeated memd.v1.VaultFileProblem failing = 10;
+   */
+  failing: VaultFileProblem[];
 };
 
 /**
@@ -219,7 +236,8 @@ export const RebuildFromVaultResponseSchema: GenMessage<RebuildFromVaultResponse
 export const VaultService: GenService<{
   /**
    * GetVaultStatus says where the vault is, how many files wait to be written, which files memd
-   * could not read, and which it did not write over. It changes nothing.
+   * could not read, which it did not write over, which it could not write, and which symbolic
+   * links it left alone. It changes nothing.
    *
    * @generated from rpc memd.v1.VaultService.GetVaultStatus
    */

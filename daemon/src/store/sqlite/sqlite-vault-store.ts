@@ -29,8 +29,8 @@ export class SqliteVaultStore implements VaultStore {
       .immediate();
   }
 
-  due(limit: number): VaultJob[] {
-    const rows = this.sql("SELECT memory_id, token FROM vault_outbox ORDER BY memory_id LIMIT ?").all(limit) as { memory_id: string; token: number }[];
+  due(limit: number, after = ""): VaultJob[] {
+    const rows = this.sql("SELECT memory_id, token FROM vault_outbox WHERE memory_id > ? ORDER BY memory_id LIMIT ?").all(after, limit) as { memory_id: string; token: number }[];
     return rows.map((row) => ({ memoryId: row.memory_id, token: row.token }));
   }
 

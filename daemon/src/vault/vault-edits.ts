@@ -1,0 +1,77 @@
+import { applyPatch } from "../memory/apply-patch.js";
+import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
+import { buildMemory } from "../memory/new-memory.js";
+import type { MemoryLimits } from "../memory/validate.js";
+import type { MemoryRecords } from "../store/store.js";
+import type { FileEdit } from "./file-edit.js";
+
+/**
+ * What a person's change of a vault file does to the memory it stands for, each step recorded
+ * in the history with provenance human and the file it came from: an edit updates the memory
+ * (the history keeps the values it replaced), a new file makes one, a deleted file archives it.
+ * The vault watcher decides which applies; these only write the store.
+ */
+export interface VaultEditTarget {
+  store: MemoryRecords;
+  limits: MemoryLimits;
+}
+
+/** Applies an edit of `relative` to the stored memory at `at`. */
+export function applyFileEdit({ store, limits }: VaultEditTarget, current: MemoryRecord, edit: Extract<FileEdit, { kind: "update" }>, relative: string, at: number): void {
+  const replaced = Object.fromEntries(edit.changed.map((key) => [key, current[key as keyof MemoryRecord]]));
+  store.modify(
+    current.id,
+    (stored) => {
+      const next = Object.keys(edit.patch).length > 0 ? applyPatch(stored, edit.patch, at, limits) : { ...stored, updatedAt: at };
+      if (edit.status === null) return next;
+      return { ...next, status: edit.status.to, archiveReason: edit.status.to === "archived" ? edit.status.reason : "" };
+    },
+    () => ({
+      at,
+      action: edit.status?.to === "archived" ? "archived" : edit.status?.to === "active" && current.status === "staged" ? "promoted" : "updated",
+      sessionId: "",
+      detail: JSON.stringify({ provenance: "human", by: `editing ${relative} in the vault`, changed: edit.changed, replaced }),
+    }),
+  );
+}
+
+/** Makes a new memory of a file without an id at `relative` (`<project>/<kind>/<name>.md`), its project and kind from its folder unless it says otherwise. */
+export function createFromFile({ store, limits }: VaultEditTarget, relative: string, fields: Partial<MemoryRecord>, id: string, at: number): MemoryRecord {
+  const [folderProject, folderKind] = relative.split("/") as [string, MemoryKind];
+  const memory = buildMemory(
+    {
+      content: fields.content ?? "",
+      kind: fields.kind ?? folderKind,
+      project: fields.project ?? folderProject,
+      problem: fields.problem,
+      solution: fields.solution,
+      concepts: fields.concepts,
+      files: fields.files,
+      tags: fields.tags,
+      confidence: fields.confidence,
+      provenance: "human",
+      tier: fields.tier,
+      pinned: fields.pinned,
+      importance: fields.importance,
+      valence: fields.valence,
+      intensity: fields.intensity,
+      expiresAt: fields.expiresAt,
+      reviewAt: fields.reviewAt,
+    },
+    id,
+    at,
+    limits,
+  );
+  store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
+  return memory;
+}
+
+/** Archives the memory whose file `relative` a person deleted (never deletes it: the file comes back, archived). */
+export function archiveForDeletedFile({ store }: VaultEditTarget, memory: MemoryRecord, relative: string, at: number): void {
+  const reason = `its file ${relative} was deleted from the vault`;
+  store.modify(
+    memory.id,
+    (stored) => ({ ...stored, status: "archived", archiveReason: reason, updatedAt: at }),
+    () => ({ at, action: "archived", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `deleting ${relative} from the vault` }) }),
+  );
+}
