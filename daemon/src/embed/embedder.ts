@@ -3,7 +3,7 @@
  * (provider, model, dimensions): vectors from different spaces are never compared.
  */
 export interface EmbeddingSpace {
-  /** "local", "ollama" or "openai". */
+  /** "local" (the built-in model or its static table), "onnx", "ollama" or "openai". */
   provider: string;
   /** The model id, e.g. "universal-sentence-encoder-lite", "nomic-embed-text", "text-embedding-3-small". */
   model: string;
