@@ -170,3 +170,39 @@ export function whenMs(when: string, id: string): number {
   if (Number.isNaN(parsed)) throw new Error(`${id}: when "${when}" is neither ISO 8601 nor "1:56 pm on 8 May, 2023"`);
   return parsed;
 }
+
+/** The project global memories belong to: every store that holds a project holds these too. */
+const GLOBAL_PROJECT = "global";
+
+/**
+ * `count` of the dataset's queries, spread evenly over its kinds in proportion to their sizes
+ * (every k-th query of the list sorted by kind, file order kept within a kind), and the memories
+ * they need: those of the projects the queries are asked in or whose memories they name, and
+ * the global ones. A query asked in no project needs them all. The same count picks the same
+ * queries on every run.
+ */
+export function sampleDataset(dataset: Dataset, count: number): Dataset {
+  if (count >= dataset.queries.length) return dataset;
+  const kinds = [...new Set(dataset.queries.map((q) => q.kind))];
+  const byKind = kinds.flatMap((kind) => dataset.queries.filter((q) => q.kind === kind));
+  const queries = Array.from({ length: count }, (_, i) => byKind[Math.floor(((i + 0.5) * byKind.length) / count)] as DatasetQuery);
+  if (queries.some((q) => q.project === null)) return { ...dataset, queries };
+  const projectOf = new Map(dataset.memories.map((m) => [m.id, m.project]));
+  const projects = new Set([GLOBAL_PROJECT, ...queries.flatMap((q) => [q.project as string, ...[...q.relevant, ...q.must_not].map((id) => projectOf.get(id) as string)])]);
+  return { ...dataset, queries, memories: dataset.memories.filter((m) => projects.has(m.project)) };
+}
+
+/**
+ * The dataset as one store per project that a query is asked in: that project's memories and
+ * the global ones, and its queries. Queries asked in no project have no such store and are left
+ * out (`unplaced` counts them).
+ */
+export function splitByProject(dataset: Dataset): { parts: Dataset[]; unplaced: number } {
+  const projects = [...new Set(dataset.queries.flatMap((q) => (q.project === null ? [] : [q.project])))];
+  const parts = projects.map((project) => ({
+    dir: dataset.dir,
+    memories: dataset.memories.filter((m) => m.project === project || m.project === GLOBAL_PROJECT),
+    queries: dataset.queries.filter((q) => q.project === project),
+  }));
+  return { parts, unplaced: dataset.queries.filter((q) => q.project === null).length };
+}

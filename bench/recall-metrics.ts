@@ -13,8 +13,14 @@ export interface Mean {
 }
 
 export interface RecallScores {
+  /** The share of a query's relevant memories in the top 5. */
   "recall@5": Mean;
   "recall@10": Mean;
+  /** Queries with at least one relevant memory in the top 5 (LongMemEval's recall_any). */
+  "any@5": Mean;
+  "any@10": Mean;
+  /** Queries with every relevant memory in the top 10 (what a multi-session answer needs). */
+  "all@10": Mean;
   "ndcg@10": Mean;
   /** Share of the queries with a must_not list whose top 5 holds any of it. */
   violations: Mean;
@@ -29,7 +35,8 @@ export interface ScoredRun {
 /**
  * Scores a run exactly as /work/shared/eval/score.py does: recall@5, recall@10 and nDCG@10
  * (binary gain, log2 discount, ideal of min(|relevant|, 10) hits) over the queries with a
- * non-empty `relevant`; the violation rate over the queries with a non-empty `must_not`.
+ * non-empty `relevant`; the violation rate over the queries with a non-empty `must_not`. Besides,
+ * any@k and all@10 over the same queries as recall.
  * A query missing from the run counts as an empty ranking.
  */
 export function scoreRun(queries: readonly JudgedQuery[], ranked: ReadonlyMap<string, readonly string[]>): ScoredRun {
@@ -45,6 +52,9 @@ export function scoreRun(queries: readonly JudgedQuery[], ranked: ReadonlyMap<st
       if (relevant.size > 0) {
         sums["recall@5"].push(intersectionSize(relevant, top5) / relevant.size);
         sums["recall@10"].push(intersectionSize(relevant, top10) / relevant.size);
+        sums["any@5"].push(intersectionSize(relevant, top5) > 0 ? 1 : 0);
+        sums["any@10"].push(intersectionSize(relevant, top10) > 0 ? 1 : 0);
+        sums["all@10"].push(intersectionSize(relevant, top10) === relevant.size ? 1 : 0);
         sums["ndcg@10"].push(ndcgAt10(ranking, relevant));
       }
       if (q.must_not.length > 0) sums.violations.push(q.must_not.some((id) => top5.has(id)) ? 1 : 0);
@@ -69,7 +79,7 @@ function ndcgAt10(ranking: readonly string[], relevant: ReadonlySet<string>): nu
 type Sums = Record<keyof RecallScores, number[]>;
 
 function newSums(): Sums {
-  return { "recall@5": [], "recall@10": [], "ndcg@10": [], violations: [] };
+  return { "recall@5": [], "recall@10": [], "any@5": [], "any@10": [], "all@10": [], "ndcg@10": [], violations: [] };
 }
 
 function means(sums: Sums): RecallScores {
@@ -80,6 +90,9 @@ function means(sums: Sums): RecallScores {
   return {
     "recall@5": mean(sums["recall@5"]),
     "recall@10": mean(sums["recall@10"]),
+    "any@5": mean(sums["any@5"]),
+    "any@10": mean(sums["any@10"]),
+    "all@10": mean(sums["all@10"]),
     "ndcg@10": mean(sums["ndcg@10"]),
     violations: mean(sums.violations),
   };

@@ -3,37 +3,66 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "./bench-options.js";
 
+/**
+ * How a set is loaded: "one-store" puts every project in one daemon, as a user's store holds
+ * them; "per-project" gives each project that a query names a daemon of its own (with the
+ * global memories), as published LongMemEval figures index one haystack at a time.
+ */
+export type Layout = "one-store" | "per-project";
+export const LAYOUTS: readonly Layout[] = ["one-store", "per-project"];
+
+/** One measurement: a dataset directory (memories.jsonl, queries.jsonl), absolute, in a layout. */
+export interface RecallSet {
+  dir: string;
+  layout: Layout;
+}
+
 export interface RecallOptions {
-  /** The dataset directories (memories.jsonl, queries.jsonl), absolute, measured one after the other. */
-  dirs: string[];
+  /** The sets, measured one after the other. */
+  sets: RecallSet[];
   /** Default sets that are not on this machine, and so are not measured. */
   missing: string[];
   /** Also print the figures as one JSON object on the last line. */
   json: boolean;
   /** MEMD_EMBEDDER for the daemon. */
   embedder: string;
-  /** How long to wait for the embedding queue to drain before searching anyway. */
+  /** How long to wait for the embedding queue to drain before searching anyway, over all of a set's daemons. */
   queueTimeoutMs: number;
+  /** Measure only this many of each set's queries (see sampleDataset); undefined measures all. */
+  sample: number | undefined;
 }
 
 /**
- * Measured when no directory is given: the coding-agent dev set in the repository, and the
- * LoCoMo development half beside the repository where it is (CC BY-NC: evaluation only, so it
- * is never copied in).
+ * Measured when no directory is given: the coding-agent dev set in the repository, and beside
+ * the repository where they are, the LoCoMo development half and the LongMemEval sample (both
+ * evaluation-only licences or sizes, so they are never copied in). LongMemEval is measured in
+ * both layouts: a user's store holds many projects, published figures hold one.
  */
-export const DEFAULT_DATASETS = ["bench/data/eval-dev", "../shared/eval/locomo-dev"];
+export const DEFAULT_SETS: readonly { dir: string; layouts: readonly Layout[] }[] = [
+  { dir: "bench/data/eval-dev", layouts: ["one-store"] },
+  { dir: "../shared/eval/locomo-dev", layouts: ["one-store"] },
+  { dir: "../shared/eval/lme-dev", layouts: ["one-store", "per-project"] },
+];
 const DEFAULT_QUEUE_TIMEOUT_S = 180;
 
-export const RECALL_USAGE = `usage: node dist/bench/recall.js [DIR...] [--json] [--embedder local] [--queue-timeout 180]
+export const RECALL_USAGE = `usage: node dist/bench/recall.js [DIR...] [--layout one-store,per-project] [--sample N]
+                             [--json] [--embedder local] [--queue-timeout 180]
 
-Loads each recall dataset (DIR/memories.jsonl and DIR/queries.jsonl; default ${DEFAULT_DATASETS.join(" and ")},
-relative to the repository, the second where it exists) into the compiled memd on a temporary
-MEMD_HOME, waits until every memory is embedded (at most --queue-timeout seconds), runs each query
-in keyword, vector and hybrid mode and prints recall@5, recall@10, nDCG@10 and the must-not
-violation rate, overall and per kind (any kind label the dataset uses); then asks Suggest with
-each query as a prompt and prints what a prompt hook would inject. The ranked runs are written
-as JSONL for score.py. Ends with one summary line per set; --json adds one JSON object on the
-last line, keyed by dataset.`;
+Loads each recall dataset (DIR/memories.jsonl and DIR/queries.jsonl; by default
+${DEFAULT_SETS.map((s) => `${s.dir} (${s.layouts.join(", ")})`).join(", ")},
+relative to the repository, those beside it where they exist) into the compiled memd on a
+temporary MEMD_HOME: all projects in one store, or with --layout per-project one store per project
+that a query names (plus the global memories). It reads the data first, then starts memd, waits
+until every memory is embedded (at most --queue-timeout seconds for the whole set), runs each query
+in keyword, vector and hybrid mode and prints recall@5 and @10 (the share of relevant memories in
+the top k), any@5 and @10 (queries with at least one in the top k: LongMemEval's recall_any),
+all@10, nDCG@10 and the must-not violation rate, overall and per kind (any kind label the dataset
+uses); then asks Suggest with each query as a prompt and prints what a prompt hook would inject.
+--sample N measures N queries of each set, spread evenly over its kinds, and loads only the
+projects they need (for the fused path on sets whose embedding takes long). With --embedder none,
+hybrid mode is keyword and graph alone and is labelled "hybrid (no vectors)", not fused. The ranked
+runs are written as JSONL for score.py. Ends with one summary line per set; --json adds one JSON
+object on the last line, keyed by dataset and layout.`;
 
 /** Parses the command line. */
 export function parseRecallOptions(argv: readonly string[], repoRoot: string): RecallOptions | "help" {
@@ -45,6 +74,8 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
         json: { type: "boolean", default: false },
         embedder: { type: "string", default: "local" },
         "queue-timeout": { type: "string" },
+        layout: { type: "string" },
+        sample: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       allowPositionals: true,
@@ -60,22 +91,47 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
     return fs.existsSync(fromRoot) ? fromRoot : path.resolve(given);
   };
   const hasFiles = (dir: string) => ["memories.jsonl", "queries.jsonl"].every((file) => fs.existsSync(path.join(dir, file)));
-  let dirs: string[];
+  const layouts = parsed.values.layout === undefined ? undefined : parseLayouts(parsed.values.layout);
+  const sets: RecallSet[] = [];
   const missing: string[] = [];
   if (parsed.positionals.length > 0) {
-    dirs = parsed.positionals.map(resolve);
-    for (const dir of dirs) if (!hasFiles(dir)) throw new UsageError(`${dir} has no memories.jsonl and queries.jsonl`);
+    for (const dir of parsed.positionals.map(resolve)) {
+      if (!hasFiles(dir)) throw new UsageError(`${dir} has no memories.jsonl and queries.jsonl`);
+      for (const layout of layouts ?? ["one-store"]) sets.push({ dir, layout });
+    }
   } else {
-    dirs = [];
-    for (const given of DEFAULT_DATASETS) (hasFiles(resolve(given)) ? dirs : missing).push(resolve(given));
-    if (dirs.length === 0) throw new UsageError(`none of the default datasets is here (${DEFAULT_DATASETS.join(", ")})`);
+    for (const given of DEFAULT_SETS) {
+      const dir = resolve(given.dir);
+      if (!hasFiles(dir)) missing.push(dir);
+      else for (const layout of layouts ?? given.layouts) sets.push({ dir, layout });
+    }
+    if (sets.length === 0) throw new UsageError(`none of the default datasets is here (${DEFAULT_SETS.map((s) => s.dir).join(", ")})`);
   }
   const timeoutText = parsed.values["queue-timeout"];
   const timeoutS = timeoutText === undefined ? DEFAULT_QUEUE_TIMEOUT_S : Number(timeoutText);
   if (!Number.isFinite(timeoutS) || timeoutS < 0) {
     throw new UsageError(`--queue-timeout takes seconds, e.g. 180; got "${timeoutText}"`);
   }
-  return { dirs, missing, json: parsed.values.json ?? false, embedder: parsed.values.embedder ?? "local", queueTimeoutMs: timeoutS * 1000 };
+  const sampleText = parsed.values.sample;
+  const sample = sampleText === undefined ? undefined : Number(sampleText);
+  if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) {
+    throw new UsageError(`--sample takes a number of queries, e.g. 20; got "${sampleText}"`);
+  }
+  return {
+    sets,
+    missing,
+    json: parsed.values.json ?? false,
+    embedder: parsed.values.embedder ?? "local",
+    queueTimeoutMs: timeoutS * 1000,
+    sample,
+  };
+}
+
+function parseLayouts(text: string): Layout[] {
+  const given = text.split(",").map((part) => part.trim());
+  const unknown = given.filter((layout) => !(LAYOUTS as readonly string[]).includes(layout));
+  if (unknown.length > 0 || given.length === 0) throw new UsageError(`--layout takes ${LAYOUTS.join(" and/or ")}, comma-separated; got "${text}"`);
+  return [...new Set(given as Layout[])];
 }
 
 /** The nearest directory at or above `start` holding memd's package.json. */

@@ -5,16 +5,16 @@ import { fileURLToPath } from "node:url";
 import { UsageError } from "./bench-options.js";
 import { type BenchDaemon, startBenchDaemon } from "./daemon-process.js";
 import { summarize } from "./latency.js";
-import { readDataset, toMemdMemories } from "./recall-dataset.js";
+import { type Dataset, readDataset, sampleDataset, splitByProject, toMemdMemories } from "./recall-dataset.js";
 import { importMemories, waitForEmbeddings } from "./recall-load.js";
 import { scoreRun, scoreSuggest } from "./recall-metrics.js";
-import { findRepoRoot, parseRecallOptions, RECALL_USAGE } from "./recall-options.js";
-import { formatRecallReport, MODES, type ModeResult, type RecallReport, recallJson, summaryLine } from "./recall-report.js";
+import { findRepoRoot, parseRecallOptions, RECALL_USAGE, type RecallOptions, type RecallSet } from "./recall-options.js";
+import { formatRecallReport, MODES, type ModeName, type ModeResult, type RecallReport, recallJson, setName, summaryLine } from "./recall-report.js";
 import { runJsonl, runMode, runSuggest } from "./recall-search.js";
 
 async function main(): Promise<number> {
   const repoRoot = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
-  let options;
+  let options: RecallOptions | "help";
   try {
     options = parseRecallOptions(process.argv.slice(2), repoRoot);
   } catch (error) {
@@ -39,13 +39,16 @@ async function main(): Promise<number> {
   process.once("SIGTERM", stopOnSignal);
   const reports: RecallReport[] = [];
   try {
-    for (const dir of options.dirs) {
-      current = await startBenchDaemon({ MEMD_EMBEDDER: options.embedder });
-      try {
-        reports.push(await measureSet(dir, repoRoot, current, options.embedder, options.queueTimeoutMs));
-      } finally {
-        await current.stop();
-      }
+    for (const set of options.sets) {
+      // The data is read before memd starts: parsing a large set takes seconds, long enough for
+      // the daemon to close the client's idle connection under it.
+      const read = readDataset(set.dir);
+      const dataset = options.sample === undefined ? read : sampleDataset(read, options.sample);
+      reports.push(
+        await measureSet(set, dataset, dataset.queries.length < read.queries.length, repoRoot, options, (daemon) => {
+          current = daemon;
+        }),
+      );
       process.stdout.write(`${formatRecallReport(reports.at(-1) as RecallReport)}\n\n`);
     }
   } catch (error) {
@@ -56,54 +59,111 @@ async function main(): Promise<number> {
     process.removeListener("SIGTERM", stopOnSignal);
   }
   process.stdout.write(`${reports.map(summaryLine).join("\n")}\n`);
-  if (options.json) process.stdout.write(`${JSON.stringify(Object.fromEntries(reports.map((r) => [r.dataset.dir, recallJson(r)])))}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(Object.fromEntries(reports.map((r) => [setName(r), recallJson(r)])))}\n`);
   return 0;
 }
 
-/** Loads one dataset into a fresh daemon and measures every search mode and Suggest on it. */
-async function measureSet(dir: string, repoRoot: string, daemon: BenchDaemon, embedder: string, queueTimeoutMs: number): Promise<RecallReport> {
-  const started = performance.now();
-  const dataset = readDataset(dir);
-  progress(`${path.relative(repoRoot, dir)}: memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=${embedder})`);
-  // Ages are relative to the daemon's clock, which decay and recency read: now, not a fixed date.
-  const { memories, ids } = toMemdMemories(dataset.memories, Date.now());
-  const loadSeconds = await importMemories(daemon.clients.admin, memories);
-  progress(`imported ${memories.length} memories in ${loadSeconds.toFixed(1)} s`);
-  const embedding = await waitForEmbeddings(daemon.clients.admin, queueTimeoutMs, progress);
+/** One mode's ranked lists so far, over every store of a set, or why it could not be measured. */
+type ModeRuns = { ok: true; ranked: Map<string, string[]>; durationsMs: number[] } | { ok: false; reason: string };
+
+/**
+ * Loads a dataset into fresh daemons (one, or one per project; see Layout), measures every
+ * search mode and Suggest in each, and scores the lists of all of them together. The queue
+ * timeout is for the whole set: once it is spent, later stores are searched without waiting.
+ */
+async function measureSet(
+  set: RecallSet,
+  dataset: Dataset,
+  sampled: boolean,
+  repoRoot: string,
+  options: RecallOptions,
+  started: (daemon: BenchDaemon) => void,
+): Promise<RecallReport> {
+  const began = performance.now();
+  const { parts, unplaced } = set.layout === "one-store" ? { parts: [dataset], unplaced: 0 } : splitByProject(dataset);
+  const name = path.relative(repoRoot, dataset.dir) || ".";
+  const modes = new Map<ModeName, ModeRuns>(MODES.map((mode) => [mode, { ok: true, ranked: new Map(), durationsMs: [] }]));
+  let suggest: ModeRuns & { pointers?: Map<string, string[]> } = { ok: true, ranked: new Map(), durationsMs: [] };
+  const load = { seconds: 0, embedSeconds: 0, pendingAtStart: 0, pendingAtEnd: 0, timedOut: false };
+  let embedder: RecallReport["embedder"] = { provider: "unknown", model: "", dimensions: 0, state: "unknown" };
+  for (const [index, part] of parts.entries()) {
+    const daemon = await startBenchDaemon({ MEMD_EMBEDDER: options.embedder });
+    started(daemon);
+    // Per project, one line per store would bury the rest: the first store speaks, and every tenth.
+    const say = index === 0 || (index + 1) % 10 === 0 || parts.length === 1 ? progress : () => {};
+    try {
+      say(`${name}: memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=${options.embedder})` + (parts.length > 1 ? `, store ${index + 1} of ${parts.length}` : ""));
+      // Ages are relative to the daemon's clock, which decay and recency read: now, not a fixed date.
+      const { memories, ids } = toMemdMemories(part.memories, Date.now());
+      const seconds = await importMemories(daemon.clients.admin, memories);
+      load.seconds += seconds;
+      say(`imported ${memories.length} memories in ${seconds.toFixed(1)} s`);
+      const waitMs = Math.max(0, options.queueTimeoutMs - load.embedSeconds * 1000);
+      const embedding = await waitForEmbeddings(daemon.clients.admin, waitMs, embedderSpeaks(embedder, say));
+      embedder = { provider: embedding.provider, model: embedding.model, dimensions: embedding.dimensions, state: embedding.state };
+      load.embedSeconds += embedding.seconds;
+      load.pendingAtStart += embedding.pendingAtStart;
+      load.pendingAtEnd += embedding.pendingAtEnd;
+      load.timedOut ||= embedding.timedOut;
+      for (const mode of MODES) {
+        const sofar = modes.get(mode) as ModeRuns;
+        if (!sofar.ok) continue;
+        say(`searching ${part.queries.length} queries in ${mode} mode...`);
+        const run = await runMode(daemon.clients.memory, mode, part.queries, ids);
+        if (!run.ok) progress(`  ${mode} mode is n/a: ${run.reason}`);
+        modes.set(mode, merged(sofar, run));
+      }
+      if (suggest.ok) {
+        say(`asking Suggest for ${part.queries.length} prompts...`);
+        const run = await runSuggest(daemon.clients.memory, part.queries, ids);
+        suggest = merged(suggest, run.ok ? { ok: true, ranked: run.pointers, durationsMs: run.durationsMs } : run);
+      }
+    } finally {
+      await daemon.stop();
+    }
+  }
 
   const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-recall-runs-"));
-  const modes: ModeResult[] = [];
-  for (const mode of MODES) {
-    progress(`searching ${dataset.queries.length} queries in ${mode} mode...`);
-    const run = await runMode(daemon.clients.memory, mode, dataset.queries, ids);
-    if (!run.ok) {
-      progress(`  ${mode} mode is n/a: ${run.reason}`);
-      modes.push({ mode, ok: false, reason: run.reason });
-      continue;
-    }
-    fs.writeFileSync(path.join(runsDir, `${mode}.jsonl`), runJsonl(dataset.queries, run.ranked));
-    modes.push({ mode, ok: true, scores: scoreRun(dataset.queries, run.ranked), latency: summarize(run.durationsMs) });
-  }
-  progress(`asking Suggest for ${dataset.queries.length} prompts...`);
-  const suggestRun = await runSuggest(daemon.clients.memory, dataset.queries, ids);
-  const suggest = suggestRun.ok
-    ? { ok: true as const, scores: scoreSuggest(dataset.queries, suggestRun.pointers), latency: summarize(suggestRun.durationsMs) }
-    : { ok: false as const, reason: suggestRun.reason };
+  const queries = parts.flatMap((part) => part.queries);
+  const results: ModeResult[] = MODES.map((mode) => {
+    const run = modes.get(mode) as ModeRuns;
+    if (!run.ok) return { mode, ok: false, reason: run.reason };
+    fs.writeFileSync(path.join(runsDir, `${mode}.jsonl`), runJsonl(queries, run.ranked));
+    return { mode, ok: true, scores: scoreRun(queries, run.ranked), latency: summarize(run.durationsMs) };
+  });
   return {
-    dataset: { dir: path.relative(repoRoot, dataset.dir) || ".", memories: dataset.memories.length, queries: dataset.queries.length },
-    embedder: { provider: embedding.provider, model: embedding.model, dimensions: embedding.dimensions, state: embedding.state },
-    load: {
-      seconds: loadSeconds,
-      embedSeconds: embedding.seconds,
-      pendingAtStart: embedding.pendingAtStart,
-      pendingAtEnd: embedding.pendingAtEnd,
-      timedOut: embedding.timedOut,
+    dataset: {
+      dir: name,
+      layout: set.layout,
+      stores: parts.length,
+      memories: parts.reduce((n, part) => n + part.memories.length, 0),
+      queries: queries.length,
+      unplaced,
+      sampled,
     },
-    modes,
-    suggest,
+    embedder,
+    load,
+    modes: results,
+    suggest: suggest.ok
+      ? { ok: true, scores: scoreSuggest(queries, suggest.ranked), latency: summarize(suggest.durationsMs) }
+      : { ok: false, reason: suggest.reason },
     runsDir,
-    totalSeconds: (performance.now() - started) / 1000,
+    totalSeconds: (performance.now() - began) / 1000,
   };
+}
+
+/** A mode's lists so far with one more store's; the first failure ends the mode. */
+function merged(sofar: ModeRuns, run: ModeRuns): ModeRuns {
+  if (!sofar.ok) return sofar;
+  if (!run.ok) return run;
+  for (const [qid, ranked] of run.ranked) sofar.ranked.set(qid, ranked);
+  sofar.durationsMs.push(...run.durationsMs);
+  return sofar;
+}
+
+/** The embedding wait's progress: said once when embeddings are off (every store would say so), as it comes otherwise. */
+function embedderSpeaks(known: RecallReport["embedder"], say: (line: string) => void): (line: string) => void {
+  return known.provider === "none" ? () => {} : say;
 }
 
 /** Progress goes to stderr so that stdout holds only the report (and the JSON line). */
