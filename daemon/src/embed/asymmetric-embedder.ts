@@ -15,6 +15,7 @@ export function createAsymmetricEmbedder(documents: Embedder, queries: Embedder)
   return {
     space: documents.space,
     maxInputChars: documents.maxInputChars,
+    residency: documents.residency?.bind(documents),
     embed: (texts, purpose, abandoned) => (purpose === "query" ? queries : documents).embed(texts, purpose, abandoned),
     async close() {
       await Promise.all([documents.close(), queries.close()]);

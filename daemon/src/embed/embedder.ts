@@ -1,3 +1,5 @@
+import type { ModelResidency } from "./model-residency.js";
+
 /**
  * Embedding providers sit behind this one interface. An embedding space is the triple
  * (provider, model, dimensions): vectors from different spaces are never compared.
@@ -26,6 +28,12 @@ export interface Embedder {
   embed(texts: readonly string[], purpose: EmbeddingPurpose, abandoned?: AbortSignal): Promise<Float32Array[]>;
   /** The longest text, in characters (UTF-16 code units), that is embedded whole; longer texts are cut to it. */
   readonly maxInputChars: number;
+  /**
+   * For a model memd loads itself (the full local model, an ONNX model, the static table):
+   * whether it is in memory and how its loads went. Absent where another process holds the
+   * model (Ollama, OpenAI).
+   */
+  residency?(): ModelResidency;
   /** Releases threads, sockets and models; calls in flight reject. Safe to call twice. */
   close(): Promise<void>;
 }

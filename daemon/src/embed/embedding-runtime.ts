@@ -121,6 +121,7 @@ export class EmbeddingRuntime {
       queueDepth: this.options.vectorStore.pendingJobs(this.current.space.id),
       lastError: this.pipeline.lastError,
       reindexing: this.current.space.state === "building",
+      model: this.options.embedder.residency?.() ?? null,
     };
   }
 

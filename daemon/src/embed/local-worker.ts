@@ -16,8 +16,11 @@ const port = parentPort;
 if (!port) throw new Error("local-worker.js runs only as a worker thread");
 
 const modelReady = initModel(modelSource);
-// Reported to the first request instead; without this the failure would end the thread.
-modelReady.catch(() => undefined);
+modelReady.then(
+  () => port.postMessage({ type: "loaded" } satisfies LocalWorkerReply),
+  // Reported to the first request instead; without this the failure would end the thread.
+  () => undefined,
+);
 
 port.on("message", (request: LocalEmbedRequest) => void answer(request));
 
@@ -26,20 +29,21 @@ async function answer(request: LocalEmbedRequest): Promise<void> {
   try {
     model = await modelReady;
   } catch (error) {
-    return fail(request.id, `the local embedding model did not load: ${describe(error)}`);
+    // Often passing (a backend not yet initialised, memory short for a moment): tried again soon by a fresh worker.
+    return fail(request.id, `the local embedding model did not load: ${describe(error)}`, true);
   }
   try {
     const vectors = await embedTexts(model, request.texts);
     const reply: LocalWorkerReply = { type: "vectors", id: request.id, vectors };
     port?.postMessage(reply, vectors.map((v) => v.buffer as ArrayBuffer));
   } catch (error) {
-    fail(request.id, `the local embedding model failed: ${describe(error)}`);
+    fail(request.id, `the local embedding model failed: ${describe(error)}`, false);
   }
 }
 
 /** Reports the failure, then ends the thread: a fresh one, with a fresh model, serves the next call. */
-function fail(id: number, message: string): void {
-  const reply: LocalWorkerReply = { type: "error", id, message, retryable: false };
+function fail(id: number, message: string, load: boolean): void {
+  const reply: LocalWorkerReply = { type: "error", id, message, retryable: load, load };
   port?.postMessage(reply);
   process.exit(1);
 }

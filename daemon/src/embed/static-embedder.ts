@@ -100,6 +100,8 @@ export function createStaticEmbedder(model: StaticModel, maxInputChars = LOCAL_M
   return {
     space,
     maxInputChars,
+    // A table of 4 MB, read once: always in memory.
+    residency: () => ({ state: "loaded", loadError: "", failedLoads: 0 }),
     embed(texts, purpose, abandoned) {
       if (closed) return Promise.reject(new EmbeddingError("the static embedder was closed", false));
       return embed(texts, purpose, abandoned);
