@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp", "vault", "viewer"] as const;
+export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "memory", "mcp", "vault", "viewer"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -54,6 +54,8 @@ Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, o
   hooks    memd-hook UserPromptSubmit p50/p99 from spawn to exit against warm daemons (10k memories
            keyword only; 10k with vectors from a stand-in embedder; 300 with the local model), beside
            Node's bare start-up, and the time to fail open with no daemon and with a hung socket
+  memory   the daemon's RSS at each of --sizes with the default embedder (the static table) and the
+           old one (the full local model, read after 90 s of embedding), on the same memories
   mcp      memd-mcp from spawn to its initialize response, and tools/list, with the daemon down and up
   vault    Save p50/p99 with the vault off and on (10k memories), a Save until its file exists, a file
            edit until Search finds it, the writer's files per second, and a rebuild of --vault-memories
