@@ -23,6 +23,8 @@ export interface ResidentMemoryRow {
   /** Memories with a vector when RSS was read. */
   embedded: number;
   rss: ResidentSet | null;
+  /** Why the row could not be measured (the daemon failed), or empty. */
+  error: string;
 }
 
 /**
@@ -38,16 +40,26 @@ export async function measureResidentMemory(
   for (const memories of options.sizes) {
     for (const embedder of EMBEDDERS) {
       const daemon = await startBenchDaemon({ MEMD_EMBEDDER: embedder });
+      let row: ResidentMemoryRow;
+      let phase = "import";
       try {
         options.progress(`memory: ${count(memories)} memories, MEMD_EMBEDDER=${embedder} (pid ${daemon.pid})`);
         await createMemoryLoader(corpus.memories(options.seeds.imported), daemon.clients.admin, options.seeds.ids).load(memories);
+        phase = "embedding";
         const wait = await waitForEmbeddings(daemon.clients.admin, embedder === "local" ? LOCAL_EMBED_MS : STATIC_EMBED_MS, () => undefined);
+        phase = "searches";
         const nextQuery = corpus.queries(options.seeds.queries);
         for (let i = 0; i < SEARCHES; i++) await daemon.clients.memory.search({ ...nextQuery(), mode: SearchMode.HYBRID, limit: 10 });
-        rows.push({ embedder, memories, embedded: memories - wait.pendingAtEnd, rss: readRssKib(daemon.pid) });
+        row = { embedder, memories, embedded: memories - wait.pendingAtEnd, rss: readRssKib(daemon.pid), error: "" };
+      } catch (error) {
+        // One daemon's failure is a finding, not the end of the section: the other rows still count.
+        const reason = error instanceof Error ? error.message : String(error);
+        row = { embedder, memories, embedded: 0, rss: null, error: `${phase} failed: ${reason}; memd's stderr: ${daemon.stderr().slice(-2000)}` };
       } finally {
         await daemon.stop();
       }
+      rows.push(row);
+      options.progress(`memory: ${row.error ? `FAILED: ${row.error}` : `RSS ${row.rss ? mib(row.rss.rssKib) : "n/a"} MiB (peak ${row.rss ? mib(row.rss.peakKib) : "n/a"}), ${count(row.embedded)} with a vector`}`);
     }
   }
   return rows;
@@ -60,6 +72,7 @@ export function formatResidentMemory(rows: readonly ResidentMemoryRow[]): string
       const target = RSS_TARGETS_MIB[r.memories];
       const verdict =
         r.embedder !== "static" || target === undefined || !r.rss ? "-" : `<= ${target} MiB: ${r.rss.rssKib / 1024 <= target ? "met" : "MISSED"}`;
+      if (r.error) return [r.embedder, count(r.memories), "-", "n/a", "n/a", `failed: ${r.error.slice(0, 80)}`];
       return [r.embedder, count(r.memories), count(r.embedded), r.rss ? mib(r.rss.rssKib) : "n/a", r.rss ? mib(r.rss.peakKib) : "n/a", verdict];
     }),
   );
