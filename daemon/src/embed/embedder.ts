@@ -26,6 +26,11 @@ export interface Embedder {
    * a request run once sent: Ollama may be loading the model for it, which the next call needs.
    */
   embed(texts: readonly string[], purpose: EmbeddingPurpose, abandoned?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * Most memories the pipeline should embed and store per call, where the default (32) does not
+   * suit: the static table embeds hundreds in the time one transaction commits.
+   */
+  readonly batchSize?: number;
   /** The longest text, in characters (UTF-16 code units), that is embedded whole; longer texts are cut to it. */
   readonly maxInputChars: number;
   /**

@@ -69,7 +69,7 @@ export class EmbeddingRuntime {
       },
       logger: options.logger,
       now: options.now,
-      batchSize: options.batchSize ?? 32,
+      batchSize: options.batchSize ?? options.embedder.batchSize ?? 32,
       batchDelayMs: options.batchDelayMs ?? 20,
       onSpaceComplete: (space) => this.activate(space),
       onBatchStored: () => this.trainIfDue(),
