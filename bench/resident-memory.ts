@@ -7,8 +7,13 @@ import { count, formatTable, mib, numericColumns } from "./table.js";
 
 /** From the issue: the daemon's RSS with the default embedder. Reported, never asserted. */
 export const RSS_TARGETS_MIB: Readonly<Record<number, number>> = { 10_000: 200, 100_000: 350 };
-/** The default (the static table) beside the old default (the full USE-lite encoder in worker threads). */
+/**
+ * The default (the static table) beside the old default (the full USE-lite encoder in worker
+ * threads) in this build, and, given another build (--baseline), that build's daemon with the full
+ * encoder: the old path, its search mirror and entity index included.
+ */
 const EMBEDDERS = ["static", "local"] as const;
+const BASELINE = "baseline local";
 const SEARCHES = 200;
 /**
  * How long the full encoder embeds before RSS is read: it needs 5-60 minutes per 10k memories
@@ -18,7 +23,10 @@ const LOCAL_EMBED_MS = 90_000;
 const STATIC_EMBED_MS = 15 * 60_000;
 
 export interface ResidentMemoryRow {
+  /** MEMD_EMBEDDER in this build, or BASELINE. */
   embedder: string;
+  /** The other build's daemon the row measured; empty for this build's. */
+  daemon: string;
   memories: number;
   /** Memories with a vector when RSS was read. */
   embedded: number;
@@ -34,27 +42,35 @@ export interface ResidentMemoryRow {
  */
 export async function measureResidentMemory(
   corpus: SyntheticCorpus,
-  options: { sizes: readonly number[]; seeds: { imported: number; ids: number; queries: number }; progress: (line: string) => void },
+  options: {
+    sizes: readonly number[];
+    seeds: { imported: number; ids: number; queries: number };
+    /** Another build's daemon to measure beside this one's (see BASELINE). */
+    baselineDaemon: string | undefined;
+    progress: (line: string) => void;
+  },
 ): Promise<ResidentMemoryRow[]> {
   const rows: ResidentMemoryRow[] = [];
+  const runs: { embedder: string; setting: string; bin: string | undefined }[] = EMBEDDERS.map((embedder) => ({ embedder, setting: embedder, bin: undefined }));
+  if (options.baselineDaemon) runs.push({ embedder: BASELINE, setting: "local", bin: options.baselineDaemon });
   for (const memories of options.sizes) {
-    for (const embedder of EMBEDDERS) {
-      const daemon = await startBenchDaemon({ MEMD_EMBEDDER: embedder });
+    for (const { embedder, setting, bin } of runs) {
+      const daemon = await startBenchDaemon({ MEMD_EMBEDDER: setting }, undefined, bin);
       let row: ResidentMemoryRow;
       let phase = "import";
       try {
-        options.progress(`memory: ${count(memories)} memories, MEMD_EMBEDDER=${embedder} (pid ${daemon.pid})`);
+        options.progress(`memory: ${count(memories)} memories, ${bin ? `${bin}, ` : ""}MEMD_EMBEDDER=${setting} (pid ${daemon.pid})`);
         await createMemoryLoader(corpus.memories(options.seeds.imported), daemon.clients.admin, options.seeds.ids).load(memories);
         phase = "embedding";
-        const wait = await waitForEmbeddings(daemon.clients.admin, embedder === "local" ? LOCAL_EMBED_MS : STATIC_EMBED_MS, () => undefined);
+        const wait = await waitForEmbeddings(daemon.clients.admin, setting === "local" ? LOCAL_EMBED_MS : STATIC_EMBED_MS, () => undefined);
         phase = "searches";
         const nextQuery = corpus.queries(options.seeds.queries);
         for (let i = 0; i < SEARCHES; i++) await daemon.clients.memory.search({ ...nextQuery(), mode: SearchMode.HYBRID, limit: 10 });
-        row = { embedder, memories, embedded: memories - wait.pendingAtEnd, rss: readRssKib(daemon.pid), error: "" };
+        row = { embedder, daemon: bin ?? "", memories, embedded: memories - wait.pendingAtEnd, rss: readRssKib(daemon.pid), error: "" };
       } catch (error) {
         // One daemon's failure is a finding, not the end of the section: the other rows still count.
         const reason = error instanceof Error ? error.message : String(error);
-        row = { embedder, memories, embedded: 0, rss: null, error: `${phase} failed: ${reason}; memd's stderr: ${daemon.stderr().slice(-2000)}` };
+        row = { embedder, daemon: bin ?? "", memories, embedded: 0, rss: null, error: `${phase} failed: ${reason}; memd's stderr: ${daemon.stderr().slice(-2000)}` };
       } finally {
         await daemon.stop();
       }
@@ -66,6 +82,7 @@ export async function measureResidentMemory(
 }
 
 export function formatResidentMemory(rows: readonly ResidentMemoryRow[]): string {
+  const baselineDaemon = rows.find((r) => r.daemon !== "")?.daemon;
   const table = formatTable(
     [...numericColumns(["MEMD_EMBEDDER", "memories", "with a vector", "RSS MiB", "peak RSS MiB"]), { title: "target (default embedder)" }],
     rows.map((r) => {
@@ -79,7 +96,8 @@ export function formatResidentMemory(rows: readonly ResidentMemoryRow[]): string
   return [
     "Daemon memory: synthetic memories imported, embedded, then 200 project-scoped HYBRID searches; RSS read after them",
     `static: the table distilled from USE-lite (the default), every memory embedded; local: the full USE-lite encoder (the old default), ` +
-      `RSS read after ${LOCAL_EMBED_MS / 1000} s of embedding with its model loaded`,
+      `RSS read after ${LOCAL_EMBED_MS / 1000} s of embedding with its model loaded` +
+      (baselineDaemon ? `; ${BASELINE}: ${baselineDaemon} (the old path: its search mirror and entity index), the same way` : ""),
     "",
     table,
   ].join("\n");

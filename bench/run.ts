@@ -158,6 +158,7 @@ async function main(): Promise<number> {
           report.memory = await measureResidentMemory(corpus, {
             sizes: options.sizes,
             seeds: { imported: SEEDS.imported, ids: SEEDS.ids, queries: SEEDS.queries },
+            baselineDaemon: options.baselineDaemon,
             progress,
           });
           break;
