@@ -1,7 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 
 /** The parts of the benchmark, in the order the report shows them. */
-export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "mcp", "vault", "viewer"] as const;
+export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "memory", "mcp", "vault", "viewer"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -19,6 +21,8 @@ export interface BenchOptions {
   onnxMemories: number;
   /** Memories the vault's rebuild is measured with. */
   vaultMemories: number;
+  /** Another built checkout's daemon (its dist/daemon/src/main.js), measured beside this one by "memory"; undefined: none. */
+  baselineDaemon: string | undefined;
   /** Also print the results as one JSON object on the last line. */
   json: boolean;
 }
@@ -32,7 +36,7 @@ export const DEFAULT_VAULT_MEMORIES = 100_000;
 
 export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")}] [--sizes 10000,100000]
                           [--drain N] [--vector-sizes 10000,100000,1000000] [--hybrid-size 100000]
-                          [--onnx-memories 100000] [--vault-memories 100000] [--json]
+                          [--onnx-memories 100000] [--vault-memories 100000] [--baseline DIR] [--json]
 
 Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
   save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
@@ -54,6 +58,10 @@ Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, o
   hooks    memd-hook UserPromptSubmit p50/p99 from spawn to exit against warm daemons (10k memories
            keyword only; 10k with vectors from a stand-in embedder; 300 with the local model), beside
            Node's bare start-up, and the time to fail open with no daemon and with a hung socket
+  memory   the daemon's RSS at each of --sizes with the default embedder (the static table) and the
+           old one (the full local model, read after 90 s of embedding), on the same memories; with
+           --baseline DIR, also the daemon of the memd checkout built in DIR (e.g. a clean build of
+           main) with the full local model, in the same run
   mcp      memd-mcp from spawn to its initialize response, and tools/list, with the daemon down and up
   vault    Save p50/p99 with the vault off and on (10k memories), a Save until its file exists, a file
            edit until Search finds it, the writer's files per second, and a rebuild of --vault-memories
@@ -79,6 +87,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
         "hybrid-size": { type: "string" },
         "onnx-memories": { type: "string" },
         "vault-memories": { type: "string" },
+        baseline: { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -97,8 +106,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
     hybridSize: values["hybrid-size"] === undefined ? DEFAULT_HYBRID_SIZE : parseWhole("--hybrid-size", values["hybrid-size"]),
     onnxMemories: values["onnx-memories"] === undefined ? DEFAULT_ONNX_MEMORIES : parseWhole("--onnx-memories", values["onnx-memories"]),
     vaultMemories: values["vault-memories"] === undefined ? DEFAULT_VAULT_MEMORIES : parseWhole("--vault-memories", values["vault-memories"]),
+    baselineDaemon: values.baseline === undefined ? undefined : baselineDaemon(values.baseline),
     json: values.json ?? false,
   };
+}
+
+function baselineDaemon(checkout: string): string {
+  const bin = path.resolve(checkout, "dist/daemon/src/main.js");
+  if (!fs.existsSync(bin)) throw new UsageError(`--baseline takes a built memd checkout; ${bin} is missing (run npm run build there)`);
+  return bin;
 }
 
 function parseSections(text: string): Set<Section> {

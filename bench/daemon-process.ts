@@ -36,14 +36,15 @@ const running = new Set<BenchDaemon>();
  * it answers Health. No MEMD_* variable of the caller's shell reaches it: a MEMD_EMBEDDER or
  * MEMD_LOG_LEVEL left there would change what is measured. Other variables pass (OLLAMA_HOST for
  * bench:recall --embedder ollama), unless `settings` sets them. `existingHome` starts it on a
- * state directory a previous daemon left (stopped with keepHome).
+ * state directory a previous daemon left (stopped with keepHome). `daemonBin` runs another build's
+ * daemon (another checkout's dist/daemon/src/main.js), to measure it beside this one.
  */
-export async function startBenchDaemon(settings: DaemonSettings = {}, existingHome?: string): Promise<BenchDaemon> {
-  if (!fs.existsSync(DAEMON_BIN)) throw new Error(`${DAEMON_BIN} is missing: run npm run build first`);
+export async function startBenchDaemon(settings: DaemonSettings = {}, existingHome?: string, daemonBin: string = DAEMON_BIN): Promise<BenchDaemon> {
+  if (!fs.existsSync(daemonBin)) throw new Error(`${daemonBin} is missing: run npm run build first`);
   // A short prefix: the socket path inside it must stay under ~100 bytes.
   const home = existingHome ?? fs.mkdtempSync(path.join(os.tmpdir(), "memd-b-"));
   const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("MEMD_"));
-  const child = spawn(process.execPath, [DAEMON_BIN], {
+  const child = spawn(process.execPath, [daemonBin], {
     env: { ...Object.fromEntries(inherited), ...settings, MEMD_HOME: home },
     stdio: ["ignore", "ignore", "pipe"],
   });

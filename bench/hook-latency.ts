@@ -50,7 +50,7 @@ const KILL_AFTER_MS = 30_000;
 const LOCAL_MEMORIES = 300;
 const EMBED_WITHIN_MS = 15 * 60_000;
 
-export type WarmCase = "keyword" | "stand-in" | "local";
+export type WarmCase = "keyword" | "stand-in" | "static" | "local";
 export type FailOpenCase = "no-socket" | "silent-socket";
 
 export interface WarmHookRow {
@@ -128,6 +128,8 @@ export async function measureHookLatency(
     } finally {
       await fake.close();
     }
+    // The default: the static table embeds 10k memories in seconds, so its row holds them all.
+    warm.push(await measure("static", { MEMD_EMBEDDER: "static" }, options.memories));
     warm.push(await measure("local", { MEMD_EMBEDDER: "local" }, LOCAL_MEMORIES));
 
     const failOpen: FailOpenRow[] = [];
@@ -321,7 +323,8 @@ async function listenSilently(socketPath: string): Promise<{ close(): Promise<vo
 const WARM_LABELS: Record<WarmCase, string> = {
   keyword: "warm daemon, keyword only (MEMD_EMBEDDER=none)",
   "stand-in": "warm daemon, STAND-IN embedder (fake Ollama in the bench)",
-  local: "warm daemon, local model (the default without Ollama)",
+  static: "warm daemon, static table (the default without Ollama)",
+  local: "warm daemon, full local model (the old default)",
 };
 const FAIL_OPEN_LABELS: Record<FailOpenCase, string> = {
   "no-socket": "daemon down: no socket",
@@ -334,9 +337,11 @@ export function formatHookLatency(r: HookLatencyResult): string {
   const verdict = (met: boolean) => (met ? "met" : "MISSED");
   const targets = (row: WarmHookRow) =>
     [
-      // The route's target is for keyword + graph; an embedder's wait comes on top, reported in its own column.
-      row.embedding === null
-        ? `route p50 <= ${ROUTE_TARGET.p50MaxMs}, p99 <= ${ROUTE_TARGET.p99MaxMs}: ${verdict(row.route.p50Ms <= ROUTE_TARGET.p50MaxMs && row.route.p99Ms <= ROUTE_TARGET.p99MaxMs)}`
+      // The route's target is for keyword + graph, and for the default embedder with every prompt's
+      // vector in time; another embedder's wait comes on top, reported in its own column.
+      row.embedding === null || row.case === "static"
+        ? `route p50 <= ${ROUTE_TARGET.p50MaxMs}, p99 <= ${ROUTE_TARGET.p99MaxMs}${row.case === "static" ? ", 0 without vectors" : ""}: ` +
+          verdict(row.route.p50Ms <= ROUTE_TARGET.p50MaxMs && row.route.p99Ms <= ROUTE_TARGET.p99MaxMs && (row.case !== "static" || row.withoutVectors === 0))
         : "route: keyword + graph target, plus the query embedding",
       `curl p50 <= ${CURL_SHIM_TARGET.p50MaxMs}: ${verdict(row.curl.p50Ms <= CURL_SHIM_TARGET.p50MaxMs)}`,
       `node p50 <= ${HOOK_TARGET.p50MaxMs}, p99 <= ${HOOK_TARGET.p99MaxMs}: ${verdict(row.latency.p50Ms <= HOOK_TARGET.p50MaxMs && row.latency.p99Ms <= HOOK_TARGET.p99MaxMs)}`,

@@ -7,7 +7,12 @@ import { waitForEmbeddings } from "./recall-load.js";
 import type { SyntheticCorpus } from "./synthetic-memories.js";
 import { count, formatTable, mib, numericColumns } from "./table.js";
 
-/** From the issue, for HYBRID search at 100k memories, the query's embedding excluded. Reported, never asserted. */
+/**
+ * From the issue, for HYBRID search at 100k memories, the query's embedding excluded: judged on
+ * the search's own work ("search work": after the vector, plus the keyword and graph search done
+ * while the query embedded). The round trip less the reported wait hid up to the whole wait's
+ * worth of lexical work, which the wait's figure took in. Reported, never asserted.
+ */
 export const HYBRID_TARGET = { p50MaxMs: 5, p99MaxMs: 20 } as const;
 const CALLS = 500;
 const WARMUP = 50;
@@ -158,8 +163,8 @@ export function formatHybridLatency(r: HybridLatencyResult): string {
   const label = (name: ModeName) => MODES.find((m) => m.name === name)?.label ?? name;
   const target = (m: ModeLatency) => {
     if (m.mode !== "HYBRID") return "-";
-    const met = m.withoutEmbedding.p50Ms <= HYBRID_TARGET.p50MaxMs && m.withoutEmbedding.p99Ms <= HYBRID_TARGET.p99MaxMs;
-    return `p50 <= ${HYBRID_TARGET.p50MaxMs} ms, p99 <= ${HYBRID_TARGET.p99MaxMs} ms without embedding: ${met ? "met" : "MISSED"}`;
+    const met = m.daemonSearch.p50Ms <= HYBRID_TARGET.p50MaxMs && m.daemonSearch.p99Ms <= HYBRID_TARGET.p99MaxMs;
+    return `search work p50 <= ${HYBRID_TARGET.p50MaxMs} ms, p99 <= ${HYBRID_TARGET.p99MaxMs} ms: ${met ? "met" : "MISSED"}`;
   };
   const searches = formatTable(
     [
@@ -197,7 +202,8 @@ export function formatHybridLatency(r: HybridLatencyResult): string {
       `hashed bag of words, ${r.standInHandling.p50Ms.toFixed(2)} ms p50 of work per query, answered after ${QUERY_EMBED_MS} ms as a model would take longer still)`,
     "p50/p99 ms: the client's round trip over the Unix socket; less embedding: the same less the wait for the query's embedding the daemon " +
       "reports in its Server-Timing header (HYBRID searches keywords and the graph during that wait); search work: all of the daemon's " +
-      'search time, as if none of it overlapped the embedding (Server-Timing "search" + "overlap")',
+      'search time, as if none of it overlapped the embedding (Server-Timing "search" + "overlap"), which the target is judged on: ' +
+      "the embedding wait ends when the event loop hears the vector, after any lexical work then running, so less embedding hides that work",
     `loaded by AdminService.Import in ${r.loadSeconds.toFixed(1)} s; queue empty ${r.embedSeconds.toFixed(1)} s later` +
       `${r.leftInQueue > 0 ? ` (WARNING: ${count(r.leftInQueue)} still queued)` : ""}; ` +
       `daemon RSS after the searches: ${r.rss ? `${mib(r.rss.rssKib)} MiB (peak ${mib(r.rss.peakKib)} MiB)` : "n/a"}`,

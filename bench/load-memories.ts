@@ -47,17 +47,17 @@ export function createMemoryLoader(
       const started = performance.now();
       let pending: Promise<unknown> | null = null;
       for (let done = 0; done < count; done += IMPORT_BATCH) {
+        // The next batch is generated while the daemon writes this one, but sent only once it has
+        // answered: with two requests in flight, the second connection sat idle while the daemon
+        // wrote, and when a batch took longer than the daemon's keep-alive (5 s, on a loaded
+        // machine) the next request went out on the connection the daemon was closing (ECONNRESET).
         const memories = batch(Math.min(IMPORT_BATCH, count - done));
-        // Two requests in flight: the next batch is generated and encoded while the daemon writes this one.
-        const request = admin.import({ memories }).then((res) => {
+        if (pending) await pending;
+        pending = admin.import({ memories }).then((res) => {
           if (res.created !== memories.length) {
             throw new Error(`Import created ${res.created} of ${memories.length} memories (${res.updated} updated, ${res.unchanged} unchanged)`);
           }
         });
-        // If the previous batch fails, that error is the one to report; this one must not crash the process.
-        request.catch(() => undefined);
-        if (pending) await pending;
-        pending = request;
       }
       if (pending) await pending;
       return { count, seconds: (performance.now() - started) / 1000 };

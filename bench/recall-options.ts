@@ -25,7 +25,11 @@ export interface RecallOptions {
   /** Also print the figures as one JSON object on the last line. */
   json: boolean;
   /** MEMD_EMBEDDER for the daemon. */
-  embedder: string;
+  /**
+   * MEMD_EMBEDDER for the daemon, one or more: each is measured in turn on the same stores (the
+   * first loads them; the next restarts memd on them, so vectors of a space already built are kept).
+   */
+  embedders: string[];
   /** How long to wait for the embedding queue to drain before searching anyway, over all of a set's daemons. */
   queueTimeoutMs: number;
   /** Measure only this many of each set's queries (see sampleDataset); undefined measures all. */
@@ -46,7 +50,7 @@ export const DEFAULT_SETS: readonly { dir: string; layouts: readonly Layout[] }[
 const DEFAULT_QUEUE_TIMEOUT_S = 180;
 
 export const RECALL_USAGE = `usage: node dist/bench/recall.js [DIR...] [--layout one-store,per-project] [--sample N]
-                             [--json] [--embedder local] [--queue-timeout 180]
+                             [--json] [--embedder static[,local,...]] [--queue-timeout 180]
 
 Loads each recall dataset (DIR/memories.jsonl and DIR/queries.jsonl; by default
 ${DEFAULT_SETS.map((s) => `${s.dir} (${s.layouts.join(", ")})`).join(", ")},
@@ -61,7 +65,10 @@ uses); then asks Suggest with each query as a prompt and prints what a prompt ho
 --sample N measures N queries of each set, spread evenly over its kinds, and loads only the
 projects they need (for the fused path on sets whose embedding takes long). With --embedder none,
 hybrid mode is keyword and graph alone and is labelled "hybrid (no vectors)", not fused. The ranked
-runs are written as JSONL for score.py. Ends with one summary line per set; --json adds one JSON
+runs are written as JSONL for score.py. --embedder takes one MEMD_EMBEDDER (default static, the
+daemon's own default) or several, comma-separated, measured in turn on the same stores: memd is
+restarted on them with the next, and keeps the vectors of a space it already built (local then
+asymmetric embeds the memories once). Ends with one summary line per set; --json adds one JSON
 object on the last line, keyed by dataset and layout.`;
 
 /** Parses the command line. */
@@ -72,7 +79,7 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
       args: [...argv],
       options: {
         json: { type: "boolean", default: false },
-        embedder: { type: "string", default: "local" },
+        embedder: { type: "string", default: "static" },
         "queue-timeout": { type: "string" },
         layout: { type: "string" },
         sample: { type: "string" },
@@ -121,7 +128,7 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
     sets,
     missing,
     json: parsed.values.json ?? false,
-    embedder: parsed.values.embedder ?? "local",
+    embedders: (parsed.values.embedder ?? "static").split(",").map((name) => name.trim()).filter(Boolean),
     queueTimeoutMs: timeoutS * 1000,
     sample,
   };

@@ -17,7 +17,8 @@ export interface RecallReport {
    * and queries were loaded, and queries no store could take (asked in no project, per project).
    */
   dataset: { dir: string; layout: Layout; stores: number; memories: number; queries: number; unplaced: number; sampled: boolean };
-  embedder: { provider: string; model: string; dimensions: number; state: string };
+  /** What the daemon reported, and the MEMD_EMBEDDER it was started with. */
+  embedder: { setting: string; provider: string; model: string; dimensions: number; state: string };
   load: { seconds: number; embedSeconds: number; pendingAtStart: number; pendingAtEnd: number; timedOut: boolean };
   modes: ModeResult[];
   /** Suggest with each query as the prompt: what a prompt hook would inject. */
@@ -56,7 +57,7 @@ export function formatRecallReport(report: RecallReport): string {
   const lines = [
     `memd recall benchmark: ${dataset.dir} (${dataset.memories} memories, ${dataset.queries} queries${dataset.sampled ? ", a fixed sample" : ""}), ` +
       `${stores}, limit 10, project-scoped`,
-    `embedder ${embedder.provider}${embedder.model ? ` ${embedder.model}` : ""}` +
+    `MEMD_EMBEDDER=${embedder.setting}: embedder ${embedder.provider}${embedder.model ? ` ${embedder.model}` : ""}` +
       `${embedder.dimensions ? ` (${embedder.dimensions} dims)` : ""}, state ${embedder.state}; ` +
       `import ${load.seconds.toFixed(1)} s, embedding ${load.embedSeconds.toFixed(1)} s for ${load.pendingAtStart} queued`,
   ];
@@ -126,7 +127,7 @@ export function summaryLine(report: RecallReport): string {
   const suggestText = suggest.ok
     ? `suggest ${suggest.scores.all.covered.value}/${suggest.scores.all.covered.of} prompts with a relevant pointer, precision ${suggest.scores.all.precision?.toFixed(2) ?? "n/a"}, must_not ${suggest.scores.all.mustNot}`
     : "suggest n/a";
-  return `${setName(report)}: ${vectors ? "fused" : "hybrid (no vectors)"} ${verdict("recall@5")}, ${verdict("recall@10")} (${any(fused)}); ${suggestText}`;
+  return `${setName(report)} [${report.embedder.setting}]: ${vectors ? "fused" : "hybrid (no vectors)"} ${verdict("recall@5")}, ${verdict("recall@10")} (${any(fused)}); ${suggestText}`;
 }
 
 /**

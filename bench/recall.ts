@@ -44,12 +44,17 @@ async function main(): Promise<number> {
       // the daemon to close the client's idle connection under it.
       const read = readDataset(set.dir);
       const dataset = options.sample === undefined ? read : sampleDataset(read, options.sample);
-      reports.push(
-        await measureSet(set, dataset, dataset.queries.length < read.queries.length, repoRoot, options, (daemon) => {
-          current = daemon;
-        }),
-      );
-      process.stdout.write(`${formatRecallReport(reports.at(-1) as RecallReport)}\n\n`);
+      const stores: LoadedStore[] = [];
+      for (const [k, embedder] of options.embedders.entries()) {
+        const run = { embedder, stores, keepStores: k < options.embedders.length - 1 };
+        reports.push(
+          await measureSet(set, dataset, dataset.queries.length < read.queries.length, repoRoot, options, run, (daemon) => {
+            current = daemon;
+          }),
+        );
+        process.stdout.write(`${formatRecallReport(reports.at(-1) as RecallReport)}\n\n`);
+      }
+      for (const store of stores) fs.rmSync(store.home, { recursive: true, force: true });
     }
   } catch (error) {
     if (interrupted) return 130;
@@ -59,8 +64,22 @@ async function main(): Promise<number> {
     process.removeListener("SIGTERM", stopOnSignal);
   }
   process.stdout.write(`${reports.map(summaryLine).join("\n")}\n`);
-  if (options.json) process.stdout.write(`${JSON.stringify(Object.fromEntries(reports.map((r) => [setName(r), recallJson(r)])))}\n`);
+  const key = (r: RecallReport) => (options.embedders.length > 1 ? `${setName(r)} [${r.embedder.setting}]` : setName(r));
+  if (options.json) process.stdout.write(`${JSON.stringify(Object.fromEntries(reports.map((r) => [key(r), recallJson(r)])))}\n`);
   return 0;
+}
+
+/** A store loaded by the first embedder of a run, for the next to restart memd on. */
+interface LoadedStore {
+  home: string;
+  ids: ReturnType<typeof toMemdMemories>["ids"];
+}
+
+/** One embedder's turn: MEMD_EMBEDDER, the stores loaded so far (by part), and whether another turn follows. */
+interface EmbedderRun {
+  embedder: string;
+  stores: LoadedStore[];
+  keepStores: boolean;
 }
 
 /** One mode's ranked lists so far, over every store of a set, or why it could not be measured. */
@@ -77,6 +96,7 @@ async function measureSet(
   sampled: boolean,
   repoRoot: string,
   options: RecallOptions,
+  run: EmbedderRun,
   started: (daemon: BenchDaemon) => void,
 ): Promise<RecallReport> {
   const began = performance.now();
@@ -85,22 +105,28 @@ async function measureSet(
   const modes = new Map<ModeName, ModeRuns>(MODES.map((mode) => [mode, { ok: true, ranked: new Map(), durationsMs: [] }]));
   let suggest: ModeRuns & { pointers?: Map<string, string[]> } = { ok: true, ranked: new Map(), durationsMs: [] };
   const load = { seconds: 0, embedSeconds: 0, pendingAtStart: 0, pendingAtEnd: 0, timedOut: false };
-  let embedder: RecallReport["embedder"] = { provider: "unknown", model: "", dimensions: 0, state: "unknown" };
+  let embedder: RecallReport["embedder"] = { setting: run.embedder, provider: "unknown", model: "", dimensions: 0, state: "unknown" };
   for (const [index, part] of parts.entries()) {
-    const daemon = await startBenchDaemon({ MEMD_EMBEDDER: options.embedder });
+    const loaded = run.stores[index];
+    const daemon = await startBenchDaemon({ MEMD_EMBEDDER: run.embedder }, loaded?.home);
     started(daemon);
     // Per project, one line per store would bury the rest: the first store speaks, and every tenth.
     const say = index === 0 || (index + 1) % 10 === 0 || parts.length === 1 ? progress : () => {};
     try {
-      say(`${name}: memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=${options.embedder})` + (parts.length > 1 ? `, store ${index + 1} of ${parts.length}` : ""));
-      // Ages are relative to the daemon's clock, which decay and recency read: now, not a fixed date.
-      const { memories, ids } = toMemdMemories(part.memories, Date.now());
-      const seconds = await importMemories(daemon.clients.admin, memories);
-      load.seconds += seconds;
-      say(`imported ${memories.length} memories in ${seconds.toFixed(1)} s`);
+      say(`${name}: memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=${run.embedder})` + (parts.length > 1 ? `, store ${index + 1} of ${parts.length}` : ""));
+      let ids = loaded?.ids;
+      if (ids === undefined) {
+        // Ages are relative to the daemon's clock, which decay and recency read: now, not a fixed date.
+        const converted = toMemdMemories(part.memories, Date.now());
+        ids = converted.ids;
+        const seconds = await importMemories(daemon.clients.admin, converted.memories);
+        load.seconds += seconds;
+        say(`imported ${converted.memories.length} memories in ${seconds.toFixed(1)} s`);
+        run.stores[index] = { home: daemon.home, ids };
+      }
       const waitMs = Math.max(0, options.queueTimeoutMs - load.embedSeconds * 1000);
       const embedding = await waitForEmbeddings(daemon.clients.admin, waitMs, embedderSpeaks(embedder, say));
-      embedder = { provider: embedding.provider, model: embedding.model, dimensions: embedding.dimensions, state: embedding.state };
+      embedder = { setting: run.embedder, provider: embedding.provider, model: embedding.model, dimensions: embedding.dimensions, state: embedding.state };
       load.embedSeconds += embedding.seconds;
       load.pendingAtStart += embedding.pendingAtStart;
       load.pendingAtEnd += embedding.pendingAtEnd;
@@ -119,7 +145,7 @@ async function measureSet(
         suggest = merged(suggest, run.ok ? { ok: true, ranked: run.pointers, durationsMs: run.durationsMs } : run);
       }
     } finally {
-      await daemon.stop();
+      await daemon.stop({ keepHome: run.keepStores });
     }
   }
 

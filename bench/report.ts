@@ -1,3 +1,4 @@
+import { formatResidentMemory, type ResidentMemoryRow } from "./resident-memory.js";
 import { DEFAULT_TUNING } from "../daemon/src/vectors/binary-index.js";
 import type { Section } from "./bench-options.js";
 import { type EmbedThroughputResult, formatEmbedThroughput } from "./embed-throughput.js";
@@ -33,6 +34,7 @@ export interface BenchReport {
   vectors: { dimensions: number; queries: number; rows: VectorKnnRow[] } | null;
   hybrid: HybridLatencyResult | null;
   hooks: HookLatencyResult | null;
+  memory: ResidentMemoryRow[] | null;
   mcp: McpStartupResult | null;
   vault: VaultResult | null;
   viewer: ViewerResult | null;
@@ -50,6 +52,7 @@ const TITLES: Record<Section, string> = {
   vectors: "Vector KNN (in-process index)",
   hybrid: "Hybrid search latency (real daemon, stand-in embedder)",
   hooks: "Claude Code hook: UserPromptSubmit end to end, and failing open",
+  memory: "Daemon memory with the default embedder and the old one",
   mcp: "MCP server start-up",
   vault: "The vault: Markdown files written, edits read back, the database rebuilt (real daemons)",
   viewer: "The web viewer in a real browser",
@@ -101,6 +104,8 @@ function formatSection(report: BenchReport, section: Section): string | null {
       return report.hybrid && formatHybridLatency(report.hybrid);
     case "hooks":
       return report.hooks && formatHookLatency(report.hooks);
+    case "memory":
+      return report.memory && formatResidentMemory(report.memory);
     case "mcp":
       return report.mcp && formatMcpStartup(report.mcp);
     case "vault":

@@ -8,6 +8,7 @@ import { measureMcpStartup } from "./mcp-startup.js";
 import { measureOnnx } from "./onnx-throughput.js";
 import { measureOutsideLock } from "./outside-lock.js";
 import { measureQueueDrain, planDrain } from "./queue-drain.js";
+import { measureResidentMemory } from "./resident-memory.js";
 import { type BenchReport, formatReport } from "./report.js";
 import { measureSocketLatency } from "./socket-latency.js";
 import { createSyntheticCorpus } from "./synthetic-memories.js";
@@ -41,7 +42,7 @@ const LOCK_MEMORIES = 10_000;
 // The local model's size; searches per row of the KNN table.
 const VECTORS = { dimensions: 512, queries: 300 };
 // Run order: the drain last, so that its default size can be fitted to the time left.
-const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "mcp", "vault", "viewer", "drain"];
+const RUN_ORDER: readonly Section[] = ["save", "lock", "embed", "onnx", "vectors", "hybrid", "hooks", "memory", "mcp", "vault", "viewer", "drain"];
 // Memories in the daemons whose Save and vault latencies are timed.
 const VAULT_MEMORIES = 10_000;
 // From the issue: search as you type is measured at 100k memories.
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
     vectors: null,
     hybrid: null,
     hooks: null,
+    memory: null,
     mcp: null,
     vault: null,
     viewer: null,
@@ -149,6 +151,14 @@ async function main(): Promise<number> {
           report.hooks = await measureHookLatency(corpus, {
             memories: HOOK_MEMORIES,
             seeds: { imported: SEEDS.imported, ids: SEEDS.ids, prompts: SEEDS.prompts },
+            progress,
+          });
+          break;
+        case "memory":
+          report.memory = await measureResidentMemory(corpus, {
+            sizes: options.sizes,
+            seeds: { imported: SEEDS.imported, ids: SEEDS.ids, queries: SEEDS.queries },
+            baselineDaemon: options.baselineDaemon,
             progress,
           });
           break;

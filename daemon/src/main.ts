@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
-import { ConfigError, loadConfig } from "./config/config.js";
+import { ConfigError, EMBEDDER_CHOICES, loadConfig } from "./config/config.js";
 import { readEnv } from "./config/env.js";
 import { startDaemon } from "./daemon.js";
 import { SchemaTooNewError } from "./errors.js";
@@ -28,8 +28,8 @@ const program = new Command("memd")
   .addOption(
     new Option(
       "--embedder <name>",
-      "who turns memories into vectors (env MEMD_EMBEDDER, default auto: Ollama if it runs and has the model, else an installed ONNX model, else the built-in local model; openai only when chosen; none turns vector search off)",
-    ).choices(["auto", "local", "onnx", "ollama", "openai", "none"]),
+      "who turns memories into vectors (env MEMD_EMBEDDER, default auto: Ollama if it runs and has the model, else an installed ONNX model, else the static table distilled from the built-in model; local runs the full built-in model, asymmetric embeds memories with it and queries with the table; openai only when chosen; none turns vector search off)",
+    ).choices([...EMBEDDER_CHOICES]),
   )
   .option("--vault <dir>", "the vault: every memory as a Markdown file, which the database can be rebuilt from (env MEMD_VAULT, default MEMD_HOME/vault)")
   .option("--no-vault", "keep no vault (env MEMD_VAULT=off)")
@@ -46,7 +46,7 @@ Files under the state directory:
   backups/    copies of the database taken before each schema migration
 
 Embedding settings (environment):
-  MEMD_EMBEDDER         auto | local | onnx | ollama | openai | none
+  MEMD_EMBEDDER         auto | static | local | asymmetric | onnx | ollama | openai | none
   MEMD_ONNX_MODEL       a model pulled with \`memctl models pull\` (by name) or the directory of a
                         sentence-transformers ONNX export (default: the first model pulled)
   MEMD_HF_ENDPOINT      the Hugging Face hub models are pulled from, on request only (default https://huggingface.co)

@@ -18,7 +18,7 @@ function report(provider: string, fused: number, keyword: number): RecallReport 
   const latency = { p50Ms: 1, p99Ms: 2 } as never;
   return {
     dataset: { dir: "set", layout: "one-store", stores: 1, memories: 2, queries: 1, unplaced: 0, sampled: false },
-    embedder: { provider, model: "", dimensions: 0, state: "ready" },
+    embedder: { setting: provider, provider, model: "", dimensions: 0, state: "ready" },
     load: { seconds: 0, embedSeconds: 0, pendingAtStart: 0, pendingAtEnd: 0, timedOut: false },
     modes: [
       { mode: "keyword", ok: true, scores: scores(keyword), latency },

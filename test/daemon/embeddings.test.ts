@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { EmbedderState, SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
+import { EmbedderModelState, EmbedderState, SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { refusedUrl } from "../embed/local-http-server.js";
 import { startFakeOllama } from "../embed/fake-ollama.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
@@ -57,6 +57,25 @@ describe("embeddings with the offline local model", () => {
     expect(found.results[0]?.memory?.id).toBe(saved.memory?.id);
     expect(found.results[0]?.score).toBeGreaterThan(0);
     expect(await queueDepth(d)).toBe(0);
+  });
+});
+
+describe("embeddings with the default static table", () => {
+  it("is chosen when nothing else is at hand, embeds a save at once and says in Health that its model is in memory", async () => {
+    const home = makeHome();
+    removeHome(home);
+    const d = await daemonWith({ MEMD_EMBEDDER: "auto", OLLAMA_HOST: await refusedUrl() }, home);
+    const { health } = await d.clients.admin.health({});
+    expect(health?.embedder).toMatchObject({ provider: "local", dimensions: 512, modelState: EmbedderModelState.LOADED, loadError: "", failedLoads: 0 });
+    expect(health?.embedder?.model).toMatch(/^universal-sentence-encoder-lite-static-[0-9a-f]{8}$/);
+    expect(health?.embedder?.reason).toMatch(/^static: ollama not reachable/);
+
+    const saved = await d.clients.memory.save({ content: "Postgres listens on port 5433 on developer machines", project: "acme", waitForVector: true });
+    await d.clients.memory.save({ content: "The mobile app ships through TestFlight every Friday", project: "acme", waitForVector: true });
+    expect(saved.vectorReady).toBe(true);
+    const found = await d.clients.memory.search({ query: "which postgres port", project: "acme", mode: SearchMode.HYBRID });
+    expect(found.vectorsSkipped).toBe("");
+    expect(found.results[0]?.memory?.id).toBe(saved.memory?.id);
   });
 });
 

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeEncoderModel } from "../../bench/onnx-encoder-model.js";
-import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
+import { EmbedderModelState, SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { KNOWN_MODELS } from "../../daemon/src/embed/known-models.js";
+import { readOnnxModelDir } from "../../daemon/src/embed/onnx-model-dir.js";
 import { type FakeHub, startFakeHub } from "../embed/fake-hub.js";
 import { refusedUrl } from "../embed/local-http-server.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
@@ -55,6 +56,27 @@ describe("ONNX models in the daemon", () => {
     const { results } = await d.clients.memory.search({ query: "webhook retries", project: "api", mode: SearchMode.VECTOR, limit: 2 });
     expect(results).toHaveLength(2);
     expect(results.map((r) => r.memory?.id)).toContain(saved.memory?.id);
+  });
+
+  it("tries a model that failed to load again within seconds, says so in Health and memctl, and embeds once it loads", async () => {
+    const dir = home();
+    const model = tinyExport(dir);
+    const file = readOnnxModelDir(model).modelFile;
+    const graph = fs.readFileSync(file);
+    fs.writeFileSync(file, "not a model");
+    const d = await daemon(dir, { MEMD_EMBEDDER: "onnx", MEMD_ONNX_MODEL: model });
+    await d.clients.memory.save({ content: "webhook retries are capped at five", project: "api" });
+    await expect
+      .poll(async () => (await d.clients.admin.health({})).health?.embedder, { timeout: 30_000 })
+      .toMatchObject({ modelState: EmbedderModelState.FAILED, loadError: expect.stringMatching(/^ONNX Runtime cannot load .*model\.onnx/) });
+    const cli = await runCli(dir, ["health"]);
+    expect(cli.stdout).toMatch(/model: failed\n {2}load error \(\d+ in a row, tried again soon\): ONNX Runtime cannot load /);
+
+    // Put right while the daemon runs: the next try, seconds away (not the 10 minutes of a permanent failure), embeds it.
+    fs.writeFileSync(file, graph);
+    await untilEmbedded(d);
+    const { health } = await d.clients.admin.health({});
+    expect(health?.embedder).toMatchObject({ modelState: EmbedderModelState.LOADED, loadError: "", failedLoads: 0 });
   });
 
   it("refuses to start with MEMD_EMBEDDER=onnx and no model, saying how to get one", async () => {

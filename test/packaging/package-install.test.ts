@@ -80,9 +80,12 @@ describe("the npm pack tarball installed with npm install --global", () => {
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it("packs the compiled daemon, clients, hooks and protos, without tests or benchmarks", () => {
-    const outside = packed.files.filter((file) => !/^(dist\/(daemon|clients|hooks|gen)\/|hooks\/memd-hook\.sh$|proto\/|package\.json$|README\.md$)/.test(file));
+  it("packs the compiled daemon, clients, hooks, protos and the static embedding table, without tests or benchmarks", () => {
+    const outside = packed.files.filter(
+      (file) => !/^(dist\/(daemon|clients|hooks|gen)\/|hooks\/memd-hook\.sh$|proto\/|daemon\/assets\/|package\.json$|README\.md$)/.test(file),
+    );
     expect(outside).toEqual([]);
+    expect(packed.files).toContain("daemon/assets/use-lite-static.bin");
     expect(packed.files.filter((file) => /\.test\./.test(file))).toEqual([]);
     expect(packed.files).toEqual(expect.arrayContaining(Object.values(PACKAGE.bin)));
   });

@@ -1,7 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKindSchema, MemorySchema, MemoryStatusSchema } from "../../../gen/memd/v1/memory_pb.js";
-import { type EmbedderStatus, EmbedderStateSchema, type ScoreExplanation } from "../../../gen/memd/v1/memory_service_pb.js";
+import { EmbedderModelState, EmbedderModelStateSchema, type EmbedderStatus, EmbedderStateSchema, type ScoreExplanation } from "../../../gen/memd/v1/memory_service_pb.js";
 import { enumName } from "./enums.js";
 
 /** Human-readable output; --json output goes through the proto JSON mapping instead. */
@@ -64,6 +64,8 @@ export function formatEmbedder(e: EmbedderStatus): string {
     `  why: ${e.reason}`,
     `  queue: ${e.queueDepth} waiting to be embedded`,
   ];
+  if (e.modelState !== EmbedderModelState.UNSPECIFIED) lines.push(`  model: ${enumName(EmbedderModelStateSchema, e.modelState)}`);
+  if (e.loadError) lines.push(`  load error (${e.failedLoads} in a row, tried again soon): ${e.loadError}`);
   if (e.lastError) lines.push(`  last error: ${e.lastError}`);
   return lines.join("\n");
 }

@@ -1,6 +1,6 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Count } from "../../../gen/memd/v1/admin_service_pb.js";
-import { EmbedderState } from "../../../gen/memd/v1/memory_service_pb.js";
+import { EmbedderModelState, EmbedderState } from "../../../gen/memd/v1/memory_service_pb.js";
 import { admin, vault } from "./daemon.js";
 import { el, svgEl } from "./dom.js";
 
@@ -22,6 +22,8 @@ export async function renderHealth(view: HTMLElement): Promise<void> {
     section("Embedder", [
       ["model", e && e.provider !== "none" && e.provider !== "" ? `${e.provider} ${e.model} (${e.dimensions} dimensions)` : `none: ${e?.reason || "keyword search only"}`],
       ["state", e && e.state !== EmbedderState.UNSPECIFIED ? (EmbedderState[e.state] ?? "").toLowerCase() + (e.reindexing ? ", reindexing" : "") : "-"],
+      ["model in memory", e ? modelState(e.modelState, e.failedLoads) : "?"],
+      ["load error", e?.loadError || "-"],
       ["queue", e ? `${e.queueDepth} waiting` : "?"],
       ["last error", e?.lastError || "-"],
     ]),
@@ -44,6 +46,22 @@ export async function renderHealth(view: HTMLElement): Promise<void> {
     el("h3", { text: "Lifecycle ledger" }),
     ledgerChart(stats.ledger),
   );
+}
+
+/** Whether the embedder's model is loaded, in words; a model held by another process (Ollama, OpenAI) is not memd's to load. */
+function modelState(state: EmbedderModelState, failedLoads: number): string {
+  switch (state) {
+    case EmbedderModelState.UNLOADED:
+      return "no: loads on the next embedding (unloaded when idle)";
+    case EmbedderModelState.LOADING:
+      return "loading";
+    case EmbedderModelState.LOADED:
+      return "yes";
+    case EmbedderModelState.FAILED:
+      return `no: the last ${failedLoads === 1 ? "load" : `${failedLoads} loads`} failed; tried again soon`;
+    default:
+      return "held by its own server";
+  }
 }
 
 function section(title: string, rows: [string, string][]): HTMLElement {

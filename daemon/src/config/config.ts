@@ -35,11 +35,15 @@ export interface Config {
   hubUrl: string | undefined;
 }
 
-export const EMBEDDER_CHOICES = ["auto", "local", "onnx", "ollama", "openai", "none"] as const;
+export const EMBEDDER_CHOICES = ["auto", "static", "local", "asymmetric", "onnx", "ollama", "openai", "none"] as const;
 export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
 export interface EmbeddingConfig {
-  /** auto: Ollama when it answers and has the model, else an installed ONNX model, else the local model. OpenAI only when chosen. */
+  /**
+   * auto: Ollama when it answers and has the model, else an installed ONNX model, else the static
+   * table distilled from USE-lite. local: the full USE-lite encoder; asymmetric: memories by it,
+   * queries by the static table. OpenAI only when chosen.
+   */
   choice: EmbedderChoice;
   /** MEMD_HOME/models: where `memctl models pull` puts ONNX models. */
   modelsDir: string;

@@ -8,7 +8,9 @@ import { type LocalServer, refusedUrl } from "../../../test/embed/local-http-ser
 import { type ChooseEmbedderOptions, type ChosenEmbedder, chooseEmbedder, embedderForSpace } from "./choose-embedder.js";
 import { type Embedder, EmbedderSetupError } from "./embedder.js";
 import { KNOWN_MODELS, type KnownModel } from "./known-models.js";
+import { LOCAL_SPACE } from "./local-embedder.js";
 import { INSTALLED_MARKER } from "./model-pull.js";
+import { isStaticModelName, loadStaticModel } from "./static-embedder.js";
 
 const servers: LocalServer[] = [];
 const embedders: Embedder[] = [];
@@ -38,21 +40,21 @@ describe("chooseEmbedder (against a local server speaking the Ollama API)", () =
     expect(reason).toBe(`ollama at ${host} has nomic-embed-text`);
   });
 
-  it("falls back to the local model when Ollama lacks the model, and says how to get it", async () => {
+  it("falls back to the static table when Ollama lacks the model, and says how to get it", async () => {
     const host = await ollama({ models: ["llama3.2:latest"] });
     const { embedder, reason } = await choose({ setting: "auto", ollama: { host } });
-    expect(embedder.space.provider).toBe("local");
-    expect(reason).toBe(`local: ollama at ${host} does not have nomic-embed-text (\`ollama pull nomic-embed-text\` would make memd use it)`);
+    expect(isStaticModelName(embedder.space.model)).toBe(true);
+    expect(reason).toBe(`static: ollama at ${host} does not have nomic-embed-text (\`ollama pull nomic-embed-text\` would make memd use it)`);
   });
 
-  it("falls back to the local model when Ollama is down", async () => {
+  it("falls back to the static table when Ollama is down", async () => {
     const host = await refusedUrl();
     const { embedder, reason } = await choose({ setting: "auto", ollama: { host } });
-    expect(embedder.space.provider).toBe("local");
-    expect(reason).toBe(`local: ollama not reachable at ${host} (connection refused)`);
+    expect(embedder.space).toEqual({ provider: "local", model: loadStaticModel().name, dimensions: 512 });
+    expect(reason).toBe(`static: ollama not reachable at ${host} (connection refused)`);
   });
 
-  it("falls back to the local model when Ollama does not answer the probe in time", async () => {
+  it("falls back to the static table when Ollama does not answer the probe in time", async () => {
     const host = await ollama({ tagsHang: true });
     const { embedder, reason } = await choose({ setting: "auto", ollama: { host }, probeTimeoutMs: 100 });
     expect(embedder.space.provider).toBe("local");
@@ -84,6 +86,14 @@ describe("chooseEmbedder (against a local server speaking the Ollama API)", () =
     expect(reason).toBe("local: chosen explicitly by MEMD_EMBEDDER=local");
   });
 
+  it("runs the full local model, or it for memories and the static table for queries, when chosen", async () => {
+    const local = await choose({ setting: "local", settingSource: "MEMD_EMBEDDER=local" });
+    expect(local.embedder.space).toEqual(LOCAL_SPACE);
+    const asymmetric = await choose({ setting: "asymmetric", settingSource: "MEMD_EMBEDDER=asymmetric" });
+    expect(asymmetric.embedder.space).toEqual(LOCAL_SPACE);
+    expect(asymmetric.reason).toBe("asymmetric (memories by the local model, queries by the static table): chosen explicitly by MEMD_EMBEDDER=asymmetric");
+  });
+
   it("uses OpenAI when chosen explicitly with a key", async () => {
     const { embedder, reason } = await choose({ setting: "openai", settingSource: "MEMD_EMBEDDER=openai", openai: { apiKey: "sk-test" } });
     expect(embedder.space).toEqual({ provider: "openai", model: "text-embedding-3-small", dimensions: 1536 });
@@ -108,6 +118,14 @@ describe("chooseEmbedder (against a local server speaking the Ollama API)", () =
 });
 
 describe("embedderForSpace", () => {
+  it("serves an older static space only while it is the table shipped now", async () => {
+    const shipped = { provider: "local", model: loadStaticModel().name, dimensions: 512 };
+    const embedder = await embedderForSpace(shipped, { setting: "ollama" });
+    expect(embedder?.space).toEqual(shipped);
+    await embedder?.close();
+    expect(await embedderForSpace({ ...shipped, model: "universal-sentence-encoder-lite-static-00000000" }, { setting: "ollama" })).toBeNull();
+  });
+
   it("serves an older OpenAI space only while OpenAI is still the choice", async () => {
     const space = { provider: "openai", model: "text-embedding-3-small", dimensions: 1536 };
     expect(await embedderForSpace(space, { setting: "local", openai: { apiKey: "sk-test" } })).toBeNull();

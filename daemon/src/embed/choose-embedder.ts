@@ -9,11 +9,14 @@ import { KNOWN_MODELS, knownModel } from "./known-models.js";
 import { isInstalled, modelDir } from "./model-pull.js";
 import { createOnnxEmbedder, loadOnnxRuntime, type OnnxEmbedderOptions } from "./onnx-embedder.js";
 import { type OnnxModelSpec, readOnnxModelDir } from "./onnx-model-dir.js";
+import { createAsymmetricEmbedder } from "./asymmetric-embedder.js";
+import { createStaticEmbedder, isStaticModelName, loadStaticModel } from "./static-embedder.js";
 
-export const EMBEDDER_SETTINGS = ["auto", "local", "onnx", "ollama", "openai"] as const;
+export const EMBEDDER_SETTINGS = ["auto", "static", "local", "asymmetric", "onnx", "ollama", "openai"] as const;
 /**
  * "auto" picks Ollama when it answers on this machine with the model, else an installed ONNX
- * model, else the local model; never OpenAI.
+ * model, else the static table distilled from USE-lite; never OpenAI. "local" is the full
+ * USE-lite encoder; "asymmetric" embeds memories with it and queries with the static table.
  */
 export type EmbedderSetting = (typeof EMBEDDER_SETTINGS)[number];
 
@@ -52,8 +55,15 @@ export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<Ch
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
 
   switch (options.setting) {
+    case "static":
+      return { embedder: createStaticEmbedder(loadStaticModel()), reason: `static: ${explicitly}` };
     case "local":
       return { embedder: createLocalEmbedder(options.local), reason: `local: ${explicitly}` };
+    case "asymmetric":
+      return {
+        embedder: createAsymmetricEmbedder(createLocalEmbedder(options.local), createStaticEmbedder(loadStaticModel())),
+        reason: `asymmetric (memories by the local model, queries by the static table): ${explicitly}`,
+      };
     case "onnx": {
       const spec = onnxModel(options);
       if (spec === null) {
@@ -82,9 +92,9 @@ export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<Ch
       if (spec !== null) return { embedder: createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx), reason: `onnx ${spec.name}: installed in ${spec.dir}; ${why}` };
     } catch (error) {
       if (!(error instanceof EmbedderSetupError)) throw error;
-      return { embedder: createLocalEmbedder(options.local), reason: `local: ${why}; the ONNX model cannot run: ${error.message}` };
+      return builtIn(`${why}; the ONNX model cannot run: ${error.message}`, options);
     }
-    return { embedder: createLocalEmbedder(options.local), reason: `local: ${why}` };
+    return builtIn(why, options);
   };
   if (!isOnThisMachine(host)) {
     return local(`ollama at ${host} is not on this machine, so memd uses it only when chosen explicitly`);
@@ -97,6 +107,16 @@ export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<Ch
   return { embedder: createOllamaEmbedder({ ...options.ollama, dimensions }), reason: `ollama at ${host} has ${model}` };
 }
 
+/** The static table, or the full local model when the table cannot be read (a damaged install). */
+function builtIn(why: string, options?: ChooseEmbedderOptions): ChosenEmbedder {
+  try {
+    return { embedder: createStaticEmbedder(loadStaticModel()), reason: `static: ${why}` };
+  } catch (error) {
+    if (!(error instanceof EmbedderSetupError)) throw error;
+    return { embedder: createLocalEmbedder(options?.local), reason: `local: ${why}; ${error.message}` };
+  }
+}
+
 /**
  * An embedder for an older embedding space, so that it can keep answering searches while a new
  * space builds; null when that space's provider cannot run now. OpenAI serves only while it is
@@ -105,8 +125,13 @@ export async function chooseEmbedder(options: ChooseEmbedderOptions): Promise<Ch
 export async function embedderForSpace(space: EmbeddingSpace, options: ChooseEmbedderOptions): Promise<Embedder | null> {
   try {
     switch (space.provider) {
-      case "local":
-        return space.model === LOCAL_SPACE.model && space.dimensions === LOCAL_SPACE.dimensions ? createLocalEmbedder(options.local) : null;
+      case "local": {
+        if (space.model === LOCAL_SPACE.model && space.dimensions === LOCAL_SPACE.dimensions) return createLocalEmbedder(options.local);
+        if (!isStaticModelName(space.model)) return null;
+        // Only the table shipped now: an older table's vectors cannot be matched by this one's queries.
+        const model = loadStaticModel();
+        return model.name === space.model ? createStaticEmbedder(model) : null;
+      }
       case "onnx": {
         const spec = onnxModelNamed(space.model, options.onnx);
         return spec !== null && spec.dimensions === space.dimensions ? createOnnxEmbedder(spec, await loadOnnxRuntime(), options.onnx) : null;

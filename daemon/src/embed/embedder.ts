@@ -1,9 +1,11 @@
+import type { ModelResidency } from "./model-residency.js";
+
 /**
  * Embedding providers sit behind this one interface. An embedding space is the triple
  * (provider, model, dimensions): vectors from different spaces are never compared.
  */
 export interface EmbeddingSpace {
-  /** "local", "ollama" or "openai". */
+  /** "local" (the built-in model or its static table), "onnx", "ollama" or "openai". */
   provider: string;
   /** The model id, e.g. "universal-sentence-encoder-lite", "nomic-embed-text", "text-embedding-3-small". */
   model: string;
@@ -24,8 +26,19 @@ export interface Embedder {
    * a request run once sent: Ollama may be loading the model for it, which the next call needs.
    */
   embed(texts: readonly string[], purpose: EmbeddingPurpose, abandoned?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * Most memories the pipeline should embed and store per call, where the default (32) does not
+   * suit: the static table embeds hundreds in the time one transaction commits.
+   */
+  readonly batchSize?: number;
   /** The longest text, in characters (UTF-16 code units), that is embedded whole; longer texts are cut to it. */
   readonly maxInputChars: number;
+  /**
+   * For a model memd loads itself (the full local model, an ONNX model, the static table):
+   * whether it is in memory and how its loads went. Absent where another process holds the
+   * model (Ollama, OpenAI).
+   */
+  residency?(): ModelResidency;
   /** Releases threads, sockets and models; calls in flight reject. Safe to call twice. */
   close(): Promise<void>;
 }

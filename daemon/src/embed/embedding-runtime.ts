@@ -69,7 +69,7 @@ export class EmbeddingRuntime {
       },
       logger: options.logger,
       now: options.now,
-      batchSize: options.batchSize ?? 32,
+      batchSize: options.batchSize ?? options.embedder.batchSize ?? 32,
       batchDelayMs: options.batchDelayMs ?? 20,
       onSpaceComplete: (space) => this.activate(space),
       onBatchStored: () => this.trainIfDue(),
@@ -121,6 +121,7 @@ export class EmbeddingRuntime {
       queueDepth: this.options.vectorStore.pendingJobs(this.current.space.id),
       lastError: this.pipeline.lastError,
       reindexing: this.current.space.state === "building",
+      model: this.options.embedder.residency?.() ?? null,
     };
   }
 

@@ -73,6 +73,47 @@ describe("local embedder worker pool (with a stand-in worker)", () => {
     });
   });
 
+  it("stops the last thread too once it is idle past its keep-alive, and loads the model again on the next call", async () => {
+    const worker = fakeWorker("keep-alive");
+    const e = embedder({ workerUrl: worker.url, threads: 1, keepAliveMs: 0 });
+    expect(e.residency?.().state).toBe("unloaded");
+    await e.embed(["a"], "document");
+    await vi.waitFor(() => expect(e.residency?.().state).toBe("unloaded"));
+    expect((await e.embed(["again"], "query"))[0]?.[0]).toBe(5);
+    expect(worker.starts()).toBe(2);
+  });
+
+  it("reports a model that fails to load as retryable and in its residency, and clears it once a load succeeds", async () => {
+    const fails = path.join(dir, "load-fails");
+    fs.writeFileSync(fails, "");
+    const file = path.join(dir, "load-failure.mjs");
+    fs.writeFileSync(
+      file,
+      `import { parentPort } from "node:worker_threads";
+import fs from "node:fs";
+const broken = fs.existsSync(${JSON.stringify(fails)});
+if (!broken) parentPort.postMessage({ type: "loaded" });
+parentPort.on("message", ({ id, texts }) => {
+  if (broken) {
+    parentPort.postMessage({ type: "error", id, message: "Backend 'wasm' has not yet been initialized", retryable: true, load: true });
+    process.exit(1);
+  }
+  const vectors = texts.map(() => { const v = new Float32Array(512); v[0] = 1; return v; });
+  parentPort.postMessage({ type: "vectors", id, vectors }, vectors.map((v) => v.buffer));
+});
+`,
+    );
+    const e = embedder({ workerUrl: pathToFileURL(file), threads: 1 });
+    const error = await embeddingFailure(e.embed(["a"], "document"));
+    expect(error.retryable).toBe(true);
+    expect(e.residency?.()).toEqual({ state: "failed", loadError: "Backend 'wasm' has not yet been initialized", failedLoads: 1 });
+    await embeddingFailure(e.embed(["a"], "document"));
+    expect(e.residency?.().failedLoads).toBe(2);
+    fs.rmSync(fails);
+    await e.embed(["a"], "document");
+    expect(e.residency?.()).toEqual({ state: "loaded", loadError: "", failedLoads: 0 });
+  });
+
   it("returns the vectors in the order of the texts, whatever order the jobs ran in", async () => {
     const texts = ["ccc", "a", "eeeee", "bb", "dddd"];
     const vectors = await embedder({ workerUrl: fakeWorker("order").url, jobSize: 2 }).embed(texts, "document");

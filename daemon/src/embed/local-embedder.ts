@@ -4,6 +4,7 @@ import { type Embedder, EmbeddingError, type EmbeddingPurpose, type EmbeddingSpa
 import type { LocalEmbedRequest, LocalWorkerReply, LocalWorkerSettings } from "./local-protocol.js";
 import { chunksOf, prepareTexts } from "./prepare-texts.js";
 import { USE_DIMENSIONS } from "./use-lite-windows.js";
+import { DEFAULT_KEEP_ALIVE_MS, ModelLoads } from "./model-residency.js";
 import { workerModuleUrl } from "../worker-url.js";
 
 export interface LocalEmbedderOptions {
@@ -14,6 +15,8 @@ export interface LocalEmbedderOptions {
   threads?: number;
   /** How long an extra thread may sit idle before it stops. Default 60 000. */
   idleMs?: number;
+  /** How long the last thread keeps its model with nothing to do before it stops too (see DEFAULT_KEEP_ALIVE_MS). */
+  keepAliveMs?: number;
   /** Default 2048 (see LOCAL_MAX_INPUT_CHARS). */
   maxInputChars?: number;
   /**
@@ -64,15 +67,21 @@ interface Slot {
   retired: boolean;
   crash: Error | undefined;
   idleTimer: NodeJS.Timeout | undefined;
+  /** When it last finished a job (performance.now()). */
+  idleSince: number;
 }
 
 /**
  * Universal Sentence Encoder lite, offline, in worker threads started on the first call. Calls
  * are split into jobs of similar-length texts; searches jump the queue ahead of documents.
+ * Threads stop when idle, the last one (and with it the model's 150-200 MB) after `keepAliveMs`;
+ * the next call starts one again.
  */
 export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedder {
   const threads = Math.max(1, options.threads ?? Math.min(2, os.availableParallelism()));
   const idleMs = options.idleMs ?? 60_000;
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const loads = new ModelLoads();
   const maxInputChars = options.maxInputChars ?? LOCAL_MAX_INPUT_CHARS;
   const jobSize = Math.max(1, options.jobSize ?? 16);
   const workerUrl = options.workerUrl ?? workerModuleUrl("local-worker", import.meta.url);
@@ -118,8 +127,9 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
 
   function spawn(): Slot {
     const worker = new Worker(workerUrl, { workerData: WORKER_SETTINGS });
-    const slot: Slot = { worker, job: undefined, requestId: 0, retired: false, crash: undefined, idleTimer: undefined };
+    const slot: Slot = { worker, job: undefined, requestId: 0, retired: false, crash: undefined, idleTimer: undefined, idleSince: 0 };
     slots.push(slot);
+    loads.loading();
     worker.on("message", (reply: LocalWorkerReply) => onReply(slot, reply));
     worker.on("error", (error) => {
       slot.crash = error;
@@ -129,28 +139,41 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
   }
 
   function onReply(slot: Slot, reply: LocalWorkerReply): void {
+    if (reply.type === "loaded") return loads.loaded();
     const job = slot.job;
     if (!job || reply.id !== slot.requestId) return;
     slot.job = undefined;
     slot.worker.unref();
     if (reply.type === "error") {
       slot.retired = true;
+      if (reply.load) loads.failed(reply.message);
       fail(job.call, new EmbeddingError(reply.message, reply.retryable));
     } else if (reply.vectors.length !== job.positions.length) {
       fail(job.call, new EmbeddingError(`the local embedding worker returned ${reply.vectors.length} vectors for ${job.positions.length} texts`, false));
     } else if (!job.call.failed) {
+      loads.loaded();
       job.positions.forEach((position, k) => {
         job.call.vectors[position] = reply.vectors[k];
       });
       if (--job.call.remaining === 0) job.call.resolve(job.call.vectors as Float32Array[]);
     }
     dispatch();
-    if (!slot.job && !slot.retired && slots.length > 1) slot.idleTimer = setTimeout(() => retireIfSpare(slot), idleMs).unref();
+    if (!slot.job && !slot.retired) {
+      slot.idleSince = performance.now();
+      retireWhenIdle(slot);
+    }
   }
 
-  /** Stops an idle thread if another remains: the first keeps its model loaded for searches. */
-  function retireIfSpare(slot: Slot): void {
-    if (slot.job || slot.retired || slots.filter((s) => !s.retired).length < 2) return;
+  /** Stops an idle thread once it has been idle long enough: a spare after `idleMs`, the last after `keepAliveMs`. */
+  function retireWhenIdle(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    if (slot.job || slot.retired) return;
+    const limit = slots.filter((s) => !s.retired).length > 1 ? idleMs : keepAliveMs;
+    const idle = performance.now() - slot.idleSince;
+    if (idle < limit) {
+      slot.idleTimer = setTimeout(() => retireWhenIdle(slot), limit - idle).unref();
+      return;
+    }
     slot.retired = true;
     void slot.worker.terminate();
   }
@@ -158,6 +181,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
   function onExit(slot: Slot, code: number): void {
     clearTimeout(slot.idleTimer);
     slots.splice(slots.indexOf(slot), 1);
+    if (slots.length === 0) loads.unloaded();
     if (closed) return;
     const reason = slot.crash ? slot.crash.message : `exit code ${code}`;
     const error = new EmbeddingError(`the local embedding worker stopped (${reason})`, true, { cause: slot.crash });
@@ -174,6 +198,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
   return {
     space: LOCAL_SPACE,
     maxInputChars,
+    residency: () => loads.residency(),
     embed(texts: readonly string[], purpose: EmbeddingPurpose, abandoned?: AbortSignal): Promise<Float32Array[]> {
       if (closed) return Promise.reject(new EmbeddingError("the local embedder was closed", false));
       if (abandoned?.aborted) return Promise.reject(new EmbeddingError(ABANDONED, false));

@@ -19,6 +19,9 @@ export interface LocalEmbedRequest {
 }
 
 export type LocalWorkerReply =
+  /** Sent once, when the model is loaded, whether or not a request waits. */
+  | { type: "loaded" }
   /** One unit vector per text, in order; each buffer is transferred, not copied. */
   | { type: "vectors"; id: number; vectors: Float32Array[] }
-  | { type: "error"; id: number; message: string; retryable: boolean };
+  /** The worker ends after this; `load` when the model did not load (tried again soon), not a failure of the texts. */
+  | { type: "error"; id: number; message: string; retryable: boolean; load: boolean };

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type EncoderShape, writeEncoderModel } from "../../../bench/onnx-encoder-model.js";
 import type { Embedder } from "./embedder.js";
 import { createOnnxEmbedder, loadOnnxRuntime, type OnnxRuntime } from "./onnx-embedder.js";
@@ -42,6 +42,22 @@ const closeTo = (a: Float32Array | undefined, b: Float32Array | undefined) => {
 };
 
 describe("the ONNX embedder, on tiny encoders it writes itself", () => {
+  it("loads a model that failed to load again on the next call, and unloads it when idle past its keep-alive", async () => {
+    const dir = path.join(root, "late");
+    writeEncoderModel(dir, SHAPE, 7);
+    const spec = readOnnxModelDir(dir);
+    const graph = fs.readFileSync(spec.modelFile);
+    fs.writeFileSync(spec.modelFile, "not a model");
+    const embedder = createOnnxEmbedder(spec, ort, { keepAliveMs: 0 });
+    embedders.push(embedder);
+    await expect(embedder.embed(["webhook retries"], "document")).rejects.toMatchObject({ name: "EmbeddingError", retryable: true });
+    expect(embedder.residency?.()).toMatchObject({ state: "failed", failedLoads: 1 });
+    fs.writeFileSync(spec.modelFile, graph);
+    expect(await embedder.embed(["webhook retries"], "document")).toHaveLength(1);
+    await vi.waitFor(() => expect(embedder.residency?.()).toEqual({ state: "unloaded", loadError: "", failedLoads: 0 }));
+    expect(await embedder.embed(["the deploy runs"], "query")).toHaveLength(1);
+  });
+
   it("embeds each text as a unit vector of the model's width, in order, in the onnx space", async () => {
     const embedder = model("plain");
     const [a, b] = await embedder.embed(["webhook retries are capped at five", "the deploy runs on argo"], "document");
@@ -84,9 +100,9 @@ describe("the ONNX embedder, on tiny encoders it writes itself", () => {
     await expect(embedder.embed(["argo"], "document")).rejects.toMatchObject({ retryable: false, message: /closed/ });
   });
 
-  it("says which file ONNX Runtime could not load", async () => {
+  it("says which file ONNX Runtime could not load, as a failure to try again soon", async () => {
     const embedder = model("broken");
     fs.writeFileSync(path.join(root, "broken", "onnx", "model.onnx"), "not a model");
-    await expect(embedder.embed(["argo"], "document")).rejects.toMatchObject({ retryable: false, message: /cannot load .*broken\/onnx\/model\.onnx/ });
+    await expect(embedder.embed(["argo"], "document")).rejects.toMatchObject({ retryable: true, message: /cannot load .*broken\/onnx\/model\.onnx/ });
   });
 });

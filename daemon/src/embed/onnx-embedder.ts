@@ -2,6 +2,7 @@ import os from "node:os";
 import { Tokenizer } from "@huggingface/tokenizers";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { type Embedder, EmbedderSetupError, EmbeddingError, type EmbeddingPurpose, type EmbeddingSpace } from "./embedder.js";
+import { DEFAULT_KEEP_ALIVE_MS, ModelLoads } from "./model-residency.js";
 import type { OnnxModelSpec } from "./onnx-model-dir.js";
 import { poolSentences } from "./pooling.js";
 import { prepareTexts } from "./prepare-texts.js";
@@ -21,6 +22,8 @@ export interface OnnxEmbedderOptions {
    * 8 embedded 354 a second, of 16 287, of 32 182, of 4 338 (npm run bench -- --only onnx).
    */
   batchSize?: number;
+  /** How long the loaded model stays in memory with nothing to do (see DEFAULT_KEEP_ALIVE_MS). */
+  keepAliveMs?: number;
 }
 
 /**
@@ -77,19 +80,49 @@ export function createOnnxEmbedder(spec: OnnxModelSpec, ort: OnnxRuntime, option
   const space: EmbeddingSpace = { provider: "onnx", model: spec.name, dimensions: spec.dimensions };
   const maxInputChars = spec.maxTokens * CHARS_PER_TOKEN;
   const queues: Record<EmbeddingPurpose, Batch[]> = { query: [], document: [] };
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const loads = new ModelLoads();
   let session: Promise<InferenceSession> | undefined;
+  let unloadTimer: NodeJS.Timeout | undefined;
   let running = false;
   let closed = false;
 
-  const openSession = () =>
-    (session ??= ort.InferenceSession.create(spec.modelFile, {
+  // A failed load is forgotten, so the next batch loads again: the pipeline retries it after 1 s, 2 s, 4 s...
+  const openSession = () => {
+    if (session) return session;
+    loads.loading();
+    const opening = ort.InferenceSession.create(spec.modelFile, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: "all",
       executionProviders: ["cpu"],
-    }).catch((error: unknown) => {
-      throw new EmbeddingError(`ONNX Runtime cannot load ${spec.modelFile}: ${error instanceof Error ? error.message : String(error)}`, false, { cause: error });
-    }));
+    }).then(
+      (loaded) => {
+        loads.loaded();
+        return loaded;
+      },
+      (error: unknown) => {
+        const message = `ONNX Runtime cannot load ${spec.modelFile}: ${error instanceof Error ? error.message : String(error)}`;
+        loads.failed(message);
+        if (session === opening) session = undefined;
+        throw new EmbeddingError(message, true, { cause: error });
+      },
+    );
+    session = opening;
+    return opening;
+  };
+
+  /** Releases the model once it has had nothing to do for keepAliveMs; the next batch loads it again. */
+  function unloadWhenIdle(): void {
+    clearTimeout(unloadTimer);
+    unloadTimer = setTimeout(() => {
+      const open = session;
+      if (running || !open) return;
+      session = undefined;
+      loads.unloaded();
+      void open.then((s) => s.release(), () => undefined);
+    }, keepAliveMs).unref();
+  }
 
   function encode(text: string): { ids: number[]; mask: number[] } {
     const { ids, attention_mask: mask } = tokenizer.encode(text);
@@ -149,6 +182,7 @@ export function createOnnxEmbedder(spec: OnnxModelSpec, ort: OnnxRuntime, option
   async function drain(): Promise<void> {
     if (running) return;
     running = true;
+    clearTimeout(unloadTimer);
     try {
       for (;;) {
         const batch = queues.query.shift() ?? queues.document.shift();
@@ -159,12 +193,14 @@ export function createOnnxEmbedder(spec: OnnxModelSpec, ort: OnnxRuntime, option
       }
     } finally {
       running = false;
+      if (!closed) unloadWhenIdle();
     }
   }
 
   return {
     space,
     maxInputChars,
+    residency: () => loads.residency(),
     embed(texts, purpose, abandoned) {
       if (closed) return Promise.reject(new EmbeddingError("the ONNX embedder is closed", false));
       let prepared: string[];
@@ -190,6 +226,7 @@ export function createOnnxEmbedder(spec: OnnxModelSpec, ort: OnnxRuntime, option
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(unloadTimer);
       for (const batch of [...queues.query.splice(0), ...queues.document.splice(0)]) fail(batch.call, new EmbeddingError("the ONNX embedder is closed", false));
       const open = session;
       session = undefined;

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import {
-  EmbedderState, type EmbedderStatus, EmbedderStatusSchema, type HealthStatus, HealthStatusSchema,
+  EmbedderModelState, EmbedderState, type EmbedderStatus, EmbedderStatusSchema, type HealthStatus, HealthStatusSchema,
 } from "../../../gen/memd/v1/memory_service_pb.js";
 import type { ServiceDeps } from "./deps.js";
 
@@ -17,6 +17,12 @@ export function healthStatus(deps: ServiceDeps): HealthStatus {
 }
 
 const STATES = { idle: EmbedderState.IDLE, ready: EmbedderState.READY, failing: EmbedderState.FAILING } as const;
+const MODEL_STATES = {
+  unloaded: EmbedderModelState.UNLOADED,
+  loading: EmbedderModelState.LOADING,
+  loaded: EmbedderModelState.LOADED,
+  failed: EmbedderModelState.FAILED,
+} as const;
 
 export function embedderStatus(deps: ServiceDeps): EmbedderStatus {
   if (deps.embeddings === null) {
@@ -32,5 +38,8 @@ export function embedderStatus(deps: ServiceDeps): EmbedderStatus {
     queueDepth: BigInt(status.queueDepth),
     lastError: status.lastError,
     reindexing: status.reindexing,
+    modelState: status.model ? MODEL_STATES[status.model.state] : EmbedderModelState.UNSPECIFIED,
+    loadError: status.model?.loadError ?? "",
+    failedLoads: status.model?.failedLoads ?? 0,
   });
 }

@@ -66,6 +66,8 @@ export class SearchMirror {
   private readonly entities = new EntityIndex<RankingFacets>();
   private readonly sessions = new SessionIndex();
   private readonly projectNumbers = new Map<string, number>();
+  /** One copy of each project name and session id that rows share: SQLite hands every row its own strings. */
+  private readonly shared = new Map<string, string>();
   private loadedThrough = 0;
   private loaded = false;
   private readonly changed: Database.Statement;
@@ -287,7 +289,7 @@ export class SearchMirror {
 
   /** Updates what filters and ranking read of an indexed row, leaving its tokens; false when it is not indexed. */
   private refresh(row: IndexedRow): boolean {
-    const facets = facetsOf(row);
+    const facets = this.facetsOf(row);
     if (!this.keywords.setFacets(row.seq, this.keyOf(facets), facets)) return false;
     this.entities.setFacets(row.seq, facets);
     this.sessions.set(row.seq, facets.project, facets.sessionId, facets.createdAt);
@@ -303,8 +305,22 @@ export class SearchMirror {
     return project * KEY_CLASSES + classOf(facets.status, facets.kind);
   }
 
-  private put(row: IndexedRow, entityKeys: readonly string[]): void {
+  private facetsOf(row: IndexedRow): RankingFacets {
     const facets = facetsOf(row);
+    facets.project = this.share(facets.project);
+    facets.sessionId = this.share(facets.sessionId);
+    return facets;
+  }
+
+  private share(text: string): string {
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    this.shared.set(text, text);
+    return text;
+  }
+
+  private put(row: IndexedRow, entityKeys: readonly string[]): void {
+    const facets = this.facetsOf(row);
     const columns = [row.content, row.problem, row.solution, row.concepts, row.files, row.tags].map(tokenize);
     this.keywords.set(row.seq, columns, PROJECT_KEY_TOKENS, this.keyOf(facets), facets);
     this.entities.set(row.seq, entityKeys, facets);

@@ -1,0 +1,64 @@
+// The viewer's Health page in a real browser (Debian's Chromium, as viewer-browser.test.ts) while
+// the embedder's model fails to load: a tiny ONNX export whose graph file is broken, then put right.
+import fs from "node:fs";
+import path from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeEncoderModel } from "../../bench/onnx-encoder-model.js";
+import { readOnnxModelDir } from "../../daemon/src/embed/onnx-model-dir.js";
+import { EmbedderModelState } from "../../gen/memd/v1/memory_service_pb.js";
+import { refusedUrl } from "../embed/local-http-server.js";
+import { freePort, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+
+const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
+const available = fs.existsSync(CHROMIUM);
+if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
+if (!available) console.warn(`viewer browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`);
+
+describe.runIf(available)("the viewer's Health page when the embedder's model does not load", () => {
+  let home: string;
+  let daemon: TestDaemon;
+  let browser: Browser;
+  let port: number;
+  let modelFile: string;
+  let graph: Buffer;
+
+  beforeAll(async () => {
+    home = makeHome();
+    const model = path.join(home, "tiny-encoder");
+    writeEncoderModel(model, { layers: 1, hidden: 16, heads: 2, intermediate: 32, maxPositions: 64, quantized: true, vocabulary: ["webhook", "retries"] }, 3);
+    modelFile = readOnnxModelDir(model).modelFile;
+    graph = fs.readFileSync(modelFile);
+    fs.writeFileSync(modelFile, "not a model");
+    port = await freePort();
+    daemon = await spawnDaemon({
+      home,
+      args: ["--listen", `127.0.0.1:${port}`],
+      env: { MEMD_EMBEDDER: "onnx", MEMD_ONNX_MODEL: model, OLLAMA_HOST: await refusedUrl() },
+    });
+    await daemon.clients.memory.save({ content: "webhook retries are capped at five", project: "api" });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it("says the model failed to load and why, then that it is in memory once a retry loads it", async () => {
+    await expect.poll(async () => (await daemon.clients.admin.health({})).health?.embedder?.modelState, { timeout: 30_000 }).toBe(EmbedderModelState.FAILED);
+    const page = await (await browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: "light" })).newPage();
+    await page.goto((await daemon.clients.viewer.openViewer({})).url);
+    await page.goto(`http://127.0.0.1:${port}/ui/#/health`);
+    const embedder = page.getByRole("region", { name: "Health" }).getByRole("region", { name: "Embedder" });
+    await expect.poll(() => embedder.textContent()).toMatch(/model in memoryno: the last (load|\d+ loads) failed; tried again soon/);
+    expect(await embedder.textContent()).toMatch(/load errorONNX Runtime cannot load .*model\.onnx/);
+
+    fs.writeFileSync(modelFile, graph);
+    await expect.poll(async () => (await daemon.clients.admin.health({})).health?.embedder?.modelState, { timeout: 30_000 }).toBe(EmbedderModelState.LOADED);
+    await page.reload();
+    await expect.poll(() => embedder.textContent()).toMatch(/model in memoryyesload error-/);
+    await page.context().close();
+  });
+});
