@@ -31,7 +31,7 @@ export interface InjectionLog {
   /** Sessions by their last record, newest first. */
   sessions(query: { agent?: string; since?: number; limit: number }): InjectionSessionSummary[];
   /** Totals per UTC day and agent from `since` on, newest day first. */
-  totals(query: { since: number; agent?: string }): InjectionDayTotals[];
+  totals(query: { since: number; agent?: string; sessionId?: string }): InjectionDayTotals[];
   /** For each of `memoryIds` injected at or before `until`, how often and where last. */
   tallies(memoryIds: readonly string[], until: number): Map<string, InjectionTally>;
   /** Deletes records older than `before`, then the oldest beyond `maxRows`; returns how many went. */

@@ -138,7 +138,7 @@ export class SqliteInjectionLog implements InjectionLog {
     }));
   }
 
-  totals(query: { since: number; agent?: string }): InjectionDayTotals[] {
+  totals(query: { since: number; agent?: string; sessionId?: string }): InjectionDayTotals[] {
     const where = conditions(query);
     const rows = this
       .sql(
