@@ -45,7 +45,7 @@ describe("the injection record", () => {
     expect(record?.tokens).toBe(o200kTokens(brief.text));
     expect(record?.tokens).toBeGreaterThan(0);
     expect(record?.memories.map((m) => [m.memoryId, m.kind, m.why, m.score])).toEqual(
-      brief.items.map((item) => [item.memoryId, MemoryKind.DECISION, "project", 0]),
+      brief.items.map((item) => [item.memoryId, MemoryKind.DECISION, "the project's decisions and facts", 0]),
     );
   });
 

@@ -43,11 +43,11 @@ const ZONES: Record<BriefingZone, BriefZone> = {
 };
 /** Why a briefing's item was given, in the injection record: its zone in words. */
 const ZONE_REASONS: Record<BriefingZone, string> = {
-  preference: "preference",
-  project: "project",
-  episode: "episode",
-  review_due: "review due",
-  skill_proposal: "skill proposal",
+  preference: "a preference",
+  project: "the project's decisions and facts",
+  episode: "a recent episode",
+  review_due: "a rule due for review",
+  skill_proposal: "a skill proposal",
 };
 
 /**

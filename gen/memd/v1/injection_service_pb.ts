@@ -53,9 +53,10 @@ export type InjectedMemory = Message<"memd.v1.InjectedMemory"> & {
   score: number;
 
   /**
-   * Why it was given: a pointer's reason ("shares refresh, tokens"), a briefing's zone
-   * ("preference", "project", "episode", "review due", "skill proposal"), or how a recall found
-   * it ("keyword rank 1, vector rank 3", "asked for by id", "associated").
+   * Why it was given: a pointer's reason ("shares refresh, tokens"), a briefing's zone ("a
+   * preference", "the project's decisions and facts", "a recent episode", "a rule due for
+   * review", "a skill proposal"), or how a recall found it ("keyword rank 1, vector rank 3",
+   * "asked for by id", "associated with a match").
    *
    * @generated from field: string why = 5;
    */

@@ -27,3 +27,19 @@ export async function addMemory(world: AgentWorld, content: string, ...args: str
   if (id === undefined) throw new Error(`memctl add printed no id: ${JSON.stringify(saved)}`);
   return id;
 }
+
+/** An injection as `memctl injections --json` prints it (proto JSON: empty fields left out). */
+export interface RecordedInjection {
+  kind: string;
+  via: string;
+  agent?: string;
+  sessionId?: string;
+  tokens?: number;
+  text?: string;
+  memories?: { memoryId: string; line: string }[];
+}
+
+/** Every injection memd recorded (the newest 1,000), read with the real memctl. */
+export async function recordedInjections(world: AgentWorld): Promise<RecordedInjection[]> {
+  return (await world.memctlJson<{ injections: RecordedInjection[] }>("injections", "--limit", "1000")).injections;
+}
