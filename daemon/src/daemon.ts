@@ -11,6 +11,7 @@ import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
 import { HubService } from "../../gen/memd/v1/hub_service_pb.js";
+import { InjectionService } from "../../gen/memd/v1/injection_service_pb.js";
 import { ViewerService } from "../../gen/memd/v1/viewer_service_pb.js";
 import type { Config, ListenAddress } from "./config/config.js";
 import { type ChooseEmbedderOptions, chooseEmbedder, embedderForSpace } from "./embed/choose-embedder.js";
@@ -19,6 +20,8 @@ import { chooseChatModel } from "./llm/choose-chat-model.js";
 import { createClusterSummariser } from "./llm/cluster-summary.js";
 import { modelLabel } from "./llm/chat-model.js";
 import { createTranscriptDistiller } from "./llm/transcript-distiller.js";
+import { InjectionRecorder } from "./injections/injection-recorder.js";
+import { TokenThread } from "./injections/token-thread.js";
 import { Maintenance } from "./maintenance/maintenance.js";
 import { MemoryFileSyncer } from "./memory-files/memory-file-syncer.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -38,6 +41,7 @@ import { createSkillService } from "./services/skill-service.js";
 import { createVaultService, type VaultHandle } from "./services/vault-service.js";
 import { createViewerService } from "./services/viewer-service.js";
 import { createHubService } from "./services/hub-service.js";
+import { createInjectionService } from "./services/injection-service.js";
 import { HubController } from "./hub/hub-controller.js";
 import { connectHub } from "./hub/pg-hub.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
@@ -123,6 +127,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     const newId = monotonicFactory();
     const maintenance = new Maintenance({
       store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives, summariser: llm && createClusterSummariser(llm),
+      injections: { log: store.injectionLog, retention: config.injectionRetention },
     });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
@@ -138,9 +143,17 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     });
     hub.start();
     cleanups.push(() => hub.stop());
+    // What Brief, Suggest and Recall gave is stored after each answer; the last ones before the database closes.
+    const tokens = new TokenThread();
+    const recorder = new InjectionRecorder({ log: store.injectionLog, countTokens: (texts) => tokens.count(texts), logger });
+    cleanups.push(async () => {
+      await recorder.settled();
+      await tokens.close();
+    });
     const deps: ServiceDeps = {
       store,
       embeddings,
+      recorder,
       maintenance,
       resolveProject: createProjectResolver(store),
       now,
@@ -174,6 +187,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(ModelService, createModelService(deps));
       router.service(VaultService, createVaultService(deps, vault));
       router.service(HubService, createHubService(hub));
+      router.service(InjectionService, createInjectionService(deps));
       router.service(ViewerService, createViewerService({ sessions: viewerSessions, now: deps.now, origin: () => (tcp ? listenerOrigin(tcp) : null) }));
     };
     if (vault && databaseMissing && vaultHasFiles(vault.dir)) {

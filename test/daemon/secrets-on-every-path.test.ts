@@ -72,6 +72,11 @@ describe("the secret corpus on every path", () => {
         const within = (length: number) => values.every((v) => text.indexOf(v) + v.length <= length);
         if (within(120)) await expectRefused(memory.save({ content: `id ${n}`, project: text.slice(0, 120) }), "Save project", values);
         if (within(250)) await expectRefused(memory.suggest({ query: "which database do we use", sessionId: text.slice(0, 250), cwd: workspace }), "Suggest session_id", values);
+        if (within(250)) await expectRefused(memory.suggest({ query: "which database do we use", via: text.slice(0, 250), cwd: workspace }), "Suggest via", values);
+        if (within(250)) await expectRefused(memory.recall({ query: "database", sourceAgent: text.slice(0, 250), cwd: workspace }), "Recall source_agent", values);
+        // The injection record keeps each prompt and query it answered, redacted.
+        await memory.suggest({ query: `which database do we use? ${text}`, cwd: workspace, sessionId: `prompt-${n}` });
+        await memory.recall({ query: `database ${text}`.slice(0, 16_000), cwd: workspace, sessionId: `recall-${n}` });
         await expectRefused(
           admin.import({ memories: [{ id: `01HZ${String(n).padStart(22, "0")}`, content: `id ${n}`, importance: 3, project: "secrets", sessionId: text, createTime: timestampFromMs(Date.now()) }] }),
           "Import session_id",

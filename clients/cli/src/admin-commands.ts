@@ -55,9 +55,11 @@ export function registerAdminCommands(program: Command): void {
     .description("the briefing an agent gets at session start: preferences, the project's decisions and facts, recent episodes, rules due")
     .option("-p, --project <name>", "project name (default: derived from the current directory)")
     .option("--session <id>", "agent session id (the briefing then repeats nothing that session was given)")
+    // /memd load says so, for the injection record (memctl slash).
+    .addOption(new Option("--via <name>", "what asked for the briefing, as the injection record names it").default("memctl brief").hideHelp())
     .action(
-      action(async (ctx, opts: { project?: string; session?: string }) => {
-        const res = await ctx.clients.memory.brief({ project: opts.project, cwd: process.cwd(), sessionId: opts.session });
+      action(async (ctx, opts: { project?: string; session?: string; via: string }) => {
+        const res = await ctx.clients.memory.brief({ project: opts.project, cwd: process.cwd(), sessionId: opts.session, via: opts.via });
         if (ctx.json) {
           ctx.printJson({ project: res.project, text: res.text });
           return;

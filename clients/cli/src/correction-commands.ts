@@ -1,6 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Command } from "commander";
 import { MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
+import type { InjectionTally } from "../../../gen/memd/v1/memory_service_pb.js";
 import { action } from "./context.js";
 import { listParser } from "./enums.js";
 import { formatMemoryLine, memoryJson } from "./format.js";
@@ -31,16 +32,24 @@ export function registerCorrectionCommands(program: Command): void {
       action(async (ctx, id: string) => {
         const res = await ctx.clients.memory.history({ id });
         if (ctx.json) {
-          ctx.printJson({ chain: res.chain.map(memoryJson), events: res.events.map((e) => ({ ...e, time: e.time && timestampDate(e.time).toISOString() })) });
+          ctx.printJson({
+            chain: res.chain.map(memoryJson),
+            events: res.events.map((e) => ({ ...e, time: e.time && timestampDate(e.time).toISOString(), injectedBefore: e.injectedBefore && tallyJson(e.injectedBefore) })),
+            injections: res.injections.map(tallyJson),
+          });
           return;
         }
+        const injected = new Map(res.injections.map((t) => [t.memoryId, t]));
         for (const m of res.chain) {
           const recorded = m.createTime ? timestampDate(m.createTime).toISOString() : "?";
           const until = m.invalidTime ? timestampDate(m.invalidTime).toISOString() : "now";
           ctx.print(`${recorded} .. ${until}  ${formatMemoryLine(m)}`);
+          const tally = injected.get(m.id);
+          if (tally) ctx.print(`  ${formatTally(tally)}`);
         }
         for (const e of res.events) {
           ctx.print(`  ${e.time ? timestampDate(e.time).toISOString() : "?"}  ${e.action.padEnd(10)} ${e.memoryId}${e.detail && e.action !== "updated" ? `  ${e.detail}` : ""}`);
+          if (e.injectedBefore) ctx.print(`    before this, ${formatTally(e.injectedBefore)}`);
         }
       }),
     );
@@ -94,4 +103,15 @@ export function registerCorrectionCommands(program: Command): void {
         else ctx.print(`rejected ${id}`);
       }),
     );
+}
+
+/** "injected 3 times, last in session S (claude-code) at T": what agents were told about a memory. */
+function formatTally(t: InjectionTally): string {
+  const where = t.lastSessionId ? ` in session ${t.lastSessionId}` : "";
+  const agent = t.lastAgent ? ` (${t.lastAgent})` : "";
+  return `injected ${t.count} ${t.count === 1 ? "time" : "times"}, last${where}${agent} at ${t.lastTime ? timestampDate(t.lastTime).toISOString() : "?"}`;
+}
+
+function tallyJson(t: InjectionTally) {
+  return { memoryId: t.memoryId, count: t.count, lastTime: t.lastTime && timestampDate(t.lastTime).toISOString(), lastSessionId: t.lastSessionId, lastAgent: t.lastAgent };
 }

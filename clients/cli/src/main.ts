@@ -10,6 +10,7 @@ import { registerDoctorCommand } from "./doctor-command.js";
 import { registerMemoryCommands } from "./memory-commands.js";
 import { registerMemoryFileCommands } from "./memory-file-commands.js";
 import { registerHubCommands } from "./hub-commands.js";
+import { registerInjectionsCommand } from "./injections-command.js";
 import { registerVaultCommands } from "./vault-commands.js";
 import { registerViewerCommands } from "./viewer-commands.js";
 import { registerModelsCommand } from "./models-command.js";
@@ -36,6 +37,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 registerMemoryCommands(program);
 registerSuggestCommand(program);
+registerInjectionsCommand(program);
 registerCorrectionCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);

@@ -161,6 +161,7 @@ export function registerMemoryCommands(program: Command): void {
           maxTokens: opts.maxTokens,
           ids: opts.ids,
           explain: opts.explain,
+          via: "memctl recall",
         });
         if (res.vectorsSkipped !== "") ctx.note(vectorsSkippedNote(res.vectorsSkipped));
         if (ctx.json) {

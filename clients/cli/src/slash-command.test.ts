@@ -3,8 +3,8 @@ import { slashCommandArgs } from "./slash-command.js";
 
 describe("memctl slash", () => {
   it("maps each /memd action to its memctl command, load by default", () => {
-    expect(slashCommandArgs([])).toEqual(["brief"]);
-    expect(slashCommandArgs([""])).toEqual(["brief"]);
+    expect(slashCommandArgs([])).toEqual(["brief", "--via", "/memd load"]);
+    expect(slashCommandArgs([""])).toEqual(["brief", "--via", "/memd load"]);
     expect(slashCommandArgs(["compact"])).toEqual(["consolidate"]);
     expect(slashCommandArgs(["Stats"])).toEqual(["stats"]);
     // Claude Code hands $ARGUMENTS over as one word when it is quoted.

@@ -3,7 +3,7 @@
  * run, one word to one memctl command, so that the command file needs a single allowed command.
  */
 const ACTIONS: Readonly<Record<string, readonly string[]>> = {
-  load: ["brief"],
+  load: ["brief", "--via", "/memd load"],
   stats: ["stats"],
   clean: ["clean"],
   compact: ["consolidate"],

@@ -26,6 +26,7 @@ export function registerSuggestCommand(program: Command): void {
           cwd: process.cwd(),
           sessionId: opts.session,
           limit: opts.limit,
+          via: "memctl suggest",
         });
         if (res.vectorsSkipped !== "") ctx.note(vectorsSkippedNote(res.vectorsSkipped));
         if (ctx.json) {

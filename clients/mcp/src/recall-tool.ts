@@ -47,6 +47,10 @@ export function registerRecallTool(server: McpServer, ctx: ToolContext): void {
           excludeGlobal: args.exclude_global,
           limit: args.limit,
           maxTokens: args.max_tokens,
+          // For the injection record: what this session was given, and through which tool.
+          sessionId: ctx.sessionId,
+          sourceAgent: ctx.agent(),
+          via: "memory_search",
         });
         return formatRecall(res);
       }),

@@ -4,6 +4,7 @@ import { describe, showProblem } from "./dom.js";
 import { renderFading } from "./fading-view.js";
 import { renderGraph } from "./graph-view.js";
 import { renderHealth } from "./health-view.js";
+import { renderInjections } from "./injections-view.js";
 import { renderMemory } from "./memory-view.js";
 import { renderResults, renderSummary } from "./search-view.js";
 import { renderSkills } from "./skills-view.js";
@@ -12,7 +13,7 @@ import { renderTimeline } from "./timeline-view.js";
 
 /**
  * The web viewer's page: search (#/), one memory (#/memory/<id>), the staged guesses
- * (#/staged), what happened day by day (#/timeline), a project's entity graph (#/graph/<project>), how memories fade (#/fading), the skill proposals (#/skills) and health (#/health),
+ * (#/staged), what happened day by day (#/timeline), a project's entity graph (#/graph/<project>), how memories fade (#/fading), the skill proposals (#/skills), what agents were told (#/injections, #/injections/<session>) and health (#/health),
  * each a view of the daemon's own API.
  */
 
@@ -24,7 +25,7 @@ const query = element<HTMLInputElement>("query");
 const project = element<HTMLInputElement>("project");
 const results = element<HTMLOListElement>("results");
 const summary = element<HTMLParagraphElement>("summary");
-const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), timeline: element("timeline-view"), graph: element("graph-view"), fading: element("fading-view"), skills: element("skills-view"), health: element("health-view") };
+const views = { search: element("search-view"), memory: element("memory-view"), staged: element("staged-view"), timeline: element("timeline-view"), graph: element("graph-view"), fading: element("fading-view"), skills: element("skills-view"), injections: element("injections-view"), health: element("health-view") };
 
 let pending: AbortController | null = null;
 let timer: number | undefined;
@@ -63,7 +64,7 @@ function searchSoon(): void {
 function route(): void {
   showProblem("");
   const [, page, id] = location.hash.split("/");
-  const named: Record<string, HTMLElement> = { staged: views.staged, timeline: views.timeline, graph: views.graph, fading: views.fading, skills: views.skills, health: views.health };
+  const named: Record<string, HTMLElement> = { staged: views.staged, timeline: views.timeline, graph: views.graph, fading: views.fading, skills: views.skills, injections: views.injections, health: views.health };
   const shown = page === "memory" && id ? views.memory : (named[page ?? ""] ?? views.search);
   for (const view of Object.values(views)) view.hidden = view !== shown;
   const drawn =
@@ -79,6 +80,8 @@ function route(): void {
           ? renderFading(views.fading)
           : shown === views.skills
           ? renderSkills(views.skills)
+          : shown === views.injections
+          ? renderInjections(views.injections, decodeURIComponent(id ?? ""))
           : shown === views.health
             ? renderHealth(views.health)
             : Promise.resolve();

@@ -1,6 +1,6 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKind, MemoryStatus, Provenance, Tier } from "../../../gen/memd/v1/memory_pb.js";
-import type { MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
+import type { InjectionTally, MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
 import { memory as memories } from "./daemon.js";
 import { type Act, acting, button, el } from "./dom.js";
 
@@ -23,8 +23,19 @@ export async function renderMemory(view: HTMLElement, id: string): Promise<void>
     actions(memory, act),
     edits(memory, act),
     el("h3", { text: "History" }),
+    injectedLine(history.injections.find((t) => t.memoryId === id)),
     timeline(history.chain, history.events, id),
   );
+}
+
+/** How often agents were told about a memory, and where last: "injected 3 times, last in session S (codex) at T". */
+function injected(t: InjectionTally): (Node | string)[] {
+  const session = t.lastSessionId ? [" in session ", el("a", { text: t.lastSessionId, attrs: { href: `#/injections/${encodeURIComponent(t.lastSessionId)}` } })] : [];
+  return [`injected ${t.count} ${t.count === 1 ? "time" : "times"}, last`, ...session, `${t.lastAgent ? ` (${t.lastAgent})` : ""} at ${time(t.lastTime)}`];
+}
+
+function injectedLine(t: InjectionTally | undefined): HTMLElement | string {
+  return t ? el("p", { className: "meta injected" }, "Agents were told of it: ", ...injected(t)) : "";
 }
 
 function fields(m: Memory): HTMLDListElement {
@@ -123,7 +134,15 @@ function timeline(chain: readonly Memory[], events: readonly MemoryEvent[], curr
     "ol",
     { className: "timeline", attrs: { "aria-label": "Changes, oldest first" } },
     ...events.map((event) =>
-      el("li", {}, el("time", { text: time(event.time) }), el("span", { className: "action", text: event.action }), el("span", { className: "detail", text: event.detail })),
+      el(
+        "li",
+        {},
+        el("time", { text: time(event.time) }),
+        el("span", { className: "action", text: event.action }),
+        el("span", { className: "detail", text: event.detail }),
+        // An agent told of a memory before it was taken out of use may still act on it.
+        event.injectedBefore ? el("div", { className: "meta injected" }, "Before this, agents were told of it: ", ...injected(event.injectedBefore)) : "",
+      ),
     ),
   );
   return el("div", {}, el("h4", { text: "Claims" }), claims, el("h4", { text: "Changes" }), changes);

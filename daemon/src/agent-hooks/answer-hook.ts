@@ -116,9 +116,9 @@ function outputOf(hook: HookEvent, text: string): Record<string, unknown> {
 function contextFor(hook: HookEvent, input: ReturnType<typeof parseHookInput>, rpc: RpcCaller): Promise<string> {
   switch (hook.action) {
     case "briefing":
-      return sessionBriefing(input, hook.agent, rpc);
+      return sessionBriefing(input, hook.agent, hook.name, rpc);
     case "pointers":
-      return promptPointers(input, rpc);
+      return promptPointers(input, hook.agent, hook.name, rpc);
     case "memory-note":
       return saveMemoryNote(input, rpc);
     case "shell-failure": {

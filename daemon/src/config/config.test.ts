@@ -103,3 +103,15 @@ describe("language model settings", () => {
     expect(() => loadConfig({ userHome: "/h", llm: "ollama", llmDailyTokens: "-1" })).toThrow(/llmDailyTokens/);
   });
 });
+
+describe("the injection record's retention", () => {
+  it("keeps 30 days and 20,000 rows unless MEMD_INJECTIONS_KEEP_DAYS and MEMD_INJECTIONS_KEEP_ROWS say otherwise", () => {
+    expect(loadConfig({ userHome: "/home/maya" }).injectionRetention).toEqual({ days: 30, rows: 20_000 });
+    const chosen = loadConfig(readEnv({ HOME: "/home/maya", MEMD_INJECTIONS_KEEP_DAYS: "7", MEMD_INJECTIONS_KEEP_ROWS: "500" }));
+    expect(chosen.injectionRetention).toEqual({ days: 7, rows: 500 });
+  });
+
+  it.each([["0", "3"], ["1.5", "3"], ["7", "0"], ["7", "many"]])("refuses %s days and %s rows with the setting named", (days, rows) => {
+    expect(() => loadConfig(readEnv({ HOME: "/h", MEMD_INJECTIONS_KEEP_DAYS: days, MEMD_INJECTIONS_KEEP_ROWS: rows }))).toThrow(/invalid setting injectionsKeep(Days|Rows)/);
+  });
+});

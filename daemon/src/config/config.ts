@@ -33,7 +33,17 @@ export interface Config {
   vault: string | null;
   /** MEMD_HUB_URL: the hub to sync with, in place of the one memctl hub connect recorded; undefined when unset. */
   hubUrl: string | undefined;
+  /** How long, and how many rows, the record of injections is kept (MEMD_INJECTIONS_KEEP_DAYS, MEMD_INJECTIONS_KEEP_ROWS). */
+  injectionRetention: InjectionRetention;
 }
+
+export interface InjectionRetention {
+  days: number;
+  rows: number;
+}
+
+/** A month of a busy user's sessions: some 20 prompts an hour, eight hours a day, with briefings and recalls, fit in the rows. */
+export const DEFAULT_INJECTION_RETENTION: InjectionRetention = { days: 30, rows: 20_000 };
 
 export const EMBEDDER_CHOICES = ["auto", "static", "local", "asymmetric", "onnx", "ollama", "openai", "none"] as const;
 export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
@@ -126,6 +136,8 @@ const schema = z.object({
   llm: z.enum(LLM_CHOICES).default("none"),
   llmModel: z.string().min(1).optional(),
   llmDailyTokens: z.coerce.number().int("must be a whole number of tokens").min(0, "must be 0 or more").default(DEFAULT_LLM_DAILY_TOKENS),
+  injectionsKeepDays: z.coerce.number().int("must be a whole number of days").min(1, "must be at least 1").max(3650, "must be at most 3650").default(DEFAULT_INJECTION_RETENTION.days),
+  injectionsKeepRows: z.coerce.number().int("must be a whole number of rows").min(1, "must be at least 1").max(10_000_000, "must be at most 10000000").default(DEFAULT_INJECTION_RETENTION.rows),
 });
 
 export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Config {
@@ -145,6 +157,8 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     llm: env.llm || undefined,
     llmModel: env.llmModel || undefined,
     llmDailyTokens: env.llmDailyTokens || undefined,
+    injectionsKeepDays: env.injectionsKeepDays || undefined,
+    injectionsKeepRows: env.injectionsKeepRows || undefined,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -185,6 +199,7 @@ export function loadConfig(env: MemdEnv, overrides: ConfigOverrides = {}): Confi
     llm: llmConfig(parsed.data, env.openaiApiKey),
     vault: vaultDir(home, overrides.vault, env.vault),
     hubUrl: env.hubUrl?.trim() ? hubUrl(env.hubUrl.trim(), "MEMD_HUB_URL") : undefined,
+    injectionRetention: { days: parsed.data.injectionsKeepDays, rows: parsed.data.injectionsKeepRows },
   };
 }
 

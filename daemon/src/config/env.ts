@@ -20,6 +20,8 @@ export interface MemdEnv {
   llmDailyTokens?: string;
   vault?: string;
   hubUrl?: string;
+  injectionsKeepDays?: string;
+  injectionsKeepRows?: string;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
@@ -44,5 +46,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): MemdEnv {
     llmDailyTokens: env.MEMD_LLM_DAILY_TOKENS,
     vault: env.MEMD_VAULT,
     hubUrl: env.MEMD_HUB_URL,
+    injectionsKeepDays: env.MEMD_INJECTIONS_KEEP_DAYS,
+    injectionsKeepRows: env.MEMD_INJECTIONS_KEEP_ROWS,
   };
 }

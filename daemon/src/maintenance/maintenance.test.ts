@@ -92,3 +92,25 @@ describe("consolidation", () => {
     expect(store.events([merge?.memory.id as string]).map((e) => e.action)).toEqual(["created"]);
   });
 });
+
+describe("the injection record's retention", () => {
+  const record = (at: number) => ({
+    at, sessionId: "s", agent: "codex", via: "UserPromptSubmit", kind: "pointers" as const, project: "webapp", prompt: "", memories: [], text: "", tokens: 0,
+  });
+  const kept = () => store.injectionLog.list({ onlyInjected: false, limit: 100 }).map((r) => r.at);
+
+  it("is pruned when maintenance starts and after a run: days first, then the oldest rows past the cap", async () => {
+    clock = START + 40 * DAY_MS;
+    store.injectionLog.add([record(START), record(START + 20 * DAY_MS), record(START + 39 * DAY_MS)]);
+    const m = new Maintenance({
+      store, embeddings: null, logger: pino({ level: "silent" }), now: () => clock, newId: nextId, halfLives: DEFAULT_HALF_LIVES,
+      everySaves: 1, injections: { log: store.injectionLog, retention: { days: 30, rows: 3 } },
+    });
+    m.start();
+    expect(kept()).toEqual([START + 39 * DAY_MS, START + 20 * DAY_MS]);
+    store.injectionLog.add([record(clock - 2), record(clock - 1)]);
+    m.noteSave();
+    await expect.poll(kept).toEqual([clock - 1, clock - 2, START + 39 * DAY_MS]);
+    await m.stop();
+  });
+});

@@ -2,6 +2,7 @@ import cron from "node-cron";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import { clusterAgingMemories, DEFAULT_CLUSTER_CONFIG } from "../lifecycle/cluster-aging.js";
 import { decayWeight } from "../lifecycle/decay.js";
+import { DAY_MS } from "../lifecycle/half-lives.js";
 import { DEFAULT_GC_CONFIG, planGc } from "../lifecycle/gc-plan.js";
 import type { HalfLives } from "../lifecycle/half-lives.js";
 import { mergeCluster } from "../lifecycle/merge-cluster.js";
@@ -9,7 +10,8 @@ import { type ClusterSummariser, withSummary } from "../llm/cluster-summary.js";
 import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
-import type { MemoryRecords } from "../store/store.js";
+import type { InjectionRetention } from "../config/config.js";
+import type { InjectionLog, MemoryRecords } from "../store/store.js";
 
 export interface ArchivedAction {
   memoryId: string;
@@ -48,6 +50,8 @@ export interface MaintenanceOptions {
    * when it fails, a cluster gets the deterministic merge. Dry runs never call it.
    */
   summariser?: ClusterSummariser | null;
+  /** The injection record, pruned to its retention at start and on every run. */
+  injections?: { log: Pick<InjectionLog, "prune">; retention: InjectionRetention };
 }
 
 /**
@@ -85,6 +89,8 @@ export class Maintenance {
 
   start(): void {
     this.task = cron.schedule(this.options.schedule ?? "17 3 * * *", () => void this.runAll("schedule"), { noOverlap: true });
+    // A machine asleep at the scheduled hour, with few saves, would otherwise keep growing the record.
+    this.pruneInjections();
   }
 
   /**
@@ -135,6 +141,7 @@ export class Maintenance {
       const consolidated = await this.exclusive(() => this.consolidateNow(false));
       if (this.stopped) return;
       const archived = await this.exclusive(() => this.cleanNow(false));
+      this.pruneInjections();
       this.record(trigger, consolidated.length, archived.length, "");
       this.options.logger.info({ trigger, consolidated: consolidated.length, archived: archived.length }, "maintenance ran");
     } catch (error) {
@@ -142,6 +149,20 @@ export class Maintenance {
       this.options.logger.error({ err: error, trigger }, "maintenance failed");
     } finally {
       this.queued = false;
+    }
+  }
+
+  /** Deletes the injection records past their retention (days, then rows). */
+  private pruneInjections(): void {
+    const { injections, now, logger } = this.options;
+    if (!injections) return;
+    const { days, rows } = injections.retention;
+    try {
+      const pruned = injections.log.prune(now() - days * DAY_MS, rows);
+      if (pruned > 0) logger.info({ pruned, days, rows }, "injection records past their retention deleted");
+    } catch (error) {
+      // Another process holding the write lock, say: the next run prunes what this one left.
+      logger.warn({ err: error }, "injection records could not be pruned");
     }
   }
 

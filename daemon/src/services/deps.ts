@@ -1,5 +1,6 @@
 import type { HalfLives } from "../lifecycle/half-lives.js";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
+import type { InjectionRecorder } from "../injections/injection-recorder.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
 import type { Maintenance } from "../maintenance/maintenance.js";
 import type { MemoryLimits } from "../memory/validate.js";
@@ -16,6 +17,8 @@ export interface ServiceDeps {
   daemon: DaemonInfo;
   /** Embeddings and vector search; null when turned off (MEMD_EMBEDDER=none). */
   embeddings: EmbeddingRuntime | null;
+  /** Records what Brief, Suggest and Recall gave, off the request's path. */
+  recorder: InjectionRecorder;
   /** Consolidation and GC, on demand and on schedule. */
   maintenance: Maintenance;
   /** Each kind's half-life (MEMD_HALF_LIVES), for DescribeDecay. */

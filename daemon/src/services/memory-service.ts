@@ -10,6 +10,8 @@ import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus 
 import { promoteMemory, rejectMemory, restoreMemory, supersedeMemory } from "../memory/corrections.js";
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
+import type { InjectionTally } from "../injections/injection.js";
+import { recallReason, recalledText } from "../injections/recalled-text.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { vectorWaitMs } from "../recall/vector-wait.js";
 import { recall } from "../recall/recall.js";
@@ -27,6 +29,7 @@ import { healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
 import { syncSkillProposals } from "./skill-service.js";
 import { briefSession, suggestPointers } from "./suggest.js";
+import { injectionCaller } from "./injection-caller.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -37,6 +40,8 @@ const DEFAULT_GRAPH_MEMORIES = 200;
 const MAX_GRAPH_MEMORIES = 1000;
 const MAX_SEARCH_LIMIT = 100;
 const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
+/** The changes that take a memory out of use: History marks how often it had been injected before each. */
+const RETIRING_ACTIONS = new Set(["archived", "superseded", "rejected"]);
 /** How long a Save with wait_for_vector waits before answering with vector_ready = false. */
 const SAVED_VECTOR_WAIT_MS = 60_000;
 
@@ -238,6 +243,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     async recall(req, context) {
+      const caller = injectionCaller(req, "Recall");
       const project = deps.resolveProject(req);
       const result = await recall(store, deps.embeddings, {
         query: req.query,
@@ -253,10 +259,20 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       });
       logVectorsSkipped(context, result.vectorsSkipped);
       const full = result.depth >= 2;
+      const recalled = result.items.map((item) => ({ ...item, summary: withAuthor(item.summary, item.memory) }));
+      deps.recorder.record({
+        at: now(),
+        ...caller,
+        kind: "recall",
+        project: project ?? "",
+        prompt: req.query,
+        memories: recalled.map((item) => ({ memoryId: item.memory.id, kind: item.memory.kind, line: item.summary, score: item.score, why: recallReason(item) })),
+        text: recalledText(recalled, full),
+      });
       return {
-        memories: result.items.map((item) => ({
+        memories: recalled.map((item) => ({
           id: item.memory.id,
-          summary: withAuthor(item.summary, item.memory),
+          summary: item.summary,
           kind: kindToPb(item.memory.kind),
           project: item.memory.project,
           score: item.score,
@@ -301,8 +317,10 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       return { memory: memoryToPb(result.next), superseded: memoryToPb(result.old) };
     },
 
-    history(req) {
+    async history(req) {
       const start = getOrThrow(req.id);
+      // The injections of answers already given are in the record before it is read.
+      await deps.recorder.settled();
       const chain = [start];
       // The seen set guards against a cycle in imported data.
       const seen = new Set([start.id]);
@@ -321,9 +339,19 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         m = newer;
       }
       const events = store.events(chain.map((m) => m.id));
+      const tallyToPb = (t: InjectionTally) => ({ memoryId: t.memoryId, count: t.count, lastTime: timeToPb(t.lastAt), lastSessionId: t.lastSessionId, lastAgent: t.lastAgent });
+      const injected = store.injectionLog.tallies(chain.map((m) => m.id), now());
       return {
         chain: chain.map(memoryToPb),
-        events: events.map((e) => ({ memoryId: e.memoryId, time: timeToPb(e.at), action: e.action, sessionId: e.sessionId, detail: e.detail })),
+        events: events.map((e) => {
+          // What an agent was told about a memory before it was taken out of use: the agent may still act on it.
+          const before = RETIRING_ACTIONS.has(e.action) && injected.has(e.memoryId) ? store.injectionLog.tallies([e.memoryId], e.at).get(e.memoryId) : undefined;
+          return { memoryId: e.memoryId, time: timeToPb(e.at), action: e.action, sessionId: e.sessionId, detail: e.detail, injectedBefore: before && tallyToPb(before) };
+        }),
+        injections: chain.flatMap((m) => {
+          const tally = injected.get(m.id);
+          return tally ? [tallyToPb(tally)] : [];
+        }),
       };
     },
 

@@ -4,7 +4,7 @@ import {
   BriefZone, type BriefRequest, type BriefResponseSchema, type SuggestRequest, type SuggestResponseSchema,
 } from "../../../gen/memd/v1/memory_service_pb.js";
 import { InvalidInputError } from "../errors.js";
-import { refuseSecretIn } from "../memory/identifier-secrets.js";
+import type { InjectedMemory } from "../injections/injection.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { withAuthor } from "../memory/author.js";
 import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
@@ -16,6 +16,7 @@ import { embeddingText } from "../embed/embedding-text.js";
 import { unlessLocked } from "../store/database-locked.js";
 import { kindToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
+import { type InjectionCaller, injectionCaller } from "./injection-caller.js";
 import { rulesDueForReview } from "./review.js";
 import { syncSkillProposals } from "./skill-service.js";
 
@@ -25,7 +26,6 @@ const MAX_BRIEF_ITEMS = 20;
 const DEFAULT_POINTERS = 3;
 const MAX_POINTERS = 10;
 const DEFAULT_POINTER_TOKENS = 300;
-/** A session id is an opaque key; anything longer than this is not one. */
 /** What a session was given is forgotten once it has been idle this long: sessions are rarely resumed after days. */
 const SESSION_MEMORY_MS = 7 * DAY_MS;
 /** Newest memories read per zone; the briefing takes a few of them. */
@@ -41,6 +41,14 @@ const ZONES: Record<BriefingZone, BriefZone> = {
   review_due: BriefZone.REVIEW_DUE,
   skill_proposal: BriefZone.SKILL_PROPOSAL,
 };
+/** Why a briefing's item was given, in the injection record: its zone in words. */
+const ZONE_REASONS: Record<BriefingZone, string> = {
+  preference: "a preference",
+  project: "the project's decisions and facts",
+  episode: "a recent episode",
+  review_due: "a rule due for review",
+  skill_proposal: "a skill proposal",
+};
 
 /**
  * Brief: the session-start briefing. It resolves (and so registers) the project as Sync does,
@@ -50,7 +58,8 @@ const ZONES: Record<BriefingZone, BriefZone> = {
 export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerContext): MessageInitShape<typeof BriefResponseSchema> {
   const maxItems = boundedInt("max_items", req.maxItems, DEFAULT_BRIEFING_ITEMS, 1, MAX_BRIEF_ITEMS);
   const maxChars = boundedInt("max_chars", req.maxChars, DEFAULT_BRIEF_CHARS, 200, 100_000);
-  const sessionId = validSessionId(req.sessionId);
+  const caller = injectionCaller(req, "Brief");
+  const { sessionId } = caller;
   const { store } = deps;
   const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
   const now = deps.now();
@@ -63,25 +72,34 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
     return [...pinned, ...recent.filter((m) => !m.pinned)];
   };
   const isGlobal = project === GLOBAL_PROJECT;
-  const briefing = composeBriefing(
-    {
-      project,
-      preferences: [...newest(project, PREFERENCE_KINDS), ...(isGlobal ? [] : newest(GLOBAL_PROJECT, PREFERENCE_KINDS))],
-      decisionsAndFacts: newest(project, ["decision", "fact"]),
-      episodes: newest(project, ["episode"]),
-      reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
-      // Proposals become Claude Code skills: another agent's session has no use for them.
-      skillProposals: req.sourceAgent === "" || req.sourceAgent === "claude-code" ? syncSkillProposals(deps, req, project, ctx) : [],
-    },
-    { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.injections.of(sessionId) },
-  );
+  const sources = {
+    project,
+    preferences: [...newest(project, PREFERENCE_KINDS), ...(isGlobal ? [] : newest(GLOBAL_PROJECT, PREFERENCE_KINDS))],
+    decisionsAndFacts: newest(project, ["decision", "fact"]),
+    episodes: newest(project, ["episode"]),
+    reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
+    // Proposals become Claude Code skills: another agent's session has no use for them.
+    skillProposals: caller.agent === "" || caller.agent === "claude-code" ? syncSkillProposals(deps, req, project, ctx) : [],
+  };
+  const briefing = composeBriefing(sources, { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.injections.of(sessionId) });
   remember(deps, sessionId, briefing.injectedIds, now);
   // A file the person broke in the vault is said once, so that the agent can tell them.
   const notice = deps.vaultNotice?.() ?? null;
+  const text = notice === null ? briefing.text : [briefing.text, notice].filter((part) => part !== "").join("\n\n");
+  const read = new Map([...sources.preferences, ...sources.decisionsAndFacts, ...sources.episodes, ...sources.reviewDue].map((m) => [m.id, m]));
+  const given = briefing.items.map((item): InjectedMemory => ({
+    memoryId: item.memoryId,
+    // A skill proposal's memory is not among those read for the zones.
+    kind: (read.get(item.memoryId) ?? store.get(item.memoryId))?.kind ?? "procedure",
+    line: item.line,
+    score: 0,
+    why: ZONE_REASONS[item.zone],
+  }));
+  deps.recorder.record({ at: now, ...caller, kind: "briefing", project, prompt: "", memories: given, text });
   return {
     project,
     items: briefing.items.map((item) => ({ zone: ZONES[item.zone], memoryId: item.memoryId, line: item.line })),
-    text: notice === null ? briefing.text : [briefing.text, notice].filter((part) => part !== "").join("\n\n"),
+    text,
   };
 }
 
@@ -96,9 +114,13 @@ export async function suggestPointers(
 ): Promise<MessageInitShape<typeof SuggestResponseSchema>> {
   const limit = boundedInt("limit", req.limit, DEFAULT_POINTERS, 1, MAX_POINTERS);
   const maxTokens = boundedInt("max_tokens", req.maxTokens, DEFAULT_POINTER_TOKENS, 1, 100_000);
-  const sessionId = validSessionId(req.sessionId);
+  const caller = injectionCaller(req, "Suggest");
+  const { sessionId } = caller;
   const query = promptQuery(req.query);
-  if (query === null) return { pointers: [], text: "", project: "" };
+  if (query === null) {
+    recordPointers(deps, caller, deps.now(), "", req.query, [], "");
+    return { pointers: [], text: "", project: "" };
+  }
   const { store, embeddings } = deps;
   const project = deps.resolveProject(req);
   const now = deps.now();
@@ -126,12 +148,20 @@ export async function suggestPointers(
   const selected = selectPointers(query, candidates, injected, limit);
   const pointers = fitBudget(selected, (p) => itemTokens(p.summary), limit, maxTokens).kept;
   remember(deps, sessionId, pointers.map((p) => p.id), now);
+  const given = pointers.map((p): InjectedMemory => ({ memoryId: p.id, kind: p.kind, line: withAuthor(p.summary, p.authorship), score: p.score, why: p.why }));
+  const text = renderPointers(pointers.map((p) => ({ id: p.id, kind: p.kind, line: p.summary, ...p.authorship })));
+  recordPointers(deps, caller, now, project ?? "", req.query, given, text);
   return {
-    pointers: pointers.map((p) => ({ id: p.id, kind: kindToPb(p.kind), line: withAuthor(p.summary, p.authorship), score: p.score, why: p.why })),
-    text: renderPointers(pointers.map((p) => ({ id: p.id, kind: p.kind, line: p.summary, ...p.authorship }))),
+    pointers: given.map((p) => ({ id: p.memoryId, kind: kindToPb(p.kind), line: p.line, score: p.score, why: p.why })),
+    text,
     project: project ?? "",
     vectorsSkipped: matches.vectorsSkipped,
   };
+}
+
+/** Records a prompt's answer, pointers or none: the prompts that got nothing count in the totals too. */
+function recordPointers(deps: ServiceDeps, caller: InjectionCaller, at: number, project: string, prompt: string, given: InjectedMemory[], text: string): void {
+  deps.recorder.record({ at, ...caller, kind: "pointers", project, prompt, memories: given, text });
 }
 
 /** Records what a session was given; the records of idle sessions are pruned on the way, so the table only grows with use. */
@@ -142,11 +172,6 @@ function remember(deps: ServiceDeps, sessionId: string, memoryIds: readonly stri
     deps.store.injections.prune(now - SESSION_MEMORY_MS);
     deps.store.injections.record(sessionId, memoryIds, now);
   });
-}
-
-/** Its size is bounded with every field's (server/field-bounds.ts); a secret in it is refused. */
-function validSessionId(sessionId: string): string {
-  return refuseSecretIn("session_id", sessionId.trim());
 }
 
 function boundedInt(field: string, value: number, fallback: number, min: number, max: number): number {

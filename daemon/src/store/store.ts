@@ -5,6 +5,7 @@
  * across a network (the coming PostgreSQL hub) gets its own asynchronous port beside these,
  * implementing only the concerns it holds, rather than making these asynchronous.
  */
+import type { InjectionLog } from "./ports/injection-log.js";
 import type { LlmSpend } from "./ports/llm-spend.js";
 import type { MemoryFileSyncs } from "./ports/memory-file-syncs.js";
 import type { MemoryRecords } from "./ports/memory-records.js";
@@ -15,6 +16,7 @@ import type { SkillDecisions } from "./ports/skill-decisions.js";
 import type { StoreReports } from "./ports/store-reports.js";
 
 export type { MemoryFilter } from "../memory/memory-filter.js";
+export type { InjectionLog, InjectionQuery } from "./ports/injection-log.js";
 export type { LlmSpend, LlmUsageDay } from "./ports/llm-spend.js";
 export type { MemoryFileSyncRecord, MemoryFileSyncs } from "./ports/memory-file-syncs.js";
 export type { ImportCounts, MemoryRecords, NewEvent, PageRequest } from "./ports/memory-records.js";
@@ -37,6 +39,8 @@ export interface MemoryStore extends MemoryRecords, MemorySearch, StoreReports, 
   readonly schemaVersion: number;
   /** What Brief and Suggest already put into each session's context. */
   readonly injections: SessionInjections;
+  /** The record of every injection, kept for a bounded time and number of rows. */
+  readonly injectionLog: InjectionLog;
   readonly skillDecisions: SkillDecisions;
   readonly memoryFileSyncs: MemoryFileSyncs;
   readonly llmSpend: LlmSpend;

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/memory_service.proto.
  */
 export const file_memd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIu0ECgtTYXZlUmVxdWVzdBIYCgdjb250ZW50GAEgASgJQgeguxiAgIAIEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSGAoHcHJvYmxlbRgFIAEoCUIHoLsYgICACBIZCghzb2x1dGlvbhgGIAEoCUIHoLsYgICACBIcCghjb25jZXB0cxgHIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgIIAMoCUIKoLsYgBCouxiAAhIYCgR0YWdzGAkgAygJQgqguxiAEKi7GIACEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARIZCgpzZXNzaW9uX2lkGBEgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYEiABKAlCBaC7GIACEi8KC2V4cGlyZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPd2FpdF9mb3JfdmVjdG9yGBUgASgIQg0KC19jb25maWRlbmNlQg0KC19pbXBvcnRhbmNlIloKDFNhdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIUCgx2ZWN0b3JfcmVhZHkYAiABKAgSEwoLbWVyZ2VkX2ludG8YAyABKAkiGAoKR2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIuCgtHZXRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIoCgpTdHJpbmdMaXN0EhoKBnZhbHVlcxgBIAMoCUIKoLsYgBCouxiAAiKIBQoNVXBkYXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIdCgdjb250ZW50GAIgASgJQgeguxiAgIAISACIAQESIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIUCgdwcm9qZWN0GAQgASgJSAGIAQESHQoHcHJvYmxlbRgFIAEoCUIHoLsYgICACEgCiAEBEh4KCHNvbHV0aW9uGAYgASgJQgeguxiAgIAISAOIAQESJQoIY29uY2VwdHMYByABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIgoFZmlsZXMYCCABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIQoEdGFncxgJIAEoCzITLm1lbWQudjEuU3RyaW5nTGlzdBIXCgpjb25maWRlbmNlGAogASgBSASIAQESGwoEdGllchgLIAEoDjINLm1lbWQudjEuVGllchITCgZwaW5uZWQYDCABKAhIBYgBARIXCgppbXBvcnRhbmNlGA0gASgFSAaIAQESFAoHdmFsZW5jZRgOIAEoAUgHiAEBEhYKCWludGVuc2l0eRgPIAEoAUgIiAEBEi8KC2V4cGlyZV90aW1lGBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCgoIX2NvbnRlbnRCCgoIX3Byb2plY3RCCgoIX3Byb2JsZW1CCwoJX3NvbHV0aW9uQg0KC19jb25maWRlbmNlQgkKB19waW5uZWRCDQoLX2ltcG9ydGFuY2VCCgoIX3ZhbGVuY2VCDAoKX2ludGVuc2l0eSIxCg5VcGRhdGVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIsCg5BcmNoaXZlUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMgoPQXJjaGl2ZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5ItECCgtMaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEigKBWtpbmRzGAIgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kQgSouxggEi0KCHN0YXR1c2VzGAMgAygOMhUubWVtZC52MS5NZW1vcnlTdGF0dXNCBKi7GCASGQoKc2Vzc2lvbl9pZBgEIAEoCUIFoLsYgAISEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkSEgoKcmV2aWV3X2R1ZRgKIAEoCCJKCgxMaXN0UmVzcG9uc2USIQoIbWVtb3JpZXMYASADKAsyDy5tZW1kLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkijgIKDVNlYXJjaFJlcXVlc3QSFQoFcXVlcnkYASABKAlCBqC7GICAARIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxhbGxfcHJvamVjdHMYBCABKAgSFgoOZXhjbHVkZV9nbG9iYWwYBSABKAgSKAoFa2luZHMYBiADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASLQoIc3RhdHVzZXMYByADKA4yFS5tZW1kLnYxLk1lbW9yeVN0YXR1c0IEqLsYIBINCgVsaW1pdBgIIAEoBRIhCgRtb2RlGAkgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlEg8KB2V4cGxhaW4YCiABKAgi3QEKEFNjb3JlRXhwbGFuYXRpb24SFAoMa2V5d29yZF9yYW5rGAEgASgFEhUKDWtleXdvcmRfc2NvcmUYAiABKAESEwoLdmVjdG9yX3JhbmsYAyABKAUSGQoRdmVjdG9yX3NpbWlsYXJpdHkYBCABKAESEgoKZ3JhcGhfcGF0aBgFIAEoCRIRCglyZWxldmFuY2UYBiABKAESDQoFZGVjYXkYByABKAESEQoJZnJlcXVlbmN5GAggASgBEhIKCmNvbmZpZGVuY2UYCSABKAESDwoHY29udGV4dBgKIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ihQEKDlNlYXJjaFJlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5tZW1kLnYxLlNlYXJjaFJlc3VsdBIPCgdwcm9qZWN0GAIgASgJEiEKBG1vZGUYAyABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSFwoPdmVjdG9yc19za2lwcGVkGAQgASgJItYBCg1SZWNhbGxSZXF1ZXN0EhUKBXF1ZXJ5GAEgASgJQgaguxiAgAESDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFgoOZXhjbHVkZV9nbG9iYWwYBCABKAgSKAoFa2luZHMYBSADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASDQoFZGVwdGgYBiABKAUSDQoFbGltaXQYByABKAUSEgoKbWF4X3Rva2VucxgIIAEoBRILCgNpZHMYCSADKAkSDwoHZXhwbGFpbhgKIAEoCCLVAQoOUmVjYWxsZWRNZW1vcnkSCgoCaWQYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIhCgRraW5kGAMgASgOMhMubWVtZC52MS5NZW1vcnlLaW5kEg8KB3Byb2plY3QYBCABKAkSDQoFc2NvcmUYBSABKAESHwoGbWVtb3J5GAYgASgLMg8ubWVtZC52MS5NZW1vcnkSEgoKYXNzb2NpYXRlZBgHIAEoCBIuCgtleHBsYW5hdGlvbhgIIAEoCzIZLm1lbWQudjEuU2NvcmVFeHBsYW5hdGlvbiKXAQoOUmVjYWxsUmVzcG9uc2USKQoIbWVtb3JpZXMYASADKAsyFy5tZW1kLnYxLlJlY2FsbGVkTWVtb3J5Eg8KB3Byb2plY3QYAiABKAkSDQoFZGVwdGgYAyABKAUSDgoGdG9rZW5zGAQgASgFEhEKCXRydW5jYXRlZBgFIAEoCBIXCg92ZWN0b3JzX3NraXBwZWQYBiABKAkihQIKEFN1cGVyc2VkZVJlcXVlc3QSCgoCaWQYASABKAkSGAoHY29udGVudBgCIAEoCUIHoLsYgICACBIOCgZyZWFzb24YAyABKAkSIQoEa2luZBgEIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIcCghjb25jZXB0cxgFIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgGIAMoCUIKoLsYgBCouxiAAhIZCgpzZXNzaW9uX2lkGAcgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYCCABKAlCBaC7GIACEicKCnByb3ZlbmFuY2UYCSABKA4yEy5tZW1kLnYxLlByb3ZlbmFuY2UiWQoRU3VwZXJzZWRlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSIwoKc3VwZXJzZWRlZBgCIAEoCzIPLm1lbWQudjEuTWVtb3J5IhwKDkhpc3RvcnlSZXF1ZXN0EgoKAmlkGAEgASgJIn4KC01lbW9yeUV2ZW50EhEKCW1lbW9yeV9pZBgBIAEoCRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKc2Vzc2lvbl9pZBgEIAEoCRIOCgZkZXRhaWwYBSABKAkiVwoPSGlzdG9yeVJlc3BvbnNlEh4KBWNoYWluGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSJAoGZXZlbnRzGAIgAygLMhQubWVtZC52MS5NZW1vcnlFdmVudCIcCg5Qcm9tb3RlUmVxdWVzdBIKCgJpZBgBIAEoCSIyCg9Qcm9tb3RlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiOwoMR3JhcGhSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSCwoDY3dkGAIgASgJEg0KBWxpbWl0GAMgASgFIk0KC0dyYXBoTWVtb3J5EgoKAmlkGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZCIoCgtHcmFwaEVudGl0eRILCgNrZXkYASABKAkSDAoEdHlwZRgCIAEoCSIyCglHcmFwaExpbmsSEQoJbWVtb3J5X2lkGAEgASgJEhIKCmVudGl0eV9rZXkYAiABKAkikwEKDUdyYXBoUmVzcG9uc2USDwoHcHJvamVjdBgBIAEoCRImCghtZW1vcmllcxgCIAMoCzIULm1lbWQudjEuR3JhcGhNZW1vcnkSJgoIZW50aXRpZXMYAyADKAsyFC5tZW1kLnYxLkdyYXBoRW50aXR5EiEKBWxpbmtzGAQgAygLMhIubWVtZC52MS5HcmFwaExpbmsiHAoOUmVzdG9yZVJlcXVlc3QSCgoCaWQYASABKAkiMgoPUmVzdG9yZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IisKDVJlamVjdFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjEKDlJlamVjdFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IpQCChFDaGVja3BvaW50UmVxdWVzdBIYCgdzdW1tYXJ5GAEgASgJQgeguxiAgIAIEhgKB3Byb2JsZW0YAiABKAlCB6C7GICAgAgSGQoIc29sdXRpb24YAyABKAlCB6C7GICAgAgSGQoFZmlsZXMYBCADKAlCCqC7GIAQqLsYgAISHAoIY29uY2VwdHMYBSADKAlCCqC7GIAQqLsYgAISDwoHcHJvamVjdBgGIAEoCRILCgNjd2QYByABKAkSGQoKc2Vzc2lvbl9pZBgIIAEoCUIFoLsYgAISGwoMc291cmNlX2FnZW50GAkgASgJQgWguxiAAhIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJjCgtTeW5jUmVxdWVzdBIZCgpzZXNzaW9uX2lkGAEgASgJQgWguxiAAhIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIbCgxzb3VyY2VfYWdlbnQYBCABKAlCBaC7GIACInYKDlByb2plY3RTdW1tYXJ5EgwKBG5hbWUYASABKAkSDAoEcm9vdBgCIAEoCRIUCgxhY3RpdmVfY291bnQYAyABKAMSMgoObGFzdF9zYXZlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoECCgxTeW5jUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMSDwoHcHJvamVjdBgCIAEoCRIcChRwcm9qZWN0X2FjdGl2ZV9jb3VudBgDIAEoAxIaChJ0b3RhbF9hY3RpdmVfY291bnQYBCABKAMSKQoIcHJvamVjdHMYBSADKAsyFy5tZW1kLnYxLlByb2plY3RTdW1tYXJ5EiMKCnJldmlld19kdWUYBiADKAsyDy5tZW1kLnYxLk1lbW9yeRIvCg9za2lsbF9wcm9wb3NhbHMYByADKAsyFi5tZW1kLnYxLlNraWxsUHJvcG9zYWwioQEKDEhlYWx0aFN0YXR1cxIKCgJvaxgBIAEoCBIPCgd2ZXJzaW9uGAIgASgJEhYKDnNjaGVtYV92ZXJzaW9uGAMgASgFEhYKDnVwdGltZV9zZWNvbmRzGAQgASgDEgsKA3BpZBgFIAEoBRIMCgRob21lGAYgASgJEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cyKVAgoORW1iZWRkZXJTdGF0dXMSEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSEgoKZGltZW5zaW9ucxgDIAEoBRIOCgZyZWFzb24YBCABKAkSJQoFc3RhdGUYBSABKA4yFi5tZW1kLnYxLkVtYmVkZGVyU3RhdGUSEwoLcXVldWVfZGVwdGgYBiABKAMSEgoKbGFzdF9lcnJvchgHIAEoCRISCgpyZWluZGV4aW5nGAggASgIEjAKC21vZGVsX3N0YXRlGAkgASgOMhsubWVtZC52MS5FbWJlZGRlck1vZGVsU3RhdGUSEgoKbG9hZF9lcnJvchgKIAEoCRIUCgxmYWlsZWRfbG9hZHMYCyABKAUiowEKDEJyaWVmUmVxdWVzdBIZCgpzZXNzaW9uX2lkGAEgASgJQgWguxiAAhIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIRCgltYXhfaXRlbXMYBCABKAUSEQoJbWF4X2NoYXJzGAUgASgFEhcKD2NvbnRleHRfY2xlYXJlZBgGIAEoCBIbCgxzb3VyY2VfYWdlbnQYByABKAlCBaC7GIACIk4KCUJyaWVmSXRlbRIgCgR6b25lGAEgASgOMhIubWVtZC52MS5CcmllZlpvbmUSEQoJbWVtb3J5X2lkGAIgASgJEgwKBGxpbmUYAyABKAkiUQoNQnJpZWZSZXNwb25zZRIPCgdwcm9qZWN0GAEgASgJEiEKBWl0ZW1zGAIgAygLMhIubWVtZC52MS5CcmllZkl0ZW0SDAoEdGV4dBgDIAEoCSKEAQoOU3VnZ2VzdFJlcXVlc3QSFgoFcXVlcnkYASABKAlCB6C7GICAgAgSDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSGQoKc2Vzc2lvbl9pZBgEIAEoCUIFoLsYgAISDQoFbGltaXQYBSABKAUSEgoKbWF4X3Rva2VucxgGIAEoBSJoCg1NZW1vcnlQb2ludGVyEgoKAmlkGAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDAoEbGluZRgDIAEoCRINCgVzY29yZRgEIAEoARILCgN3aHkYBSABKAkicwoPU3VnZ2VzdFJlc3BvbnNlEigKCHBvaW50ZXJzGAEgAygLMhYubWVtZC52MS5NZW1vcnlQb2ludGVyEgwKBHRleHQYAiABKAkSDwoHcHJvamVjdBgDIAEoCRIXCg92ZWN0b3JzX3NraXBwZWQYBCABKAkqcgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQARIWChJTRUFSQ0hfTU9ERV9WRUNUT1IQAhIWChJTRUFSQ0hfTU9ERV9IWUJSSUQQAyp+Cg1FbWJlZGRlclN0YXRlEh4KGkVNQkVEREVSX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTRU1CRURERVJfU1RBVEVfSURMRRABEhgKFEVNQkVEREVSX1NUQVRFX1JFQURZEAISGgoWRU1CRURERVJfU1RBVEVfRkFJTElORxADKsEBChJFbWJlZGRlck1vZGVsU3RhdGUSJAogRU1CRURERVJfTU9ERUxfU1RBVEVfVU5TUEVDSUZJRUQQABIhCh1FTUJFRERFUl9NT0RFTF9TVEFURV9VTkxPQURFRBABEiAKHEVNQkVEREVSX01PREVMX1NUQVRFX0xPQURJTkcQAhIfChtFTUJFRERFUl9NT0RFTF9TVEFURV9MT0FERUQQAxIfChtFTUJFRERFUl9NT0RFTF9TVEFURV9GQUlMRUQQBCqsAQoJQnJpZWZab25lEhoKFkJSSUVGX1pPTkVfVU5TUEVDSUZJRUQQABIZChVCUklFRl9aT05FX1BSRUZFUkVOQ0UQARIWChJCUklFRl9aT05FX1BST0pFQ1QQAhIWChJCUklFRl9aT05FX0VQSVNPREUQAxIZChVCUklFRl9aT05FX1JFVklFV19EVUUQBBIdChlCUklFRl9aT05FX1NLSUxMX1BST1BPU0FMEAUylggKDU1lbW9yeVNlcnZpY2USMwoEU2F2ZRIULm1lbWQudjEuU2F2ZVJlcXVlc3QaFS5tZW1kLnYxLlNhdmVSZXNwb25zZRI1CgNHZXQSEy5tZW1kLnYxLkdldFJlcXVlc3QaFC5tZW1kLnYxLkdldFJlc3BvbnNlIgOQAgESOQoGVXBkYXRlEhYubWVtZC52MS5VcGRhdGVSZXF1ZXN0GhcubWVtZC52MS5VcGRhdGVSZXNwb25zZRI8CgdBcmNoaXZlEhcubWVtZC52MS5BcmNoaXZlUmVxdWVzdBoYLm1lbWQudjEuQXJjaGl2ZVJlc3BvbnNlEjgKBExpc3QSFC5tZW1kLnYxLkxpc3RSZXF1ZXN0GhUubWVtZC52MS5MaXN0UmVzcG9uc2UiA5ACARI+CgZTZWFyY2gSFi5tZW1kLnYxLlNlYXJjaFJlcXVlc3QaFy5tZW1kLnYxLlNlYXJjaFJlc3BvbnNlIgOQAgESOQoGUmVjYWxsEhYubWVtZC52MS5SZWNhbGxSZXF1ZXN0GhcubWVtZC52MS5SZWNhbGxSZXNwb25zZRJCCglTdXBlcnNlZGUSGS5tZW1kLnYxLlN1cGVyc2VkZVJlcXVlc3QaGi5tZW1kLnYxLlN1cGVyc2VkZVJlc3BvbnNlEkEKB0hpc3RvcnkSFy5tZW1kLnYxLkhpc3RvcnlSZXF1ZXN0GhgubWVtZC52MS5IaXN0b3J5UmVzcG9uc2UiA5ACARI8CgdQcm9tb3RlEhcubWVtZC52MS5Qcm9tb3RlUmVxdWVzdBoYLm1lbWQudjEuUHJvbW90ZVJlc3BvbnNlEjkKBlJlamVjdBIWLm1lbWQudjEuUmVqZWN0UmVxdWVzdBoXLm1lbWQudjEuUmVqZWN0UmVzcG9uc2USOwoFR3JhcGgSFS5tZW1kLnYxLkdyYXBoUmVxdWVzdBoWLm1lbWQudjEuR3JhcGhSZXNwb25zZSIDkAIBEjwKB1Jlc3RvcmUSFy5tZW1kLnYxLlJlc3RvcmVSZXF1ZXN0GhgubWVtZC52MS5SZXN0b3JlUmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlEjYKBUJyaWVmEhUubWVtZC52MS5CcmllZlJlcXVlc3QaFi5tZW1kLnYxLkJyaWVmUmVzcG9uc2USPAoHU3VnZ2VzdBIXLm1lbWQudjEuU3VnZ2VzdFJlcXVlc3QaGC5tZW1kLnYxLlN1Z2dlc3RSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_field_bounds, file_google_protobuf_timestamp, file_memd_v1_memory, file_memd_v1_skill_service]);
+  fileDesc("ChxtZW1kL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIu0ECgtTYXZlUmVxdWVzdBIYCgdjb250ZW50GAEgASgJQgeguxiAgIAIEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDwoHcHJvamVjdBgDIAEoCRILCgNjd2QYBCABKAkSGAoHcHJvYmxlbRgFIAEoCUIHoLsYgICACBIZCghzb2x1dGlvbhgGIAEoCUIHoLsYgICACBIcCghjb25jZXB0cxgHIAMoCUIKoLsYgBCouxiAAhIZCgVmaWxlcxgIIAMoCUIKoLsYgBCouxiAAhIYCgR0YWdzGAkgAygJQgqguxiAEKi7GIACEhcKCmNvbmZpZGVuY2UYCiABKAFIAIgBARInCgpwcm92ZW5hbmNlGAsgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlEhsKBHRpZXIYDCABKA4yDS5tZW1kLnYxLlRpZXISDgoGcGlubmVkGA0gASgIEhcKCmltcG9ydGFuY2UYDiABKAVIAYgBARIPCgd2YWxlbmNlGA8gASgBEhEKCWludGVuc2l0eRgQIAEoARIZCgpzZXNzaW9uX2lkGBEgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYEiABKAlCBaC7GIACEi8KC2V4cGlyZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPd2FpdF9mb3JfdmVjdG9yGBUgASgIQg0KC19jb25maWRlbmNlQg0KC19pbXBvcnRhbmNlIloKDFNhdmVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIUCgx2ZWN0b3JfcmVhZHkYAiABKAgSEwoLbWVyZ2VkX2ludG8YAyABKAkiGAoKR2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIuCgtHZXRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIoCgpTdHJpbmdMaXN0EhoKBnZhbHVlcxgBIAMoCUIKoLsYgBCouxiAAiKIBQoNVXBkYXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIdCgdjb250ZW50GAIgASgJQgeguxiAgIAISACIAQESIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIUCgdwcm9qZWN0GAQgASgJSAGIAQESHQoHcHJvYmxlbRgFIAEoCUIHoLsYgICACEgCiAEBEh4KCHNvbHV0aW9uGAYgASgJQgeguxiAgIAISAOIAQESJQoIY29uY2VwdHMYByABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIgoFZmlsZXMYCCABKAsyEy5tZW1kLnYxLlN0cmluZ0xpc3QSIQoEdGFncxgJIAEoCzITLm1lbWQudjEuU3RyaW5nTGlzdBIXCgpjb25maWRlbmNlGAogASgBSASIAQESGwoEdGllchgLIAEoDjINLm1lbWQudjEuVGllchITCgZwaW5uZWQYDCABKAhIBYgBARIXCgppbXBvcnRhbmNlGA0gASgFSAaIAQESFAoHdmFsZW5jZRgOIAEoAUgHiAEBEhYKCWludGVuc2l0eRgPIAEoAUgIiAEBEi8KC2V4cGlyZV90aW1lGBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXZpZXdfdGltZRgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCgoIX2NvbnRlbnRCCgoIX3Byb2plY3RCCgoIX3Byb2JsZW1CCwoJX3NvbHV0aW9uQg0KC19jb25maWRlbmNlQgkKB19waW5uZWRCDQoLX2ltcG9ydGFuY2VCCgoIX3ZhbGVuY2VCDAoKX2ludGVuc2l0eSIxCg5VcGRhdGVSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSIsCg5BcmNoaXZlUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMgoPQXJjaGl2ZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5ItECCgtMaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEigKBWtpbmRzGAIgAygOMhMubWVtZC52MS5NZW1vcnlLaW5kQgSouxggEi0KCHN0YXR1c2VzGAMgAygOMhUubWVtZC52MS5NZW1vcnlTdGF0dXNCBKi7GCASGQoKc2Vzc2lvbl9pZBgEIAEoCUIFoLsYgAISEwoLcGlubmVkX29ubHkYBSABKAgSNQoRY3JlYXRlX3RpbWVfYWZ0ZXIYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkSEgoKcmV2aWV3X2R1ZRgKIAEoCCJKCgxMaXN0UmVzcG9uc2USIQoIbWVtb3JpZXMYASADKAsyDy5tZW1kLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkijgIKDVNlYXJjaFJlcXVlc3QSFQoFcXVlcnkYASABKAlCBqC7GICAARIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIUCgxhbGxfcHJvamVjdHMYBCABKAgSFgoOZXhjbHVkZV9nbG9iYWwYBSABKAgSKAoFa2luZHMYBiADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASLQoIc3RhdHVzZXMYByADKA4yFS5tZW1kLnYxLk1lbW9yeVN0YXR1c0IEqLsYIBINCgVsaW1pdBgIIAEoBRIhCgRtb2RlGAkgASgOMhMubWVtZC52MS5TZWFyY2hNb2RlEg8KB2V4cGxhaW4YCiABKAgi3QEKEFNjb3JlRXhwbGFuYXRpb24SFAoMa2V5d29yZF9yYW5rGAEgASgFEhUKDWtleXdvcmRfc2NvcmUYAiABKAESEwoLdmVjdG9yX3JhbmsYAyABKAUSGQoRdmVjdG9yX3NpbWlsYXJpdHkYBCABKAESEgoKZ3JhcGhfcGF0aBgFIAEoCRIRCglyZWxldmFuY2UYBiABKAESDQoFZGVjYXkYByABKAESEQoJZnJlcXVlbmN5GAggASgBEhIKCmNvbmZpZGVuY2UYCSABKAESDwoHY29udGV4dBgKIAEoASJuCgxTZWFyY2hSZXN1bHQSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAESLgoLZXhwbGFuYXRpb24YAyABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ihQEKDlNlYXJjaFJlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5tZW1kLnYxLlNlYXJjaFJlc3VsdBIPCgdwcm9qZWN0GAIgASgJEiEKBG1vZGUYAyABKA4yEy5tZW1kLnYxLlNlYXJjaE1vZGUSFwoPdmVjdG9yc19za2lwcGVkGAQgASgJIqICCg1SZWNhbGxSZXF1ZXN0EhUKBXF1ZXJ5GAEgASgJQgaguxiAgAESDwoHcHJvamVjdBgCIAEoCRILCgNjd2QYAyABKAkSFgoOZXhjbHVkZV9nbG9iYWwYBCABKAgSKAoFa2luZHMYBSADKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmRCBKi7GCASDQoFZGVwdGgYBiABKAUSDQoFbGltaXQYByABKAUSEgoKbWF4X3Rva2VucxgIIAEoBRILCgNpZHMYCSADKAkSDwoHZXhwbGFpbhgKIAEoCBIZCgpzZXNzaW9uX2lkGAsgASgJQgWguxiAAhIbCgxzb3VyY2VfYWdlbnQYDCABKAlCBaC7GIACEhIKA3ZpYRgNIAEoCUIFoLsYgAIi1QEKDlJlY2FsbGVkTWVtb3J5EgoKAmlkGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZBIPCgdwcm9qZWN0GAQgASgJEg0KBXNjb3JlGAUgASgBEh8KBm1lbW9yeRgGIAEoCzIPLm1lbWQudjEuTWVtb3J5EhIKCmFzc29jaWF0ZWQYByABKAgSLgoLZXhwbGFuYXRpb24YCCABKAsyGS5tZW1kLnYxLlNjb3JlRXhwbGFuYXRpb24ilwEKDlJlY2FsbFJlc3BvbnNlEikKCG1lbW9yaWVzGAEgAygLMhcubWVtZC52MS5SZWNhbGxlZE1lbW9yeRIPCgdwcm9qZWN0GAIgASgJEg0KBWRlcHRoGAMgASgFEg4KBnRva2VucxgEIAEoBRIRCgl0cnVuY2F0ZWQYBSABKAgSFwoPdmVjdG9yc19za2lwcGVkGAYgASgJIoUCChBTdXBlcnNlZGVSZXF1ZXN0EgoKAmlkGAEgASgJEhgKB2NvbnRlbnQYAiABKAlCB6C7GICAgAgSDgoGcmVhc29uGAMgASgJEiEKBGtpbmQYBCABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSHAoIY29uY2VwdHMYBSADKAlCCqC7GIAQqLsYgAISGQoFZmlsZXMYBiADKAlCCqC7GIAQqLsYgAISGQoKc2Vzc2lvbl9pZBgHIAEoCUIFoLsYgAISGwoMc291cmNlX2FnZW50GAggASgJQgWguxiAAhInCgpwcm92ZW5hbmNlGAkgASgOMhMubWVtZC52MS5Qcm92ZW5hbmNlIlkKEVN1cGVyc2VkZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5EiMKCnN1cGVyc2VkZWQYAiABKAsyDy5tZW1kLnYxLk1lbW9yeSIcCg5IaXN0b3J5UmVxdWVzdBIKCgJpZBgBIAEoCSKwAQoLTWVtb3J5RXZlbnQSEQoJbWVtb3J5X2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFjdGlvbhgDIAEoCRISCgpzZXNzaW9uX2lkGAQgASgJEg4KBmRldGFpbBgFIAEoCRIwCg9pbmplY3RlZF9iZWZvcmUYBiABKAsyFy5tZW1kLnYxLkluamVjdGlvblRhbGx5Io4BCg5JbmplY3Rpb25UYWxseRIRCgltZW1vcnlfaWQYASABKAkSDQoFY291bnQYAiABKA0SLQoJbGFzdF90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9sYXN0X3Nlc3Npb25faWQYBCABKAkSEgoKbGFzdF9hZ2VudBgFIAEoCSKEAQoPSGlzdG9yeVJlc3BvbnNlEh4KBWNoYWluGAEgAygLMg8ubWVtZC52MS5NZW1vcnkSJAoGZXZlbnRzGAIgAygLMhQubWVtZC52MS5NZW1vcnlFdmVudBIrCgppbmplY3Rpb25zGAMgAygLMhcubWVtZC52MS5JbmplY3Rpb25UYWxseSIcCg5Qcm9tb3RlUmVxdWVzdBIKCgJpZBgBIAEoCSIyCg9Qcm9tb3RlUmVzcG9uc2USHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkiOwoMR3JhcGhSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSCwoDY3dkGAIgASgJEg0KBWxpbWl0GAMgASgFIk0KC0dyYXBoTWVtb3J5EgoKAmlkGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSIQoEa2luZBgDIAEoDjITLm1lbWQudjEuTWVtb3J5S2luZCIoCgtHcmFwaEVudGl0eRILCgNrZXkYASABKAkSDAoEdHlwZRgCIAEoCSIyCglHcmFwaExpbmsSEQoJbWVtb3J5X2lkGAEgASgJEhIKCmVudGl0eV9rZXkYAiABKAkikwEKDUdyYXBoUmVzcG9uc2USDwoHcHJvamVjdBgBIAEoCRImCghtZW1vcmllcxgCIAMoCzIULm1lbWQudjEuR3JhcGhNZW1vcnkSJgoIZW50aXRpZXMYAyADKAsyFC5tZW1kLnYxLkdyYXBoRW50aXR5EiEKBWxpbmtzGAQgAygLMhIubWVtZC52MS5HcmFwaExpbmsiHAoOUmVzdG9yZVJlcXVlc3QSCgoCaWQYASABKAkiMgoPUmVzdG9yZVJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IisKDVJlamVjdFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjEKDlJlamVjdFJlc3BvbnNlEh8KBm1lbW9yeRgBIAEoCzIPLm1lbWQudjEuTWVtb3J5IpQCChFDaGVja3BvaW50UmVxdWVzdBIYCgdzdW1tYXJ5GAEgASgJQgeguxiAgIAIEhgKB3Byb2JsZW0YAiABKAlCB6C7GICAgAgSGQoIc29sdXRpb24YAyABKAlCB6C7GICAgAgSGQoFZmlsZXMYBCADKAlCCqC7GIAQqLsYgAISHAoIY29uY2VwdHMYBSADKAlCCqC7GIAQqLsYgAISDwoHcHJvamVjdBgGIAEoCRILCgNjd2QYByABKAkSGQoKc2Vzc2lvbl9pZBgIIAEoCUIFoLsYgAISGwoMc291cmNlX2FnZW50GAkgASgJQgWguxiAAhIhCgRraW5kGAogASgOMhMubWVtZC52MS5NZW1vcnlLaW5kIjUKEkNoZWNrcG9pbnRSZXNwb25zZRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeSJjCgtTeW5jUmVxdWVzdBIZCgpzZXNzaW9uX2lkGAEgASgJQgWguxiAAhIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIbCgxzb3VyY2VfYWdlbnQYBCABKAlCBaC7GIACInYKDlByb2plY3RTdW1tYXJ5EgwKBG5hbWUYASABKAkSDAoEcm9vdBgCIAEoCRIUCgxhY3RpdmVfY291bnQYAyABKAMSMgoObGFzdF9zYXZlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoECCgxTeW5jUmVzcG9uc2USJQoGaGVhbHRoGAEgASgLMhUubWVtZC52MS5IZWFsdGhTdGF0dXMSDwoHcHJvamVjdBgCIAEoCRIcChRwcm9qZWN0X2FjdGl2ZV9jb3VudBgDIAEoAxIaChJ0b3RhbF9hY3RpdmVfY291bnQYBCABKAMSKQoIcHJvamVjdHMYBSADKAsyFy5tZW1kLnYxLlByb2plY3RTdW1tYXJ5EiMKCnJldmlld19kdWUYBiADKAsyDy5tZW1kLnYxLk1lbW9yeRIvCg9za2lsbF9wcm9wb3NhbHMYByADKAsyFi5tZW1kLnYxLlNraWxsUHJvcG9zYWwioQEKDEhlYWx0aFN0YXR1cxIKCgJvaxgBIAEoCBIPCgd2ZXJzaW9uGAIgASgJEhYKDnNjaGVtYV92ZXJzaW9uGAMgASgFEhYKDnVwdGltZV9zZWNvbmRzGAQgASgDEgsKA3BpZBgFIAEoBRIMCgRob21lGAYgASgJEikKCGVtYmVkZGVyGAcgASgLMhcubWVtZC52MS5FbWJlZGRlclN0YXR1cyKVAgoORW1iZWRkZXJTdGF0dXMSEAoIcHJvdmlkZXIYASABKAkSDQoFbW9kZWwYAiABKAkSEgoKZGltZW5zaW9ucxgDIAEoBRIOCgZyZWFzb24YBCABKAkSJQoFc3RhdGUYBSABKA4yFi5tZW1kLnYxLkVtYmVkZGVyU3RhdGUSEwoLcXVldWVfZGVwdGgYBiABKAMSEgoKbGFzdF9lcnJvchgHIAEoCRISCgpyZWluZGV4aW5nGAggASgIEjAKC21vZGVsX3N0YXRlGAkgASgOMhsubWVtZC52MS5FbWJlZGRlck1vZGVsU3RhdGUSEgoKbG9hZF9lcnJvchgKIAEoCRIUCgxmYWlsZWRfbG9hZHMYCyABKAUitwEKDEJyaWVmUmVxdWVzdBIZCgpzZXNzaW9uX2lkGAEgASgJQgWguxiAAhIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIRCgltYXhfaXRlbXMYBCABKAUSEQoJbWF4X2NoYXJzGAUgASgFEhcKD2NvbnRleHRfY2xlYXJlZBgGIAEoCBIbCgxzb3VyY2VfYWdlbnQYByABKAlCBaC7GIACEhIKA3ZpYRgIIAEoCUIFoLsYgAIiTgoJQnJpZWZJdGVtEiAKBHpvbmUYASABKA4yEi5tZW1kLnYxLkJyaWVmWm9uZRIRCgltZW1vcnlfaWQYAiABKAkSDAoEbGluZRgDIAEoCSJRCg1CcmllZlJlc3BvbnNlEg8KB3Byb2plY3QYASABKAkSIQoFaXRlbXMYAiADKAsyEi5tZW1kLnYxLkJyaWVmSXRlbRIMCgR0ZXh0GAMgASgJIrUBCg5TdWdnZXN0UmVxdWVzdBIWCgVxdWVyeRgBIAEoCUIHoLsYgICACBIPCgdwcm9qZWN0GAIgASgJEgsKA2N3ZBgDIAEoCRIZCgpzZXNzaW9uX2lkGAQgASgJQgWguxiAAhINCgVsaW1pdBgFIAEoBRISCgptYXhfdG9rZW5zGAYgASgFEhsKDHNvdXJjZV9hZ2VudBgHIAEoCUIFoLsYgAISEgoDdmlhGAggASgJQgWguxiAAiJoCg1NZW1vcnlQb2ludGVyEgoKAmlkGAEgASgJEiEKBGtpbmQYAiABKA4yEy5tZW1kLnYxLk1lbW9yeUtpbmQSDAoEbGluZRgDIAEoCRINCgVzY29yZRgEIAEoARILCgN3aHkYBSABKAkicwoPU3VnZ2VzdFJlc3BvbnNlEigKCHBvaW50ZXJzGAEgAygLMhYubWVtZC52MS5NZW1vcnlQb2ludGVyEgwKBHRleHQYAiABKAkSDwoHcHJvamVjdBgDIAEoCRIXCg92ZWN0b3JzX3NraXBwZWQYBCABKAkqcgoKU2VhcmNoTW9kZRIbChdTRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NFQVJDSF9NT0RFX0tFWVdPUkQQARIWChJTRUFSQ0hfTU9ERV9WRUNUT1IQAhIWChJTRUFSQ0hfTU9ERV9IWUJSSUQQAyp+Cg1FbWJlZGRlclN0YXRlEh4KGkVNQkVEREVSX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTRU1CRURERVJfU1RBVEVfSURMRRABEhgKFEVNQkVEREVSX1NUQVRFX1JFQURZEAISGgoWRU1CRURERVJfU1RBVEVfRkFJTElORxADKsEBChJFbWJlZGRlck1vZGVsU3RhdGUSJAogRU1CRURERVJfTU9ERUxfU1RBVEVfVU5TUEVDSUZJRUQQABIhCh1FTUJFRERFUl9NT0RFTF9TVEFURV9VTkxPQURFRBABEiAKHEVNQkVEREVSX01PREVMX1NUQVRFX0xPQURJTkcQAhIfChtFTUJFRERFUl9NT0RFTF9TVEFURV9MT0FERUQQAxIfChtFTUJFRERFUl9NT0RFTF9TVEFURV9GQUlMRUQQBCqsAQoJQnJpZWZab25lEhoKFkJSSUVGX1pPTkVfVU5TUEVDSUZJRUQQABIZChVCUklFRl9aT05FX1BSRUZFUkVOQ0UQARIWChJCUklFRl9aT05FX1BST0pFQ1QQAhIWChJCUklFRl9aT05FX0VQSVNPREUQAxIZChVCUklFRl9aT05FX1JFVklFV19EVUUQBBIdChlCUklFRl9aT05FX1NLSUxMX1BST1BPU0FMEAUylggKDU1lbW9yeVNlcnZpY2USMwoEU2F2ZRIULm1lbWQudjEuU2F2ZVJlcXVlc3QaFS5tZW1kLnYxLlNhdmVSZXNwb25zZRI1CgNHZXQSEy5tZW1kLnYxLkdldFJlcXVlc3QaFC5tZW1kLnYxLkdldFJlc3BvbnNlIgOQAgESOQoGVXBkYXRlEhYubWVtZC52MS5VcGRhdGVSZXF1ZXN0GhcubWVtZC52MS5VcGRhdGVSZXNwb25zZRI8CgdBcmNoaXZlEhcubWVtZC52MS5BcmNoaXZlUmVxdWVzdBoYLm1lbWQudjEuQXJjaGl2ZVJlc3BvbnNlEjgKBExpc3QSFC5tZW1kLnYxLkxpc3RSZXF1ZXN0GhUubWVtZC52MS5MaXN0UmVzcG9uc2UiA5ACARI+CgZTZWFyY2gSFi5tZW1kLnYxLlNlYXJjaFJlcXVlc3QaFy5tZW1kLnYxLlNlYXJjaFJlc3BvbnNlIgOQAgESOQoGUmVjYWxsEhYubWVtZC52MS5SZWNhbGxSZXF1ZXN0GhcubWVtZC52MS5SZWNhbGxSZXNwb25zZRJCCglTdXBlcnNlZGUSGS5tZW1kLnYxLlN1cGVyc2VkZVJlcXVlc3QaGi5tZW1kLnYxLlN1cGVyc2VkZVJlc3BvbnNlEkEKB0hpc3RvcnkSFy5tZW1kLnYxLkhpc3RvcnlSZXF1ZXN0GhgubWVtZC52MS5IaXN0b3J5UmVzcG9uc2UiA5ACARI8CgdQcm9tb3RlEhcubWVtZC52MS5Qcm9tb3RlUmVxdWVzdBoYLm1lbWQudjEuUHJvbW90ZVJlc3BvbnNlEjkKBlJlamVjdBIWLm1lbWQudjEuUmVqZWN0UmVxdWVzdBoXLm1lbWQudjEuUmVqZWN0UmVzcG9uc2USOwoFR3JhcGgSFS5tZW1kLnYxLkdyYXBoUmVxdWVzdBoWLm1lbWQudjEuR3JhcGhSZXNwb25zZSIDkAIBEjwKB1Jlc3RvcmUSFy5tZW1kLnYxLlJlc3RvcmVSZXF1ZXN0GhgubWVtZC52MS5SZXN0b3JlUmVzcG9uc2USRQoKQ2hlY2twb2ludBIaLm1lbWQudjEuQ2hlY2twb2ludFJlcXVlc3QaGy5tZW1kLnYxLkNoZWNrcG9pbnRSZXNwb25zZRIzCgRTeW5jEhQubWVtZC52MS5TeW5jUmVxdWVzdBoVLm1lbWQudjEuU3luY1Jlc3BvbnNlEjYKBUJyaWVmEhUubWVtZC52MS5CcmllZlJlcXVlc3QaFi5tZW1kLnYxLkJyaWVmUmVzcG9uc2USPAoHU3VnZ2VzdBIXLm1lbWQudjEuU3VnZ2VzdFJlcXVlc3QaGC5tZW1kLnYxLlN1Z2dlc3RSZXNwb25zZWIGcHJvdG8z", [file_memd_v1_field_bounds, file_google_protobuf_timestamp, file_memd_v1_memory, file_memd_v1_skill_service]);
 
 /**
  * SaveRequest carries the fields of a new memory. Unset optional fields take
@@ -925,6 +925,28 @@ export type RecallRequest = Message<"memd.v1.RecallRequest"> & {
    * @generated from field: bool explain = 10;
    */
   explain: boolean;
+
+  /**
+   * The agent session id the answer goes to, for the injection record (InjectionService).
+   *
+   * @generated from field: string session_id = 11;
+   */
+  sessionId: string;
+
+  /**
+   * The agent the session runs in, or the MCP client's name, for the injection record.
+   *
+   * @generated from field: string source_agent = 12;
+   */
+  sourceAgent: string;
+
+  /**
+   * The tool that asked (memory_search, memctl recall), for the injection record; empty
+   * records "Recall".
+   *
+   * @generated from field: string via = 13;
+   */
+  via: string;
 };
 
 /**
@@ -1228,6 +1250,15 @@ export type MemoryEvent = Message<"memd.v1.MemoryEvent"> & {
    * @generated from field: string detail = 5;
    */
   detail: string;
+
+  /**
+   * For a change that took the memory out of use (archived, superseded, rejected): how often
+   * memd had injected it into agents' contexts before the change, within the injection record's
+   * retention; unset for other changes and for a memory never injected.
+   *
+   * @generated from field: memd.v1.InjectionTally injected_before = 6;
+   */
+  injectedBefore?: InjectionTally | undefined;
 };
 
 /**
@@ -1236,6 +1267,56 @@ export type MemoryEvent = Message<"memd.v1.MemoryEvent"> & {
  */
 export const MemoryEventSchema: GenMessage<MemoryEvent> = /*@__PURE__*/
   messageDesc(file_memd_v1_memory_service, 21);
+
+/**
+ * InjectionTally says how often memd injected a memory into agents' contexts (briefings,
+ * pointers, recalls; see InjectionService), and when last.
+ *
+ * @generated from message memd.v1.InjectionTally
+ */
+export type InjectionTally = Message<"memd.v1.InjectionTally"> & {
+  /**
+   * The memory.
+   *
+   * @generated from field: string memory_id = 1;
+   */
+  memoryId: string;
+
+  /**
+   * How many injections carried it.
+   *
+   * @generated from field: uint32 count = 2;
+   */
+  count: number;
+
+  /**
+   * When the last of them was.
+   *
+   * @generated from field: google.protobuf.Timestamp last_time = 3;
+   */
+  lastTime?: Timestamp | undefined;
+
+  /**
+   * The session the last of them went to; empty when it named none.
+   *
+   * @generated from field: string last_session_id = 4;
+   */
+  lastSessionId: string;
+
+  /**
+   * The agent the last of them went to; empty when it named none.
+   *
+   * @generated from field: string last_agent = 5;
+   */
+  lastAgent: string;
+};
+
+/**
+ * Describes the message memd.v1.InjectionTally.
+ * Use `create(InjectionTallySchema)` to create a new message.
+ */
+export const InjectionTallySchema: GenMessage<InjectionTally> = /*@__PURE__*/
+  messageDesc(file_memd_v1_memory_service, 22);
 
 /**
  * HistoryResponse lists the chain and its events.
@@ -1256,6 +1337,14 @@ export type HistoryResponse = Message<"memd.v1.HistoryResponse"> & {
    * @generated from field: repeated memd.v1.MemoryEvent events = 2;
    */
   events: MemoryEvent[];
+
+  /**
+   * For each claim of the chain memd injected into agents' contexts, how often and when last,
+   * within the injection record's retention, in the chain's order.
+   *
+   * @generated from field: repeated memd.v1.InjectionTally injections = 3;
+   */
+  injections: InjectionTally[];
 };
 
 /**
@@ -1263,7 +1352,7 @@ export type HistoryResponse = Message<"memd.v1.HistoryResponse"> & {
  * Use `create(HistoryResponseSchema)` to create a new message.
  */
 export const HistoryResponseSchema: GenMessage<HistoryResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 22);
+  messageDesc(file_memd_v1_memory_service, 23);
 
 /**
  * PromoteRequest names a staged memory.
@@ -1284,7 +1373,7 @@ export type PromoteRequest = Message<"memd.v1.PromoteRequest"> & {
  * Use `create(PromoteRequestSchema)` to create a new message.
  */
 export const PromoteRequestSchema: GenMessage<PromoteRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 23);
+  messageDesc(file_memd_v1_memory_service, 24);
 
 /**
  * PromoteResponse returns the promoted memory.
@@ -1305,7 +1394,7 @@ export type PromoteResponse = Message<"memd.v1.PromoteResponse"> & {
  * Use `create(PromoteResponseSchema)` to create a new message.
  */
 export const PromoteResponseSchema: GenMessage<PromoteResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 24);
+  messageDesc(file_memd_v1_memory_service, 25);
 
 /**
  * GraphRequest names the project.
@@ -1340,7 +1429,7 @@ export type GraphRequest = Message<"memd.v1.GraphRequest"> & {
  * Use `create(GraphRequestSchema)` to create a new message.
  */
 export const GraphRequestSchema: GenMessage<GraphRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 25);
+  messageDesc(file_memd_v1_memory_service, 26);
 
 /**
  * GraphMemory is a memory as a node of the graph.
@@ -1375,7 +1464,7 @@ export type GraphMemory = Message<"memd.v1.GraphMemory"> & {
  * Use `create(GraphMemorySchema)` to create a new message.
  */
 export const GraphMemorySchema: GenMessage<GraphMemory> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 26);
+  messageDesc(file_memd_v1_memory_service, 27);
 
 /**
  * GraphEntity is an entity as a node of the graph.
@@ -1403,7 +1492,7 @@ export type GraphEntity = Message<"memd.v1.GraphEntity"> & {
  * Use `create(GraphEntitySchema)` to create a new message.
  */
 export const GraphEntitySchema: GenMessage<GraphEntity> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 27);
+  messageDesc(file_memd_v1_memory_service, 28);
 
 /**
  * GraphLink is an edge: a memory names an entity.
@@ -1431,7 +1520,7 @@ export type GraphLink = Message<"memd.v1.GraphLink"> & {
  * Use `create(GraphLinkSchema)` to create a new message.
  */
 export const GraphLinkSchema: GenMessage<GraphLink> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 28);
+  messageDesc(file_memd_v1_memory_service, 29);
 
 /**
  * GraphResponse holds the graph.
@@ -1473,7 +1562,7 @@ export type GraphResponse = Message<"memd.v1.GraphResponse"> & {
  * Use `create(GraphResponseSchema)` to create a new message.
  */
 export const GraphResponseSchema: GenMessage<GraphResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 29);
+  messageDesc(file_memd_v1_memory_service, 30);
 
 /**
  * RestoreRequest names an archived memory.
@@ -1494,7 +1583,7 @@ export type RestoreRequest = Message<"memd.v1.RestoreRequest"> & {
  * Use `create(RestoreRequestSchema)` to create a new message.
  */
 export const RestoreRequestSchema: GenMessage<RestoreRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 30);
+  messageDesc(file_memd_v1_memory_service, 31);
 
 /**
  * RestoreResponse returns the restored memory.
@@ -1515,7 +1604,7 @@ export type RestoreResponse = Message<"memd.v1.RestoreResponse"> & {
  * Use `create(RestoreResponseSchema)` to create a new message.
  */
 export const RestoreResponseSchema: GenMessage<RestoreResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 31);
+  messageDesc(file_memd_v1_memory_service, 32);
 
 /**
  * RejectRequest names a staged memory.
@@ -1543,7 +1632,7 @@ export type RejectRequest = Message<"memd.v1.RejectRequest"> & {
  * Use `create(RejectRequestSchema)` to create a new message.
  */
 export const RejectRequestSchema: GenMessage<RejectRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 32);
+  messageDesc(file_memd_v1_memory_service, 33);
 
 /**
  * RejectResponse returns the rejected memory.
@@ -1564,7 +1653,7 @@ export type RejectResponse = Message<"memd.v1.RejectResponse"> & {
  * Use `create(RejectResponseSchema)` to create a new message.
  */
 export const RejectResponseSchema: GenMessage<RejectResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 33);
+  messageDesc(file_memd_v1_memory_service, 34);
 
 /**
  * CheckpointRequest summarises a finished task.
@@ -1648,7 +1737,7 @@ export type CheckpointRequest = Message<"memd.v1.CheckpointRequest"> & {
  * Use `create(CheckpointRequestSchema)` to create a new message.
  */
 export const CheckpointRequestSchema: GenMessage<CheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 34);
+  messageDesc(file_memd_v1_memory_service, 35);
 
 /**
  * CheckpointResponse returns the memory the checkpoint became.
@@ -1669,7 +1758,7 @@ export type CheckpointResponse = Message<"memd.v1.CheckpointResponse"> & {
  * Use `create(CheckpointResponseSchema)` to create a new message.
  */
 export const CheckpointResponseSchema: GenMessage<CheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 35);
+  messageDesc(file_memd_v1_memory_service, 36);
 
 /**
  * SyncRequest opens an agent session.
@@ -1711,7 +1800,7 @@ export type SyncRequest = Message<"memd.v1.SyncRequest"> & {
  * Use `create(SyncRequestSchema)` to create a new message.
  */
 export const SyncRequestSchema: GenMessage<SyncRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 36);
+  messageDesc(file_memd_v1_memory_service, 37);
 
 /**
  * ProjectSummary describes one project memd knows.
@@ -1753,7 +1842,7 @@ export type ProjectSummary = Message<"memd.v1.ProjectSummary"> & {
  * Use `create(ProjectSummarySchema)` to create a new message.
  */
 export const ProjectSummarySchema: GenMessage<ProjectSummary> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 37);
+  messageDesc(file_memd_v1_memory_service, 38);
 
 /**
  * SyncResponse tells the agent where it stands.
@@ -1816,7 +1905,7 @@ export type SyncResponse = Message<"memd.v1.SyncResponse"> & {
  * Use `create(SyncResponseSchema)` to create a new message.
  */
 export const SyncResponseSchema: GenMessage<SyncResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 38);
+  messageDesc(file_memd_v1_memory_service, 39);
 
 /**
  * HealthStatus is the daemon's state, shared by Sync and AdminService.Health.
@@ -1879,7 +1968,7 @@ export type HealthStatus = Message<"memd.v1.HealthStatus"> & {
  * Use `create(HealthStatusSchema)` to create a new message.
  */
 export const HealthStatusSchema: GenMessage<HealthStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 39);
+  messageDesc(file_memd_v1_memory_service, 40);
 
 /**
  * EmbedderStatus describes the active embedder and its queue.
@@ -1972,7 +2061,7 @@ export type EmbedderStatus = Message<"memd.v1.EmbedderStatus"> & {
  * Use `create(EmbedderStatusSchema)` to create a new message.
  */
 export const EmbedderStatusSchema: GenMessage<EmbedderStatus> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 40);
+  messageDesc(file_memd_v1_memory_service, 41);
 
 /**
  * BriefRequest asks for the briefing of a starting session.
@@ -2032,6 +2121,14 @@ export type BriefRequest = Message<"memd.v1.BriefRequest"> & {
    * @generated from field: string source_agent = 7;
    */
   sourceAgent: string;
+
+  /**
+   * The hook event or tool that asked (SessionStart, session.created, /memd load), for the
+   * injection record (InjectionService); empty records "Brief".
+   *
+   * @generated from field: string via = 8;
+   */
+  via: string;
 };
 
 /**
@@ -2039,7 +2136,7 @@ export type BriefRequest = Message<"memd.v1.BriefRequest"> & {
  * Use `create(BriefRequestSchema)` to create a new message.
  */
 export const BriefRequestSchema: GenMessage<BriefRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 41);
+  messageDesc(file_memd_v1_memory_service, 42);
 
 /**
  * BriefItem is one line of a briefing.
@@ -2074,7 +2171,7 @@ export type BriefItem = Message<"memd.v1.BriefItem"> & {
  * Use `create(BriefItemSchema)` to create a new message.
  */
 export const BriefItemSchema: GenMessage<BriefItem> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 42);
+  messageDesc(file_memd_v1_memory_service, 43);
 
 /**
  * BriefResponse holds the briefing.
@@ -2110,7 +2207,7 @@ export type BriefResponse = Message<"memd.v1.BriefResponse"> & {
  * Use `create(BriefResponseSchema)` to create a new message.
  */
 export const BriefResponseSchema: GenMessage<BriefResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 43);
+  messageDesc(file_memd_v1_memory_service, 44);
 
 /**
  * SuggestRequest carries a user's prompt.
@@ -2160,6 +2257,22 @@ export type SuggestRequest = Message<"memd.v1.SuggestRequest"> & {
    * @generated from field: int32 max_tokens = 6;
    */
   maxTokens: number;
+
+  /**
+   * The agent the session runs in (claude-code, codex, gemini, copilot, opencode), for the
+   * injection record (InjectionService).
+   *
+   * @generated from field: string source_agent = 7;
+   */
+  sourceAgent: string;
+
+  /**
+   * The hook event or tool that asked (UserPromptSubmit, BeforeAgent, chat.message), for the
+   * injection record; empty records "Suggest".
+   *
+   * @generated from field: string via = 8;
+   */
+  via: string;
 };
 
 /**
@@ -2167,7 +2280,7 @@ export type SuggestRequest = Message<"memd.v1.SuggestRequest"> & {
  * Use `create(SuggestRequestSchema)` to create a new message.
  */
 export const SuggestRequestSchema: GenMessage<SuggestRequest> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 44);
+  messageDesc(file_memd_v1_memory_service, 45);
 
 /**
  * MemoryPointer is one line that points to a memory.
@@ -2216,7 +2329,7 @@ export type MemoryPointer = Message<"memd.v1.MemoryPointer"> & {
  * Use `create(MemoryPointerSchema)` to create a new message.
  */
 export const MemoryPointerSchema: GenMessage<MemoryPointer> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 45);
+  messageDesc(file_memd_v1_memory_service, 46);
 
 /**
  * SuggestResponse holds the pointers, usually none.
@@ -2259,7 +2372,7 @@ export type SuggestResponse = Message<"memd.v1.SuggestResponse"> & {
  * Use `create(SuggestResponseSchema)` to create a new message.
  */
 export const SuggestResponseSchema: GenMessage<SuggestResponse> = /*@__PURE__*/
-  messageDesc(file_memd_v1_memory_service, 46);
+  messageDesc(file_memd_v1_memory_service, 47);
 
 /**
  * SearchMode chooses which index answers a search.

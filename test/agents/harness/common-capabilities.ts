@@ -6,7 +6,8 @@ import { mcpTool, type Turn } from "../model-server/script.js";
 import type { AgentName } from "./agents.js";
 import type { AgentRun, AgentWorld } from "./agent-world.js";
 import { MemoryKind } from "../../../gen/memd/v1/memory_pb.js";
-import { addMemory, importProvenMemory, storedMemories } from "./memories.js";
+import { addMemory, importProvenMemory, recordedInjections, storedMemories } from "./memories.js";
+import { o200kTokens } from "../../../daemon/src/injections/token-count.js";
 import { hooksLog, openWorld, type Wiring } from "./suite.js";
 
 /** How one agent's tests differ: the rest of each capability's test is the same for every agent. */
@@ -35,6 +36,26 @@ export function commonCapabilities(spec: AgentTestSpec): void {
   const open = (daemon = true) => openWorld(agent, { wiring: spec.wiring, daemon });
   const firstTurn = (run: AgentRun) => requestText(spec.turns(run.requests)[0] as ModelRequest);
   const ran = (run: AgentRun) => expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  /**
+   * Every injection memd gave in the run reached the model, and `memctl injections` has it with
+   * its tokens (o200k_base's count of the text recorded): a briefing's or the pointers' text line
+   * by line, and a recall's memories, each with its id and line as memory_search showed them.
+   */
+  const expectInjectionsRecorded = async (world: AgentWorld, run: AgentRun, kinds: readonly string[]) => {
+    const given = (await recordedInjections(world)).filter((i) => (i.tokens ?? 0) > 0);
+    expect(given.map((i) => i.kind)).toEqual(expect.arrayContaining(kinds.map((kind) => `INJECTION_KIND_${kind.toUpperCase()}`)));
+    const sent = spec.turns(run.requests).map(requestText).join("\n");
+    for (const injection of given) {
+      expect(injection.tokens, `${injection.via}: ${injection.text}`).toBe(o200kTokens(injection.text ?? ""));
+      if (injection.kind === "INJECTION_KIND_RECALL") {
+        for (const m of injection.memories ?? []) expect(sent, injection.via).toContain(m.line);
+        for (const m of injection.memories ?? []) expect(sent, injection.via).toContain(m.memoryId);
+      } else {
+        expect(injection.agent).toBe(spec.sourceAgent);
+        for (const line of (injection.text ?? "").split("\n").map((l) => l.trim()).filter(Boolean)) expect(sent, injection.via).toContain(line);
+      }
+    }
+  };
 
   it("briefs a new session: the project's decision reaches the model's first request", async () => {
     const world = await open();
@@ -42,6 +63,7 @@ export function commonCapabilities(spec: AgentTestSpec): void {
     const run = await world.run("Hello", [{ text: "Hi." }]);
     ran(run);
     expect(firstTurn(run)).toContain("We deploy the billing service with Argo CD");
+    await expectInjectionsRecorded(world, run, ["briefing"]);
   });
 
   it("points the prompt at the memory it needs, by id, with a way to read it whole that exists", async () => {
@@ -53,6 +75,7 @@ export function commonCapabilities(spec: AgentTestSpec): void {
     const text = firstTurn(run);
     expect(text).toContain("memd has memories that bear on this prompt (full text: the memory_search tool with ids, or memctl recall --depth 2 --ids ID,...):");
     expect(text).toContain(`- ${id} (procedure)`);
+    await expectInjectionsRecorded(world, run, ["briefing", "pointers"]);
   });
 
   it("lists memd's MCP tools and calls memory_search through them", async () => {
@@ -63,6 +86,7 @@ export function commonCapabilities(spec: AgentTestSpec): void {
     const turns = spec.turns(run.requests);
     expect([...toolsOffered(turns[0] as ModelRequest), firstTurn(run)].join("\n")).toMatch(/memd\S*memory_search/);
     expect(requestText(turns.at(-1) as ModelRequest)).toContain("The staging database listens on port 5433");
+    await expectInjectionsRecorded(world, run, ["recall"]);
   });
 
   it("saves through memd's MCP server with the session's id", async () => {

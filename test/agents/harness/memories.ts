@@ -60,3 +60,19 @@ export async function importProvenMemory(world: AgentWorld, content: string, kin
   if (imported.created !== 1) throw new Error(`memctl import created ${imported.created} memories, not 1`);
   return (JSON.parse(line) as { id: string }).id;
 }
+
+/** An injection as `memctl injections --json` prints it (proto JSON: empty fields left out). */
+export interface RecordedInjection {
+  kind: string;
+  via: string;
+  agent?: string;
+  sessionId?: string;
+  tokens?: number;
+  text?: string;
+  memories?: { memoryId: string; line: string }[];
+}
+
+/** Every injection memd recorded (the newest 1,000), read with the real memctl. */
+export async function recordedInjections(world: AgentWorld): Promise<RecordedInjection[]> {
+  return (await world.memctlJson<{ injections: RecordedInjection[] }>("injections", "--limit", "1000")).injections;
+}

@@ -447,4 +447,47 @@ ${MEMORY_CHANGED}
       `);
     },
   },
+  {
+    version: 14,
+    name: "the injection record: what memd put into agents' contexts",
+    up(db) {
+      // One row per answer of Brief, Suggest or Recall (a prompt that got nothing too), with the
+      // memories it carried in injected_memories. Kept for a bounded time and number of rows
+      // (InjectionLog.prune, run by maintenance), apart from session_injections, which
+      // de-duplicates within a session. A purged memory leaves the record, and so does the text
+      // of every injection that carried it, which may quote it.
+      db.exec(`
+        CREATE TABLE injections (
+          id           INTEGER PRIMARY KEY,
+          at           INTEGER NOT NULL,
+          session_id   TEXT NOT NULL,
+          agent        TEXT NOT NULL,
+          via          TEXT NOT NULL,
+          kind         TEXT NOT NULL,
+          project      TEXT NOT NULL,
+          prompt       TEXT NOT NULL,
+          text         TEXT NOT NULL,
+          tokens       INTEGER NOT NULL,
+          memory_count INTEGER NOT NULL
+        );
+        CREATE INDEX injections_at ON injections (at);
+        CREATE INDEX injections_session ON injections (session_id, id);
+        CREATE TABLE injected_memories (
+          injection_id INTEGER NOT NULL REFERENCES injections (id) ON DELETE CASCADE,
+          position     INTEGER NOT NULL,
+          memory_id    TEXT NOT NULL,
+          kind         TEXT NOT NULL,
+          line         TEXT NOT NULL,
+          score        REAL NOT NULL,
+          why          TEXT NOT NULL,
+          PRIMARY KEY (injection_id, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX injected_memories_memory ON injected_memories (memory_id, injection_id);
+        CREATE TRIGGER memories_injections_purge AFTER DELETE ON memories BEGIN
+          UPDATE injections SET text = '' WHERE id IN (SELECT injection_id FROM injected_memories WHERE memory_id = old.id);
+          DELETE FROM injected_memories WHERE memory_id = old.id;
+        END;
+      `);
+    },
+  },
 ];

@@ -14,6 +14,7 @@ import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMe
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { SearchMirror } from "./search-mirror.js";
+import { SqliteInjectionLog } from "./sqlite-injection-log.js";
 import { SqliteLlmSpend } from "./sqlite-llm-spend.js";
 import { SqliteMemoryFileSyncs } from "./sqlite-memory-file-syncs.js";
 import { SqliteSessionInjections } from "./sqlite-session-injections.js";
@@ -61,6 +62,7 @@ export class SqliteStore implements MemoryStore {
   readonly hub: SqliteHubStore;
   /** The small concerns of MemoryStore, each its own class on the same connection. */
   readonly injections: SqliteSessionInjections;
+  readonly injectionLog: SqliteInjectionLog;
   readonly skillDecisions: SqliteSkillDecisions;
   readonly memoryFileSyncs: SqliteMemoryFileSyncs;
   readonly llmSpend: SqliteLlmSpend;
@@ -103,6 +105,7 @@ export class SqliteStore implements MemoryStore {
     this.vault = new SqliteVaultStore(this.db);
     this.hub = new SqliteHubStore(this.db, this);
     this.injections = new SqliteSessionInjections(this.db);
+    this.injectionLog = new SqliteInjectionLog(this.db);
     this.skillDecisions = new SqliteSkillDecisions(this.db);
     this.memoryFileSyncs = new SqliteMemoryFileSyncs(this.db);
     this.llmSpend = new SqliteLlmSpend(this.db);
