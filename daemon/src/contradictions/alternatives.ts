@@ -141,6 +141,11 @@ export function findAlternatives(text: string, memoryWords: ReadonlySet<string>)
   return found;
 }
 
+/** Every alias of every member of a slot: what a memory naming one of them may be contradicted by. */
+export function slotAliases(slot: string): string[] {
+  return COMPILED.members.filter((m) => m.slots.includes(slot)).flatMap((m) => m.aliases);
+}
+
 function hasCue(slot: string, words: ReadonlySet<string>): boolean {
   return [...(COMPILED.slots.get(slot)?.cues ?? [])].some((cue) => words.has(cue));
 }

@@ -120,7 +120,9 @@ function readClause(text: string, reason: boolean, memoryWords: ReadonlySet<stri
     const value: ClaimValue = quantity ? { type: "quantity", quantity, labels: labelSet(key) } : { type: "setting", key, value: (m[2] as string).toLowerCase() };
     take(m.index ?? 0, (m.index ?? 0) + m[0].length, value);
   }
-  for (const entity of extractEntities(blanked)) {
+  // Read once: names are taken last, from what the values before them left of the clause.
+  const entities = extractEntities(text);
+  for (const entity of entities) {
     if (entity.type !== "url" && entity.type !== "file") continue;
     const at = blanked.toLowerCase().indexOf(entity.key);
     if (at < 0) continue;
@@ -151,7 +153,7 @@ function readClause(text: string, reason: boolean, memoryWords: ReadonlySet<stri
     take(quantity.start, quantity.end, value.type === "quantity" && per !== undefined ? { ...value, per: PERIODS[per] ?? per } : value);
   }
   // Longest first: "Kansas City Masterpiece BBQ" before the "BBQ" inside it.
-  const names = extractEntities(blanked).filter((e) => e.type !== "concept").sort((x, y) => y.key.length - x.key.length);
+  const names = entities.filter((e) => e.type !== "concept" && e.type !== "url" && e.type !== "file").sort((x, y) => y.key.length - x.key.length);
   for (const entity of names) {
     const at = blanked.toLowerCase().indexOf(entity.key);
     if (at < 0) continue;

@@ -1,4 +1,5 @@
 import type { HalfLives } from "../lifecycle/half-lives.js";
+import type { ContradictionWatch } from "../contradictions/contradiction-watch.js";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
 import type { Maintenance } from "../maintenance/maintenance.js";
@@ -16,6 +17,8 @@ export interface ServiceDeps {
   daemon: DaemonInfo;
   /** Embeddings and vector search; null when turned off (MEMD_EMBEDDER=none). */
   embeddings: EmbeddingRuntime | null;
+  /** Contradictions found on write: detected before a memory is stored, recorded after, judged off the request path. */
+  contradictions: ContradictionWatch;
   /** Consolidation and GC, on demand and on schedule. */
   maintenance: Maintenance;
   /** Each kind's half-life (MEMD_HALF_LIVES), for DescribeDecay. */

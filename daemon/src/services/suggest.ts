@@ -8,7 +8,7 @@ import { refuseSecretIn } from "../memory/identifier-secrets.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { withAuthor } from "../memory/author.js";
 import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
-import { type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
+import { type BriefingContradiction, type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { promptQuery, renderPointers, selectPointers } from "../recall/prompt-pointers.js";
 import { fitBudget, itemTokens, summarize } from "../recall/recall-budget.js";
@@ -40,7 +40,10 @@ const ZONES: Record<BriefingZone, BriefZone> = {
   episode: BriefZone.EPISODE,
   review_due: BriefZone.REVIEW_DUE,
   skill_proposal: BriefZone.SKILL_PROPOSAL,
+  contradiction: BriefZone.CONTRADICTION,
 };
+/** Open contradictions read for the briefing; it shows two. */
+const BRIEF_CONTRADICTIONS = 4;
 
 /**
  * Brief: the session-start briefing. It resolves (and so registers) the project as Sync does,
@@ -72,6 +75,7 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
       reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
       // Proposals become Claude Code skills: another agent's session has no use for them.
       skillProposals: req.sourceAgent === "" || req.sourceAgent === "claude-code" ? syncSkillProposals(deps, req, project, ctx) : [],
+      contradictions: openContradictions(deps, project),
     },
     { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.injections.of(sessionId) },
   );
@@ -132,6 +136,16 @@ export async function suggestPointers(
     project: project ?? "",
     vectorsSkipped: matches.vectorsSkipped,
   };
+}
+
+/** The project's (and global's) open contradictions, newest first, with both memories. */
+function openContradictions(deps: ServiceDeps, project: string): BriefingContradiction[] {
+  const projects = project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [project, GLOBAL_PROJECT];
+  return deps.store.contradictions.list({ projects, settled: false, limit: BRIEF_CONTRADICTIONS }).flatMap((c) => {
+    const newer = deps.store.get(c.memoryId);
+    const older = deps.store.get(c.otherId);
+    return newer && older ? [{ id: c.id, newer, older, subject: c.subject }] : [];
+  });
 }
 
 /** Records what a session was given; the records of idle sessions are pruned on the way, so the table only grows with use. */
