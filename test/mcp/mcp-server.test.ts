@@ -11,7 +11,7 @@ import { MCP_BIN, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daem
 const ALL_TOOLS = [
   "memory_archive", "memory_checkpoint", "memory_clean", "memory_compress", "memory_consolidate", "memory_get", "memory_health",
   "memory_history", "memory_promote", "memory_reject", "memory_save", "memory_search", "memory_staged",
-  "memory_start", "memory_stats", "memory_supersede", "memory_sync", "memory_update",
+  "memory_start", "memory_stats", "memory_supersede", "memory_sync", "memory_update", "memory_contradictions", "memory_settle",
 ];
 
 interface McpSession {

@@ -23,6 +23,7 @@ describe("stanceAt", () => {
   it("tells a local denial from a thing that holds", () => {
     expect(stanceOf("Postgres in tests, not SQLite.", "SQLite")).toBe("denied");
     expect(stanceOf("Postgres in tests, not SQLite.", "Postgres")).toBe("holds");
+    expect(stanceOf("Always use pnpm, never npm or yarn.", "yarn")).toBe("denied");
   });
 
   it("reads 'now' as the current state", () => {

@@ -26,7 +26,9 @@ const TURNED_BEFORE = /\b(?:turned|switched|shut)\s+(?:the\s+)?$/;
 const FROM_BEFORE = /\bfrom\s+(?:(?:the|our|a|an)\s+)?(?:[\w.@/-]+\s+)?$/;
 const CHANGED_FROM_BEFORE = /\b(?:moved|moving|switched|migrated|migrating|changed|came)\s+(?:[\w.@/-]+\s+){0,3}from\s+(?:(?:the|our)\s+)?$/;
 const DENIED_BEFORE = new RegExp(
-  String.raw`\b(?:not|never|no|instead of|rather than|without|nor|avoid|isn't|aren't|don't|doesn't|shouldn't)\s+(?:(?:the|a|an|any|use|using|run|on|in|with|by|via|through|to)\s+){0,2}$`,
+  String.raw`\b(?:not|never|no|instead of|rather than|without|nor|avoid|isn't|aren't|don't|doesn't|shouldn't)\s+(?:(?:the|a|an|any|use|using|run|on|in|with|by|via|through|to)\s+){0,2}` +
+    // "never npm or yarn": every member of the list is denied.
+    String.raw`(?:[\w.@/-]+,?\s+(?:or|and|nor)\s+){0,2}$`,
 );
 const DENIED_AFTER = /^\s+(?:is|are|was|were)\s+(?:not|never)\b|^\s+(?:is|are)\s+banned\b/;
 /** A change whose target follows "to", "with", "for" or "by" ("moved to Auth0", "replaced X with Vitest", "dropped X for ws"). */
