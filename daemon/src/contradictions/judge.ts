@@ -46,7 +46,7 @@ const SCORES = {
 
 /** The strongest contradiction between a newer memory's claims and an older one's, or null. */
 export function judgeContradiction(newer: MemoryClaims, older: MemoryClaims): ContradictionFinding | null {
-  let best: ContradictionFinding | null = gonePhrase(newer, older) ?? gonePhrase(older, newer, true);
+  let best: ContradictionFinding | null = null;
   for (const n of newer.clauses) {
     for (const o of older.clauses) {
       for (const a of n.mentions) {
@@ -57,7 +57,9 @@ export function judgeContradiction(newer: MemoryClaims, older: MemoryClaims): Co
       }
     }
   }
-  return best;
+  // A gone phrase only where the values said too little: they name it better ("feature flags: LaunchDarkly").
+  if (best !== null && best.score >= LIKELY_CONTRADICTION) return best;
+  return gonePhrase(newer, older) ?? gonePhrase(older, newer, true) ?? best;
 }
 
 function compare(a: Mention, n: Clause, newer: MemoryClaims, b: Mention, o: Clause, older: MemoryClaims): ContradictionFinding | null {
