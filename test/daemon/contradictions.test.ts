@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterEach, describe, expect, it } from "vitest";
 import { ContradictionResolution, ContradictionSource, ContradictionStatus } from "../../gen/memd/v1/contradiction_pb.js";
-import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
+import { MemoryKind, MemorySchema, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { BriefZone } from "../../gen/memd/v1/memory_service_pb.js";
 import { REPO_ROOT } from "../helpers/daemon.js";
 import { fakeClock, type InProcessDaemon, startInProcessDaemon } from "../helpers/in-process-daemon.js";
@@ -124,7 +125,9 @@ describe("contradictions caught on write (a real daemon on a real socket)", () =
     const { clients } = await start();
     const stored = await clients.memory.save({ content: "Secrets are stored in HashiCorp Vault.", project: "acme" });
     const exported = await clients.memory.save({ content: "Secrets moved to AWS Secrets Manager.", project: "elsewhere" });
-    const moved = { ...exported.memory, id: "01JAAAAAAAAAAAAAAAAAAAAAAA", project: "acme" };
+    const moved = create(MemorySchema, exported.memory);
+    moved.id = "01JAAAAAAAAAAAAAAAAAAAAAAA";
+    moved.project = "acme";
     await clients.admin.import({ memories: [moved] });
     const listed = await until(() => clients.contradictions.listContradictions({ project: "acme" }), (res) => res.contradictions.length > 0);
     expect(listed.contradictions[0]).toMatchObject({ source: ContradictionSource.IMPORT });
