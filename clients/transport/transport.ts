@@ -7,6 +7,7 @@ import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
+import { ContradictionService } from "../../gen/memd/v1/contradiction_service_pb.js";
 import { HubService } from "../../gen/memd/v1/hub_service_pb.js";
 import { InjectionService } from "../../gen/memd/v1/injection_service_pb.js";
 import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
@@ -60,8 +61,9 @@ export interface MemdClients {
   viewer: Client<typeof ViewerService>;
   hub: Client<typeof HubService>;
   injections: Client<typeof InjectionService>;
+  contradictions: Client<typeof ContradictionService>;
 }
 
 export function createMemdClients(transport: Transport): MemdClients {
-  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport), viewer: createClient(ViewerService, transport), hub: createClient(HubService, transport), injections: createClient(InjectionService, transport) };
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport), viewer: createClient(ViewerService, transport), hub: createClient(HubService, transport), injections: createClient(InjectionService, transport), contradictions: createClient(ContradictionService, transport) };
 }

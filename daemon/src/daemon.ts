@@ -7,6 +7,7 @@ import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
+import { ContradictionService } from "../../gen/memd/v1/contradiction_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
 import { ModelService } from "../../gen/memd/v1/model_service_pb.js";
 import { VaultService } from "../../gen/memd/v1/vault_service_pb.js";
@@ -38,6 +39,9 @@ import { createMemoryFileService } from "./services/memory-file-service.js";
 import { createModelService } from "./services/model-service.js";
 import { createProjectResolver } from "./services/project-resolver.js";
 import { createSkillService } from "./services/skill-service.js";
+import { createContradictionService } from "./services/contradiction-service.js";
+import { ContradictionWatch } from "./contradictions/contradiction-watch.js";
+import { createContradictionJudge } from "./llm/contradiction-judge.js";
 import { createVaultService, type VaultHandle } from "./services/vault-service.js";
 import { createViewerService } from "./services/viewer-service.js";
 import { createHubService } from "./services/hub-service.js";
@@ -115,14 +119,17 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
 
+    // Optional (MEMD_LLM): summaries for consolidation, distillation for the transcript sweep, and
+    // judgements of the contradictions the rules could not decide.
+    const llm = chooseChatModel(config.llm, store.llmSpend, now);
+    if (llm) logger.info({ model: modelLabel(llm), dailyTokens: config.llm.dailyTokens }, "language model configured for consolidation, transcript sweeps and contradictions");
+    const contradictions = new ContradictionWatch({ store, judge: llm && createContradictionJudge(llm), logger, now });
+    cleanups.push(() => contradictions.close());
+
     const embeddings = await startEmbeddings(config, store, logger, now, (seqs, runtime) =>
-      mergeNewlyEmbedded(store, store.vectors, (seq, filter, limit) => runtime.similarTo([seq], filter, limit), seqs, now(), logger),
+      mergeNewlyEmbedded(store, store.vectors, (seq, filter, limit) => runtime.similarTo([seq], filter, limit), seqs, now(), logger, contradictions),
     );
     if (embeddings) cleanups.push(() => embeddings.close());
-
-    // Optional (MEMD_LLM): summaries for consolidation and distillation for the transcript sweep.
-    const llm = chooseChatModel(config.llm, store.llmSpend, now);
-    if (llm) logger.info({ model: modelLabel(llm), dailyTokens: config.llm.dailyTokens }, "language model configured for consolidation and transcript sweeps");
 
     const newId = monotonicFactory();
     const maintenance = new Maintenance({
@@ -155,6 +162,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       embeddings,
       recorder,
       maintenance,
+      contradictions,
       resolveProject: createProjectResolver(store),
       now,
       newId: () => newId(now()),
@@ -182,6 +190,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(MemoryService, createMemoryService(deps));
       router.service(AdminService, createAdminService(deps));
       router.service(SkillService, createSkillService(deps));
+      router.service(ContradictionService, createContradictionService(deps));
       router.service(CaptureService, capture.service);
       router.service(MemoryFileService, createMemoryFileService(deps, memoryFiles));
       router.service(ModelService, createModelService(deps));

@@ -9,8 +9,8 @@ import { MCP_BIN, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daem
 
 
 const ALL_TOOLS = [
-  "memory_archive", "memory_checkpoint", "memory_clean", "memory_compress", "memory_consolidate", "memory_get", "memory_health",
-  "memory_history", "memory_promote", "memory_reject", "memory_save", "memory_search", "memory_staged",
+  "memory_archive", "memory_checkpoint", "memory_clean", "memory_compress", "memory_consolidate", "memory_contradictions", "memory_get",
+  "memory_health", "memory_history", "memory_promote", "memory_reject", "memory_save", "memory_search", "memory_settle", "memory_staged",
   "memory_start", "memory_stats", "memory_supersede", "memory_sync", "memory_update",
 ];
 
@@ -173,6 +173,21 @@ describe("memd-mcp against a running daemon", () => {
     await session?.client.close();
     await daemon?.stop();
     if (daemon) fs.rmSync(daemon.home, { recursive: true, force: true });
+  });
+
+  it("says what a save contradicts and how to settle it, then settles it when told which memory holds", async () => {
+    const old = idIn(await ok(client, "memory_save", { content: "Feature flags are served by LaunchDarkly.", kind: "decision", project: "flags" }));
+    const saved = await ok(client, "memory_save", { content: "We dropped LaunchDarkly; flags now come from a self-hosted Unleash.", kind: "decision", project: "flags" });
+    const lines = saved.split("\n");
+    expect(lines[1]).toBe("This may contradict 1 active memory (memd queued the pair and changed nothing):");
+    const contradiction = /^- contradiction (\d+) \(feature flags: Unleash here, LaunchDarkly there\): (\S+) \[decision, flags\]/.exec(lines[2] ?? "");
+    expect(contradiction?.[2]).toBe(old);
+    expect(lines[3]).toContain('call memory_settle with the contradiction id and keep "newer": the old one is superseded');
+    expect(await ok(client, "memory_contradictions", { project: "flags" })).toContain(`1 open:\n${idIn(saved)}`);
+
+    const settled = await ok(client, "memory_settle", { id: Number(contradiction?.[1]), keep: "newer" });
+    expect(settled).toBe(`contradiction ${contradiction?.[1]} settled: superseded ${old} [decision, flags, superseded] Feature flags are served by LaunchDarkly.`);
+    expect(await ok(client, "memory_contradictions", { project: "flags" })).toBe("no open contradictions");
   });
 
   it("syncs a session into the project derived from the working directory", async () => {

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
 import { registerCaptureCommand } from "./capture-command.js";
+import { registerContradictionCommands } from "./contradiction-commands.js";
 import { registerCorrectionCommands } from "./correction-commands.js";
 import { intParser } from "./enums.js";
 import { registerMaintenanceCommands } from "./maintenance-commands.js";
@@ -39,6 +40,7 @@ registerMemoryCommands(program);
 registerSuggestCommand(program);
 registerInjectionsCommand(program);
 registerCorrectionCommands(program);
+registerContradictionCommands(program);
 registerAdminCommands(program);
 registerDaemonCommands(program);
 registerReindexCommand(program);

@@ -3,6 +3,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Command, Option } from "commander";
 import { MemoryKindSchema, MemoryStatusSchema, ProvenanceSchema, TierSchema } from "../../../gen/memd/v1/memory_pb.js";
 import { RecallResponseSchema, ScoreExplanationSchema, SearchMode, SearchModeSchema, StringListSchema, UpdateRequestSchema } from "../../../gen/memd/v1/memory_service_pb.js";
+import { contradictionNotes } from "./contradiction-commands.js";
 import { action } from "./context.js";
 import {
   dateParser, enumListParser, enumNames, enumParser, intParser, listParser, numberParser,
@@ -59,7 +60,7 @@ export function registerMemoryCommands(program: Command): void {
       .option("--wait", "answer only once the memory's vector exists (for scripts)"),
   ).action(
     action(async (ctx, words: string[], opts: FieldOptions & { provenance?: number; session?: string; agent?: string; wait?: boolean }) => {
-      const { memory } = await ctx.clients.memory.save({
+      const { memory, contradictions } = await ctx.clients.memory.save({
         content: words.join(" "),
         kind: opts.kind,
         project: opts.project,
@@ -84,7 +85,7 @@ export function registerMemoryCommands(program: Command): void {
       });
       if (!memory) throw new Error("the daemon returned no memory");
       if (ctx.json) ctx.printJson(memoryJson(memory));
-      else ctx.print(`saved ${memory.id} in ${memory.project}`);
+      else for (const line of [`saved ${memory.id} in ${memory.project}`, ...contradictionNotes(contradictions)]) ctx.print(line);
     }),
   );
 
@@ -289,7 +290,7 @@ export function registerMemoryCommands(program: Command): void {
       action(async (ctx, words: string[], opts: {
         problem?: string; solution?: string; files?: string[]; concepts?: string[]; project?: string; kind?: number; session?: string; agent?: string;
       }) => {
-        const { memory } = await ctx.clients.memory.checkpoint({
+        const { memory, contradictions } = await ctx.clients.memory.checkpoint({
           summary: words.join(" "),
           problem: opts.problem,
           solution: opts.solution,
@@ -303,7 +304,7 @@ export function registerMemoryCommands(program: Command): void {
         });
         if (!memory) throw new Error("the daemon returned no memory");
         if (ctx.json) ctx.printJson(memoryJson(memory));
-        else ctx.print(`checkpoint saved as ${memory.id} in ${memory.project}`);
+        else for (const line of [`checkpoint saved as ${memory.id} in ${memory.project}`, ...contradictionNotes(contradictions)]) ctx.print(line);
       }),
     );
 }

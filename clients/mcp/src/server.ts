@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { registerAdminTools } from "./admin-tools.js";
+import { registerContradictionTools } from "./contradiction-tools.js";
 import { registerMemoryTools } from "./memory-tools.js";
 import { registerMemoryFileTools } from "./memory-file-tools.js";
 import { registerRecallTool } from "./recall-tool.js";
@@ -13,7 +14,8 @@ const INSTRUCTIONS = `memd is your long-term memory across sessions.
 - Call memory_search before deciding how to do something, when the user refers to earlier work, and when an error looks familiar.
 - Call memory_save at once when the user states a preference or rule, when a decision is made (with its reason), and when you learn a durable fact.
 - Call memory_checkpoint when a task is finished.
-- Correct with memory_supersede or memory_update; retire with memory_archive. Never save secrets.`;
+- Correct with memory_supersede or memory_update; retire with memory_archive. Never save secrets.
+- When a save says it may contradict a memory, settle it with memory_settle (ask the user when unsure).`;
 
 /**
  * The SDK validates what a user answers to an elicitation with this; memd never asks the user
@@ -38,6 +40,7 @@ export function createMemdMcpServer(options: MemdMcpOptions): McpServer {
   registerRecallTool(server, ctx);
   registerMemoryTools(server, ctx);
   registerStagedTools(server, ctx);
+  registerContradictionTools(server, ctx);
   registerMemoryFileTools(server, ctx);
   return server;
 }

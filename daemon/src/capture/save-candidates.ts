@@ -3,7 +3,8 @@ import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
-import type { MemoryRecords } from "../store/store.js";
+import type { ContradictionWatch } from "../contradictions/contradiction-watch.js";
+import type { ContradictionRecord, MemoryRecords } from "../store/store.js";
 import type { CaptureCandidate } from "./candidate.js";
 import { MAX_PREFERENCES_PER_SESSION, MAX_STAGED_PER_SESSION, MAX_TRACES_PER_SESSION } from "./extract-candidates.js";
 import { SHELL_FAILURE_TAG } from "./failure-trace.js";
@@ -21,6 +22,8 @@ export interface SaveContext {
   /** Never empty: without it a repeat sweep could not be recognised. */
   sessionId: string;
   sourceAgent: string;
+  /** Finds the active memories a candidate contradicts; such a candidate is staged, with the pairs recorded. */
+  contradictions?: Pick<ContradictionWatch, "detect" | "record">;
 }
 
 export type CaptureOutcome = "created" | "merged" | "already-saved";
@@ -29,6 +32,8 @@ export interface CapturedMemory {
   memory: MemoryRecord;
   outcome: CaptureOutcome;
   candidate: CaptureCandidate;
+  /** The active memories it contradicts, recorded when it was created. */
+  contradictions?: ContradictionRecord[];
 }
 
 export interface SaveResult {
@@ -81,13 +86,17 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
       result.captured.push({ memory: merged, outcome: "merged", candidate });
       continue;
     }
+    // What the session said against an active memory is a question for a person, not a fact yet.
+    const detection = ctx.contradictions?.detect(record);
+    if (detection && detection.likely.length > 0) record = { ...record, status: "staged" };
     const detail = candidate.model ? `transcript sweep, distilled by ${candidate.model}` : "transcript sweep";
     store.insert(record, { at: record.createdAt, action: "created", sessionId: record.sessionId, detail });
+    const contradictions = detection && ctx.contradictions ? ctx.contradictions.record(record, detection, "sweep") : [];
     mine.push(record);
     if (staged) stagedLeft -= 1;
     else if (trace) tracesLeft -= 1;
     else preferencesLeft -= 1;
-    result.captured.push({ memory: record, outcome: "created", candidate });
+    result.captured.push({ memory: record, outcome: "created", candidate, contradictions });
   }
   return result;
 }

@@ -67,6 +67,26 @@ export function supersedeMemory(
   return { next, old: superseded };
 }
 
+/**
+ * A contradiction was settled for `winnerId`, a memory already stored: the loser is superseded by
+ * it, as a correction would supersede it, without a new memory. Only a current claim can lose.
+ */
+export function supersededBy(loser: MemoryRecord, winnerId: string, now: number): MemoryRecord {
+  if (loser.status !== "active" && loser.status !== "staged") {
+    throw new FailedPreconditionError(`memory ${loser.id} is ${loser.status}: the contradiction no longer holds, and there is nothing to settle`);
+  }
+  return { ...loser, status: "superseded", supersededBy: winnerId, invalidAt: now, updatedAt: now };
+}
+
+/** The memory kept when a contradiction was settled points back at the one it replaced, unless it already replaced another. */
+export function supersedesLoser(winner: MemoryRecord, loserId: string, now: number): MemoryRecord {
+  if (winner.status !== "active" && winner.status !== "staged") {
+    throw new FailedPreconditionError(`memory ${winner.id} is ${winner.status}: keep the other memory, or archive both`);
+  }
+  // A staged memory kept over an active one has been confirmed by the person who chose it.
+  return { ...winner, status: "active", supersedes: winner.supersedes === "" ? loserId : winner.supersedes, updatedAt: now };
+}
+
 /** A person confirmed a staged memory. */
 export function promoteMemory(memory: MemoryRecord, now: number): MemoryRecord {
   if (memory.status !== "staged") {

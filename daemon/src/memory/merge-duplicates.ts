@@ -46,13 +46,20 @@ export interface SimilarOutcome {
  * later memory is ever merged into the earlier, so the decision is the same whichever vector
  * arrives first.
  */
-export function mergeSimilar(store: MemoryRecords, memory: MemoryRecord, neighbours: readonly ScoredMemory[], at: number): SimilarOutcome {
+export function mergeSimilar(
+  store: MemoryRecords,
+  memory: MemoryRecord,
+  neighbours: readonly ScoredMemory[],
+  at: number,
+  keepApart: (newer: MemoryRecord, older: MemoryRecord) => boolean = () => false,
+): SimilarOutcome {
   const outcome: SimilarOutcome = { mergedInto: null, corroborated: [] };
   if (memory.status !== "active" && memory.status !== "staged") return outcome;
   const older = neighbours.filter((n) => n.memory.id !== memory.id && isOlder(n.memory, memory));
+  // "Auth is Clerk" and "auth is Auth0" are close in meaning and say opposite things: never one memory.
   const decision = dedupDecision(
     memory,
-    older.map((n) => ({ memory: n.memory, similarity: n.score })),
+    older.filter((n) => !keepApart(memory, n.memory)).map((n) => ({ memory: n.memory, similarity: n.score })),
     DEFAULT_DEDUP_CONFIG,
   );
   if (decision.action === "merge") {
@@ -90,6 +97,14 @@ const DEDUP_NEIGHBOURS = 10;
 /** The memories nearest in meaning to a stored one (itself left out), best first; score is cosine. */
 export type NeighboursOf = (memorySeq: number, filter: MemoryFilter, limit: number) => ScoredMemory[];
 
+/** What contradiction detection does with a newly embedded memory's neighbours (see ContradictionWatch). */
+export interface NeighbourContradictions {
+  /** Whether two memories likely contradict: such a pair is never merged as duplicates. */
+  contradicts(newer: MemoryRecord, older: MemoryRecord): boolean;
+  /** Judges the neighbours a memory was not merged into. */
+  checkNeighbours(memory: MemoryRecord, neighbours: readonly ScoredMemory[]): void;
+}
+
 /**
  * Dedup on write by meaning, and corroboration of staged memories, once new memories' vectors
  * exist. Only new writes, once (the store's pending list): not imports, which are restored
@@ -103,13 +118,16 @@ export function mergeNewlyEmbedded(
   memorySeqs: readonly number[],
   at: number,
   logger: Logger,
+  contradictions?: NeighbourContradictions,
 ): void {
   for (const seq of store.takeDedupPending(memorySeqs).sort((a, b) => a - b)) {
     const [found] = vectors.memoriesBySeq([seq]);
     const memory = found && store.get(found.memory.id);
     if (!memory) continue;
     const filter = { projects: neighbourProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
-    const outcome = mergeSimilar(store, memory, neighboursOf(seq, filter, DEDUP_NEIGHBOURS), at);
+    const neighbours = neighboursOf(seq, filter, DEDUP_NEIGHBOURS);
+    const outcome = mergeSimilar(store, memory, neighbours, at, contradictions && ((newer, older) => contradictions.contradicts(newer, older)));
+    if (!outcome.mergedInto) contradictions?.checkNeighbours(memory, neighbours);
     if (outcome.mergedInto) logger.info({ memory: memory.id, mergedInto: outcome.mergedInto }, "merged a near-duplicate");
     if (outcome.corroborated.length > 0) logger.info({ memory: memory.id, corroborated: outcome.corroborated }, "corroborated staged memories");
   }

@@ -23,8 +23,9 @@ const sources: BriefingSources = {
     { memoryId: "S2", name: "squash-fixups" },
     { memoryId: "S3", name: "third-one" },
   ],
+  contradictions: [],
 };
-const nothing: BriefingSources = { project: "api", preferences: [], decisionsAndFacts: [], episodes: [], reviewDue: [], skillProposals: [] };
+const nothing: BriefingSources = { project: "api", preferences: [], decisionsAndFacts: [], episodes: [], reviewDue: [], skillProposals: [], contradictions: [] };
 const options: BriefingOptions = { maxItems: 8, maxChars: 8000, alreadyInjected: new Set() };
 
 const bullets = (text: string) => text.split("\n").filter((line) => line.startsWith("- "));
@@ -98,5 +99,20 @@ describe("composeBriefing", () => {
     expect(bullets(alone.text)).toEqual(["- Skill proposal: run-migrations (memctl skills approve S1)"]);
     expect(alone.injectedIds).toEqual([]);
     expect(composeBriefing(nothing, options)).toEqual({ items: [], text: "", injectedIds: [] });
+  });
+
+  it("keeps two open contradictions at the end, each with both memories and how to settle it", () => {
+    const contradictions = [3, 2, 1].map((id) => ({
+      id,
+      newer: { id: `N${id}`, content: "Auth moved to Auth0." },
+      older: { id: `O${id}`, content: "Auth is Clerk, not custom JWT." },
+      subject: "auth provider",
+    }));
+    const briefing = composeBriefing({ ...sources, reviewDue: [], skillProposals: [], contradictions }, options);
+    expect(briefing.items.slice(-2).map((item) => item.zone)).toEqual(["contradiction", "contradiction"]);
+    expect(briefing.text).toContain("Memories that contradict each other (ask the user which holds");
+    expect(briefing.text).toContain('- contradiction 3 (auth provider): newer "Auth moved to Auth0." [N3] against older "Auth is Clerk, not custom JWT." [O3]');
+    expect(briefing.text).not.toContain("contradiction 1 ");
+    expect(briefing.injectedIds).not.toContain("N3");
   });
 });

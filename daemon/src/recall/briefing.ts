@@ -6,10 +6,19 @@ export const DEFAULT_BRIEFING_ITEMS = 8;
 /** How much of a memory one item shows. */
 const ITEM_CHARS = 160;
 /** Per-zone shares of the default eight items; a larger max_items scales them. */
-const QUOTAS = { preferences: 3, decisionsAndFacts: 3, episodes: 2, reviewDue: 2, skillProposals: 2 } as const;
+const QUOTAS = { preferences: 3, decisionsAndFacts: 3, episodes: 2, reviewDue: 2, skillProposals: 2, contradictions: 2 } as const;
 
 /** Where a briefing item comes from. */
-export type BriefingZone = "preference" | "project" | "episode" | "review_due" | "skill_proposal";
+export type BriefingZone = "preference" | "project" | "episode" | "review_due" | "skill_proposal" | "contradiction";
+
+/** An open contradiction of the project, to settle with the user. */
+export interface BriefingContradiction {
+  id: number;
+  newer: Pick<MemoryRecord, "id" | "content">;
+  older: Pick<MemoryRecord, "id" | "content">;
+  /** What they disagree on ("auth provider"). */
+  subject: string;
+}
 
 /** A memory the daemon proposes as a Claude Code skill; only a person approves it. */
 export interface BriefingProposal {
@@ -26,6 +35,8 @@ export interface BriefingSources {
   episodes: readonly MemoryRecord[];
   reviewDue: readonly MemoryRecord[];
   skillProposals: readonly BriefingProposal[];
+  /** Newest first. */
+  contradictions: readonly BriefingContradiction[];
 }
 
 export interface BriefingItem {
@@ -84,7 +95,8 @@ export function composeBriefing(sources: BriefingSources, options: BriefingOptio
   const proposals = sources.skillProposals
     .filter((p) => p.memoryId !== "" && p.name !== "")
     .slice(0, Math.min(quota(QUOTAS.skillProposals), maxItems - review.length));
-  const room = maxItems - review.length - proposals.length;
+  const contradictions = sources.contradictions.slice(0, Math.max(0, Math.min(quota(QUOTAS.contradictions), maxItems - review.length - proposals.length)));
+  const room = maxItems - review.length - proposals.length - contradictions.length;
   const main = [
     ...take(byWeight(sources.preferences), quota(QUOTAS.preferences)).map((m) => memoryItem("preference", m)),
     ...take(byWeight(sources.decisionsAndFacts), quota(QUOTAS.decisionsAndFacts)).map((m) => memoryItem("project", m)),
@@ -94,13 +106,14 @@ export function composeBriefing(sources: BriefingSources, options: BriefingOptio
     ...main,
     ...review.map((m) => memoryItem("review_due", m)),
     ...proposals.map((p): BriefingItem => ({ zone: "skill_proposal", memoryId: p.memoryId, line: `Skill proposal: ${p.name} (memctl skills approve ${p.memoryId})`, byOthers: false })),
+    ...contradictions.map((c): BriefingItem => ({ zone: "contradiction", memoryId: c.newer.id, line: contradictionLine(c), byOthers: false })),
   ];
   // Items leave from the end until the text fits; an empty briefing always does.
   for (let kept = items.length; kept >= 0; kept--) {
     const text = renderBriefing(sources.project, items.slice(0, kept));
     if (text.length <= options.maxChars) {
       const shown = items.slice(0, kept);
-      return { items: shown, text, injectedIds: shown.filter((item) => item.zone !== "skill_proposal").map((item) => item.memoryId) };
+      return { items: shown, text, injectedIds: shown.filter((item) => item.zone !== "skill_proposal" && item.zone !== "contradiction").map((item) => item.memoryId) };
     }
   }
   return { items: [], text: "", injectedIds: [] };
@@ -122,7 +135,17 @@ function renderBriefing(project: string, items: readonly BriefingItem[]): string
   if (review.length > 0) lines.push("Due for review (ask the user to confirm, edit or archive):", ...review);
   const proposals = group(["skill_proposal"]);
   if (proposals.length > 0) lines.push("Proven memories that could become Claude Code skills (only the user decides):", ...proposals);
+  const contradictions = group(["contradiction"]);
+  if (contradictions.length > 0) {
+    lines.push("Memories that contradict each other (ask the user which holds, then settle: memory_settle, or memctl contradictions settle ID --keep newer|older|both):", ...contradictions);
+  }
   return lines.join("\n");
+}
+
+/** "contradiction 12 (auth provider): "Auth moved to Auth0" [01J...] against "Auth is Clerk" [01J...]". */
+function contradictionLine(c: BriefingContradiction): string {
+  const subject = c.subject === "" ? "" : ` (${c.subject})`;
+  return `contradiction ${c.id}${subject}: newer "${oneLine(c.newer.content, ITEM_CHARS / 2)}" [${c.newer.id}] against older "${oneLine(c.older.content, ITEM_CHARS / 2)}" [${c.older.id}]`;
 }
 
 /** One line of a text, at most `max` characters, cut at a word boundary. */

@@ -17,6 +17,7 @@ import { GLOBAL_PROJECT } from "../memory/memory.js";
 import { refuseSecretIdentifiers } from "../memory/identifier-secrets.js";
 import { within } from "../within.js";
 import { requestLoggerKey } from "./context.js";
+import { contradictionToPb } from "./contradiction-convert.js";
 import { memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 
@@ -84,6 +85,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       project,
       sessionId,
       sourceAgent: req.sourceAgent.trim().slice(0, MAX_LABEL_CHARS),
+      contradictions: deps.contradictions,
     });
     const count = (outcome: CapturedMemory["outcome"]) => result.captured.filter((c) => c.outcome === outcome).length;
     const created = count("created");
@@ -119,6 +121,7 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
         outcome: OUTCOMES[c.outcome],
         reason: c.candidate.reason,
         line: c.candidate.line,
+        contradictions: (c.contradictions ?? []).map((found) => contradictionToPb(found, deps.store)),
       })),
       linesRead: read.linesRead,
       malformedLines: read.malformedLines,

@@ -1,4 +1,5 @@
 import type { HalfLives } from "../lifecycle/half-lives.js";
+import type { ContradictionWatch } from "../contradictions/contradiction-watch.js";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
 import type { InjectionRecorder } from "../injections/injection-recorder.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
@@ -19,6 +20,8 @@ export interface ServiceDeps {
   embeddings: EmbeddingRuntime | null;
   /** Records what Brief, Suggest and Recall gave, off the request's path. */
   recorder: InjectionRecorder;
+  /** Contradictions found on write: detected before a memory is stored, recorded after, judged off the request path. */
+  contradictions: ContradictionWatch;
   /** Consolidation and GC, on demand and on schedule. */
   maintenance: Maintenance;
   /** Each kind's half-life (MEMD_HALF_LIVES), for DescribeDecay. */

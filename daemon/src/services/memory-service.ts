@@ -23,6 +23,7 @@ import {
   kindFromPb, kindsFromPb, kindToPb, memoryToPb, provenanceFromPb, statusesFromPb, tierFromPb, timeFromPb, timeToPb,
 } from "./convert.js";
 import { logVectorsSkipped } from "./context.js";
+import { contradictionToPb } from "./contradiction-convert.js";
 import { boundedCount } from "./bounded-count.js";
 import type { ServiceDeps } from "./deps.js";
 import { healthStatus } from "./health.js";
@@ -158,7 +159,9 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       );
       const merged = mergeExactDuplicate(store, memory);
       if (merged) return { memory: memoryToPb(merged), vectorReady: false, mergedInto: merged.id };
+      const detection = deps.contradictions.detect(memory);
       const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
+      const contradictions = deps.contradictions.record(memory, detection, "save").map((c) => contradictionToPb(c, store));
       deps.embeddings?.notify();
       deps.maintenance.noteSave();
       const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, SAVED_VECTOR_WAIT_MS) : false;
@@ -166,9 +169,9 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const stored = vectorReady ? store.get(memory.id) : undefined;
       if (stored?.archiveReason === DUPLICATE_REASON && stored.supersededBy !== "") {
         const target = store.get(stored.supersededBy);
-        if (target) return { memory: memoryToPb(target), vectorReady, mergedInto: target.id };
+        if (target) return { memory: memoryToPb(target), vectorReady, mergedInto: target.id, contradictions };
       }
-      return { memory: memoryToPb(memory), vectorReady };
+      return { memory: memoryToPb(memory), vectorReady, contradictions };
     },
 
     get(req) {
@@ -412,10 +415,12 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         now(),
         limits,
       );
+      const detection = deps.contradictions.detect(memory);
       store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "checkpoint" });
+      const contradictions = deps.contradictions.record(memory, detection, "checkpoint").map((c) => contradictionToPb(c, store));
       deps.embeddings?.notify();
       deps.maintenance.noteSave();
-      return { memory: memoryToPb(memory) };
+      return { memory: memoryToPb(memory), contradictions };
     },
 
     sync(req, ctx) {

@@ -8,7 +8,7 @@ import type { InjectedMemory } from "../injections/injection.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { withAuthor } from "../memory/author.js";
 import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
-import { type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
+import { type BriefingContradiction, type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { promptQuery, renderPointers, selectPointers } from "../recall/prompt-pointers.js";
 import { fitBudget, itemTokens, summarize } from "../recall/recall-budget.js";
@@ -40,6 +40,7 @@ const ZONES: Record<BriefingZone, BriefZone> = {
   episode: BriefZone.EPISODE,
   review_due: BriefZone.REVIEW_DUE,
   skill_proposal: BriefZone.SKILL_PROPOSAL,
+  contradiction: BriefZone.CONTRADICTION,
 };
 /** Why a briefing's item was given, in the injection record: its zone in words. */
 const ZONE_REASONS: Record<BriefingZone, string> = {
@@ -48,7 +49,10 @@ const ZONE_REASONS: Record<BriefingZone, string> = {
   episode: "a recent episode",
   review_due: "a rule due for review",
   skill_proposal: "a skill proposal",
+  contradiction: "an open contradiction",
 };
+/** Open contradictions read for the briefing; it shows two. */
+const BRIEF_CONTRADICTIONS = 4;
 
 /**
  * Brief: the session-start briefing. It resolves (and so registers) the project as Sync does,
@@ -80,6 +84,7 @@ export function briefSession(deps: ServiceDeps, req: BriefRequest, ctx: HandlerC
     reviewDue: [...rulesDueForReview(store, project, now), ...(isGlobal ? [] : rulesDueForReview(store, GLOBAL_PROJECT, now))],
     // Proposals become Claude Code skills: another agent's session has no use for them.
     skillProposals: caller.agent === "" || caller.agent === "claude-code" ? syncSkillProposals(deps, req, project, ctx) : [],
+    contradictions: openContradictions(deps, project),
   };
   const briefing = composeBriefing(sources, { maxItems, maxChars, alreadyInjected: sessionId === "" ? new Set() : store.injections.of(sessionId) });
   remember(deps, sessionId, briefing.injectedIds, now);
@@ -162,6 +167,16 @@ export async function suggestPointers(
 /** Records a prompt's answer, pointers or none: the prompts that got nothing count in the totals too. */
 function recordPointers(deps: ServiceDeps, caller: InjectionCaller, at: number, project: string, prompt: string, given: InjectedMemory[], text: string): void {
   deps.recorder.record({ at, ...caller, kind: "pointers", project, prompt, memories: given, text });
+}
+
+/** The project's (and global's) open contradictions, newest first, with both memories. */
+function openContradictions(deps: ServiceDeps, project: string): BriefingContradiction[] {
+  const projects = project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [project, GLOBAL_PROJECT];
+  return deps.store.contradictions.list({ projects, settled: false, limit: BRIEF_CONTRADICTIONS }).flatMap((c) => {
+    const newer = deps.store.get(c.memoryId);
+    const older = deps.store.get(c.otherId);
+    return newer && older ? [{ id: c.id, newer, older, subject: c.subject }] : [];
+  });
 }
 
 /** Records what a session was given; the records of idle sessions are pruned on the way, so the table only grows with use. */

@@ -5,6 +5,7 @@
  * across a network (the coming PostgreSQL hub) gets its own asynchronous port beside these,
  * implementing only the concerns it holds, rather than making these asynchronous.
  */
+import type { Contradictions } from "./ports/contradictions.js";
 import type { InjectionLog } from "./ports/injection-log.js";
 import type { LlmSpend } from "./ports/llm-spend.js";
 import type { MemoryFileSyncs } from "./ports/memory-file-syncs.js";
@@ -16,6 +17,9 @@ import type { SkillDecisions } from "./ports/skill-decisions.js";
 import type { StoreReports } from "./ports/store-reports.js";
 
 export type { MemoryFilter } from "../memory/memory-filter.js";
+export type {
+  ContradictionQuery, ContradictionRecord, ContradictionResolution, Contradictions, ContradictionSource, NewContradiction, SettledContradiction,
+} from "./ports/contradictions.js";
 export type { InjectionLog, InjectionQuery } from "./ports/injection-log.js";
 export type { LlmSpend, LlmUsageDay } from "./ports/llm-spend.js";
 export type { MemoryFileSyncRecord, MemoryFileSyncs } from "./ports/memory-file-syncs.js";
@@ -44,5 +48,7 @@ export interface MemoryStore extends MemoryRecords, MemorySearch, StoreReports, 
   readonly skillDecisions: SkillDecisions;
   readonly memoryFileSyncs: MemoryFileSyncs;
   readonly llmSpend: LlmSpend;
+  /** Pairs of memories found to contradict each other, and how each was settled. */
+  readonly contradictions: Contradictions;
   close(): void;
 }

@@ -451,7 +451,8 @@ export const MaintenanceRunSchema: GenMessage<MaintenanceRun> = /*@__PURE__*/
   messageDesc(file_memd_v1_admin_service, 13);
 
 /**
- * LlmUsage reports the language model that summarises consolidations and distils transcripts,
+ * LlmUsage reports the language model that summarises consolidations, distils transcripts and
+ * judges the contradictions the rules could not decide,
  * and what it used today.
  *
  * @generated from message memd.v1.LlmUsage

@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Contradiction } from "./contradiction_pb.js";
+import { file_memd_v1_contradiction } from "./contradiction_pb.js";
 import { file_memd_v1_field_bounds } from "./field_bounds_pb.js";
 import type { Memory } from "./memory_pb.js";
 import { file_memd_v1_memory } from "./memory_pb.js";
@@ -13,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/capture_service.proto.
  */
 export const file_memd_v1_capture_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch1tZW1kL3YxL2NhcHR1cmVfc2VydmljZS5wcm90bxIHbWVtZC52MSKoAQoYQ2FwdHVyZVRyYW5zY3JpcHRSZXF1ZXN0EhcKD3RyYW5zY3JpcHRfcGF0aBgBIAEoCRIZCgpzZXNzaW9uX2lkGAIgASgJQgWguxiAAhIPCgdwcm9qZWN0GAMgASgJEgsKA2N3ZBgEIAEoCRIPCgd0cmlnZ2VyGAUgASgJEhsKDHNvdXJjZV9hZ2VudBgGIAEoCUIFoLsYgAISDAoEd2FpdBgHIAEoCCJ5Cg5DYXB0dXJlZE1lbW9yeRIfCgZtZW1vcnkYASABKAsyDy5tZW1kLnYxLk1lbW9yeRIoCgdvdXRjb21lGAIgASgOMhcubWVtZC52MS5DYXB0dXJlT3V0Y29tZRIOCgZyZWFzb24YAyABKAkSDAoEbGluZRgEIAEoBSLRAQoZQ2FwdHVyZVRyYW5zY3JpcHRSZXNwb25zZRIQCghhY2NlcHRlZBgBIAEoCBISCgpzZXNzaW9uX2lkGAIgASgJEg8KB3Byb2plY3QYAyABKAkSKQoIbWVtb3JpZXMYBCADKAsyFy5tZW1kLnYxLkNhcHR1cmVkTWVtb3J5EhIKCmxpbmVzX3JlYWQYBSABKAUSFwoPbWFsZm9ybWVkX2xpbmVzGAYgASgFEhIKCm92ZXJfbGltaXQYByABKAUSEQoJdHJ1bmNhdGVkGAggASgIKo0BCg5DYXB0dXJlT3V0Y29tZRIfChtDQVBUVVJFX09VVENPTUVfVU5TUEVDSUZJRUQQABIbChdDQVBUVVJFX09VVENPTUVfQ1JFQVRFRBABEhoKFkNBUFRVUkVfT1VUQ09NRV9NRVJHRUQQAhIhCh1DQVBUVVJFX09VVENPTUVfQUxSRUFEWV9TQVZFRBADMmwKDkNhcHR1cmVTZXJ2aWNlEloKEUNhcHR1cmVUcmFuc2NyaXB0EiEubWVtZC52MS5DYXB0dXJlVHJhbnNjcmlwdFJlcXVlc3QaIi5tZW1kLnYxLkNhcHR1cmVUcmFuc2NyaXB0UmVzcG9uc2ViBnByb3RvMw", [file_memd_v1_field_bounds, file_memd_v1_memory]);
+  fileDesc("Ch1tZW1kL3YxL2NhcHR1cmVfc2VydmljZS5wcm90bxIHbWVtZC52MSKoAQoYQ2FwdHVyZVRyYW5zY3JpcHRSZXF1ZXN0EhcKD3RyYW5zY3JpcHRfcGF0aBgBIAEoCRIZCgpzZXNzaW9uX2lkGAIgASgJQgWguxiAAhIPCgdwcm9qZWN0GAMgASgJEgsKA2N3ZBgEIAEoCRIPCgd0cmlnZ2VyGAUgASgJEhsKDHNvdXJjZV9hZ2VudBgGIAEoCUIFoLsYgAISDAoEd2FpdBgHIAEoCCKpAQoOQ2FwdHVyZWRNZW1vcnkSHwoGbWVtb3J5GAEgASgLMg8ubWVtZC52MS5NZW1vcnkSKAoHb3V0Y29tZRgCIAEoDjIXLm1lbWQudjEuQ2FwdHVyZU91dGNvbWUSDgoGcmVhc29uGAMgASgJEgwKBGxpbmUYBCABKAUSLgoOY29udHJhZGljdGlvbnMYBSADKAsyFi5tZW1kLnYxLkNvbnRyYWRpY3Rpb24i0QEKGUNhcHR1cmVUcmFuc2NyaXB0UmVzcG9uc2USEAoIYWNjZXB0ZWQYASABKAgSEgoKc2Vzc2lvbl9pZBgCIAEoCRIPCgdwcm9qZWN0GAMgASgJEikKCG1lbW9yaWVzGAQgAygLMhcubWVtZC52MS5DYXB0dXJlZE1lbW9yeRISCgpsaW5lc19yZWFkGAUgASgFEhcKD21hbGZvcm1lZF9saW5lcxgGIAEoBRISCgpvdmVyX2xpbWl0GAcgASgFEhEKCXRydW5jYXRlZBgIIAEoCCqNAQoOQ2FwdHVyZU91dGNvbWUSHwobQ0FQVFVSRV9PVVRDT01FX1VOU1BFQ0lGSUVEEAASGwoXQ0FQVFVSRV9PVVRDT01FX0NSRUFURUQQARIaChZDQVBUVVJFX09VVENPTUVfTUVSR0VEEAISIQodQ0FQVFVSRV9PVVRDT01FX0FMUkVBRFlfU0FWRUQQAzJsCg5DYXB0dXJlU2VydmljZRJaChFDYXB0dXJlVHJhbnNjcmlwdBIhLm1lbWQudjEuQ2FwdHVyZVRyYW5zY3JpcHRSZXF1ZXN0GiIubWVtZC52MS5DYXB0dXJlVHJhbnNjcmlwdFJlc3BvbnNlYgZwcm90bzM", [file_memd_v1_contradiction, file_memd_v1_field_bounds, file_memd_v1_memory]);
 
 /**
  * CaptureTranscriptRequest names the transcript and the session it belongs to.
@@ -116,6 +118,14 @@ export type CapturedMemory = Message<"memd.v1.CapturedMemory"> & {
    * @generated from field: int32 line = 4;
    */
   line: number;
+
+  /**
+   * Active memories it likely contradicts. Such a memory is staged, whatever its kind, until
+   * the contradiction is settled (ContradictionService.SettleContradiction).
+   *
+   * @generated from field: repeated memd.v1.Contradiction contradictions = 5;
+   */
+  contradictions: Contradiction[];
 };
 
 /**

@@ -490,4 +490,33 @@ ${MEMORY_CHANGED}
       `);
     },
   },
+  {
+    version: 15,
+    name: "contradictions found on write, and how each was settled",
+    up(db) {
+      // One row per pair of memories, whichever was written first: a pair settled as compatible
+      // must not be asked about again when either memory is written or reinforced later.
+      db.exec(`
+        CREATE TABLE contradictions (
+          id          INTEGER PRIMARY KEY,
+          memory_id   TEXT NOT NULL,
+          other_id    TEXT NOT NULL,
+          found_at    INTEGER NOT NULL,
+          via         TEXT NOT NULL,
+          detector    TEXT NOT NULL,
+          score       REAL NOT NULL,
+          subject     TEXT NOT NULL DEFAULT '',
+          newer_says  TEXT NOT NULL DEFAULT '',
+          older_says  TEXT NOT NULL DEFAULT '',
+          status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'settled')),
+          resolution  TEXT NOT NULL DEFAULT '' CHECK (resolution IN ('', 'kept_newer', 'kept_older', 'compatible')),
+          settled_at  INTEGER
+        );
+        CREATE UNIQUE INDEX contradictions_pair ON contradictions (min(memory_id, other_id), max(memory_id, other_id));
+        CREATE INDEX contradictions_open ON contradictions (status, id);
+        CREATE INDEX contradictions_other ON contradictions (other_id);
+        CREATE INDEX contradictions_memory ON contradictions (memory_id);
+      `);
+    },
+  },
 ];

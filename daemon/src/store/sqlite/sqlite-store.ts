@@ -14,6 +14,7 @@ import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMe
 import { MIGRATIONS, type Migration } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { SearchMirror } from "./search-mirror.js";
+import { SqliteContradictions } from "./sqlite-contradictions.js";
 import { SqliteInjectionLog } from "./sqlite-injection-log.js";
 import { SqliteLlmSpend } from "./sqlite-llm-spend.js";
 import { SqliteMemoryFileSyncs } from "./sqlite-memory-file-syncs.js";
@@ -66,6 +67,7 @@ export class SqliteStore implements MemoryStore {
   readonly skillDecisions: SqliteSkillDecisions;
   readonly memoryFileSyncs: SqliteMemoryFileSyncs;
   readonly llmSpend: SqliteLlmSpend;
+  readonly contradictions: SqliteContradictions;
   private readonly db: Database.Database;
   private readonly file: string;
   private readonly now: () => number;
@@ -109,6 +111,7 @@ export class SqliteStore implements MemoryStore {
     this.skillDecisions = new SqliteSkillDecisions(this.db);
     this.memoryFileSyncs = new SqliteMemoryFileSyncs(this.db);
     this.llmSpend = new SqliteLlmSpend(this.db);
+    this.contradictions = new SqliteContradictions(this.db, this);
     const columns = MEMORY_COLUMNS.join(", ");
     const values = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
     this.insertStmt = this.sql(`INSERT INTO memories (${columns}) VALUES (${values})`);
@@ -422,6 +425,7 @@ export class SqliteStore implements MemoryStore {
     return this.db.transaction(() => {
       const rows = this.sql("SELECT id, seq FROM memories WHERE status = 'archived'").all() as { id: string; seq: number }[];
       this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(rows.map((r) => r.id)));
+      this.sql("DELETE FROM contradictions WHERE memory_id IN (SELECT value FROM json_each(?1)) OR other_id IN (SELECT value FROM json_each(?1))").run(JSON.stringify(rows.map((r) => r.id)));
       this.sql("DELETE FROM memories WHERE status = 'archived'").run();
       return rows.map((r) => r.seq);
     }).immediate();

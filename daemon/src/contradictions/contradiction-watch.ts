@@ -1,0 +1,181 @@
+/**
+ * The daemon's side of contradiction detection: what Save, Checkpoint and the transcript sweep
+ * ask before they store a memory (detect), what they record after (record), and the work that
+ * runs off any request's path: imported memories checked a few at a time, neighbours in meaning
+ * judged once a memory's vector exists, and pairs the rules could not decide handed to the
+ * language model (MEMD_LLM, under its daily cap) when one is configured.
+ */
+import type { ContradictionJudge } from "../llm/contradiction-judge.js";
+import type { Logger } from "../logger.js";
+import type { MemoryRecord } from "../memory/memory.js";
+import type { ContradictionRecord, ContradictionSource, MemoryStore, ScoredMemory } from "../store/store.js";
+import { type Detection, type DetectedContradiction, createContradictionDetector } from "./detector.js";
+import { judgeContradiction, LIKELY_CONTRADICTION } from "./judge.js";
+import { readClaims } from "./claims.js";
+
+export interface ContradictionWatchOptions {
+  store: MemoryStore;
+  /** Judges the pairs the rules found possible; null without a language model. */
+  judge: ContradictionJudge | null;
+  logger: Logger;
+  now: () => number;
+}
+
+/** The rules' own name, as the detector of what they find. */
+export const RULES_DETECTOR = "rules";
+/** Imported memories checked per turn of the event loop: a few milliseconds of work. */
+const IMPORT_STEP = 20;
+/** Pairs waiting for the model at most; past it a pair is left unjudged (and logged), not queued without end. */
+const MAX_JUDGE_QUEUE = 100;
+
+interface PendingJudgement {
+  newer: MemoryRecord;
+  older: MemoryRecord;
+  via: ContradictionSource;
+  score: number;
+}
+
+export class ContradictionWatch {
+  private readonly detector;
+  private readonly imported: string[] = [];
+  private importing: NodeJS.Immediate | undefined;
+  private readonly judgements: PendingJudgement[] = [];
+  private judging: Promise<void> | null = null;
+  private closed = false;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(private readonly options: ContradictionWatchOptions) {
+    this.detector = createContradictionDetector(options.store);
+  }
+
+  /** The active memories a memory about to be stored contradicts (likely), and those the model may judge (possible). */
+  detect(memory: MemoryRecord): Detection {
+    return this.detector.detect(memory);
+  }
+
+  /** Records the likely contradictions of a stored memory and queues the possible ones for the model; returns the pairs recorded now. */
+  record(memory: MemoryRecord, detection: Detection, via: ContradictionSource): ContradictionRecord[] {
+    const recorded = detection.likely.flatMap((found) => this.store(memory, found, via, RULES_DETECTOR) ?? []);
+    for (const found of detection.possible) this.queueJudgement({ newer: memory, older: found.other, via, score: found.finding.score });
+    return recorded;
+  }
+
+  /** Whether two memories likely contradict: dedup by meaning must not merge such a pair into one. */
+  contradicts(newer: MemoryRecord, older: MemoryRecord): boolean {
+    return (judgeContradiction(readClaims(newer.content), readClaims(older.content))?.score ?? 0) >= LIKELY_CONTRADICTION;
+  }
+
+  /**
+   * A newly embedded memory and its nearest neighbours in meaning: pairs the keyword and graph
+   * search did not bring together at write ("the db port" and "Postgres") are judged here.
+   */
+  checkNeighbours(memory: MemoryRecord, neighbours: readonly ScoredMemory[]): void {
+    if (memory.status !== "active" && memory.status !== "staged") return;
+    const claims = readClaims(memory.content);
+    for (const { memory: other } of neighbours) {
+      if (other.id === memory.id || other.status !== "active" || other.kind === "trace" || memory.kind === "trace") continue;
+      const newerFirst = memory.createdAt > other.createdAt || (memory.createdAt === other.createdAt && memory.id > other.id);
+      const [newer, older] = newerFirst ? [memory, other] : [other, memory];
+      const finding = newerFirst ? judgeContradiction(claims, readClaims(other.content)) : judgeContradiction(readClaims(other.content), claims);
+      if (!finding) continue;
+      if (finding.score >= LIKELY_CONTRADICTION) this.store(newer, { other: older, finding }, "embedding", RULES_DETECTOR);
+      else this.queueJudgement({ newer, older, via: "embedding", score: finding.score });
+    }
+  }
+
+  /** Checks imported memories against the store, a few per turn of the event loop. */
+  checkImported(ids: readonly string[]): void {
+    if (this.closed || ids.length === 0) return;
+    this.imported.push(...ids);
+    this.importSoon();
+  }
+
+  /** Resolves once no imported memory waits to be checked and no pair waits for the model (tests wait on it). */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Stops the background work; a judgement in flight is waited for. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.importing) clearImmediate(this.importing);
+    this.importing = undefined;
+    this.imported.length = 0;
+    this.judgements.length = 0;
+    await this.judging;
+    this.wake();
+  }
+
+  private store(memory: MemoryRecord, found: DetectedContradiction, via: ContradictionSource, detector: string): ContradictionRecord | null {
+    const { finding, other } = found;
+    return this.options.store.contradictions.record({
+      memoryId: memory.id,
+      otherId: other.id,
+      foundAt: this.options.now(),
+      via,
+      detector,
+      score: finding.score,
+      subject: finding.subject,
+      newerSays: finding.newer,
+      olderSays: finding.older,
+    });
+  }
+
+  private importSoon(): void {
+    if (this.importing || this.closed) return;
+    this.importing = setImmediate(() => {
+      this.importing = undefined;
+      let found = 0;
+      for (const id of this.imported.splice(0, IMPORT_STEP)) {
+        const memory = this.options.store.get(id);
+        if (!memory || (memory.status !== "active" && memory.status !== "staged")) continue;
+        found += this.record(memory, this.detect(memory), "import").length;
+      }
+      if (found > 0) this.options.logger.info({ found }, "imported memories contradict stored ones");
+      if (this.imported.length > 0) this.importSoon();
+      else this.wake();
+    });
+  }
+
+  private queueJudgement(pending: PendingJudgement): void {
+    if (!this.options.judge || this.closed) return;
+    if (this.judgements.length >= MAX_JUDGE_QUEUE) {
+      this.options.logger.debug({ memory: pending.newer.id }, "contradiction judgements queued to the limit: a possible pair is left unjudged");
+      return;
+    }
+    this.judgements.push(pending);
+    this.judging ??= this.judgeAll()
+      .catch((error: unknown) => this.options.logger.error({ err: error }, "judging possible contradictions failed"))
+      .finally(() => {
+        this.judging = null;
+        this.wake();
+      });
+  }
+
+  /** One pair at a time: the model's spend cap prices each call before it is made. */
+  private async judgeAll(): Promise<void> {
+    const judge = this.options.judge as ContradictionJudge;
+    for (let next = this.judgements.shift(); next && !this.closed; next = this.judgements.shift()) {
+      const verdict = await judge.judge(next.older.content, next.newer.content);
+      if (!verdict.ok) {
+        this.options.logger.warn({ model: judge.label, reason: verdict.reason }, "a possible contradiction was left unjudged");
+        continue;
+      }
+      if (!verdict.contradicts) continue;
+      const finding = { score: next.score, subject: verdict.subject, newer: verdict.newer, older: verdict.older };
+      if (this.store(next.newer, { other: next.older, finding }, next.via, judge.label)) {
+        this.options.logger.info({ memory: next.newer.id, other: next.older.id, model: judge.label }, "the language model found a contradiction");
+      }
+    }
+  }
+
+  private isIdle(): boolean {
+    return this.imported.length === 0 && !this.importing && this.judgements.length === 0 && this.judging === null;
+  }
+
+  private wake(): void {
+    if (!this.isIdle() && !this.closed) return;
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
