@@ -5,6 +5,7 @@
  * across a network (the coming PostgreSQL hub) gets its own asynchronous port beside these,
  * implementing only the concerns it holds, rather than making these asynchronous.
  */
+import type { ChangeFeed } from "./ports/change-feed.js";
 import type { LlmSpend } from "./ports/llm-spend.js";
 import type { MemoryFileSyncs } from "./ports/memory-file-syncs.js";
 import type { MemoryRecords } from "./ports/memory-records.js";
@@ -15,6 +16,7 @@ import type { SkillDecisions } from "./ports/skill-decisions.js";
 import type { StoreReports } from "./ports/store-reports.js";
 
 export type { MemoryFilter } from "../memory/memory-filter.js";
+export type { ChangeFeed, ChangeKind, ChangeListener, RecordChange, RecordKind } from "./ports/change-feed.js";
 export type { LlmSpend, LlmUsageDay } from "./ports/llm-spend.js";
 export type { MemoryFileSyncRecord, MemoryFileSyncs } from "./ports/memory-file-syncs.js";
 export type { ImportCounts, MemoryRecords, NewEvent, PageRequest } from "./ports/memory-records.js";
@@ -40,5 +42,7 @@ export interface MemoryStore extends MemoryRecords, MemorySearch, StoreReports, 
   readonly skillDecisions: SkillDecisions;
   readonly memoryFileSyncs: MemoryFileSyncs;
   readonly llmSpend: LlmSpend;
+  /** What each committed transaction changed: the one feed that workers and watchers follow. */
+  readonly changes: ChangeFeed;
   close(): void;
 }
