@@ -100,6 +100,24 @@ describe.runIf(chromiumAvailable)("the web viewer, live", () => {
     await page.context().close();
   });
 
+  it("lets its watch go while the tab is hidden, and reads again what changed meanwhile when it is shown", async () => {
+    const page = await viewer.signedIn("#/");
+    await waitUntilLive(page);
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((value) => {
+        const { document } = globalThis as unknown as { document: { dispatchEvent(event: unknown): boolean } };
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => value });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, hidden);
+    await setHidden(true);
+    await expect.poll(() => page.getAttribute("#live", "data-state"), ARRIVES).toBe("paused");
+    const { memory } = await viewer.daemon.clients.memory.save({ content: "Saved while the tab was hidden.", project: "shop" });
+    await setHidden(false);
+    await expect.poll(() => page.locator(`#results > li[data-memory-id="${memory?.id}"]`).count(), ARRIVES).toBe(1);
+    expect(await page.getAttribute("#live", "data-state")).toBe("live");
+    await page.context().close();
+  });
+
   it("says the page is signed out when its session is revoked, and stops watching", async () => {
     const page = await viewer.signedIn("#/");
     await waitUntilLive(page);

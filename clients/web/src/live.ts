@@ -3,7 +3,7 @@ import type { RecordChange } from "../../../gen/memd/v1/change_service_pb.js";
 import { changes } from "./daemon.js";
 
 /** Where the page's watch of the daemon's changes stands, as the header shows it. */
-export type LiveState = "connecting" | "live" | "signed-out";
+export type LiveState = "connecting" | "live" | "paused" | "signed-out";
 
 export interface LiveHandlers {
   /** Changes committed since the last call; `missed` when some were lost (a reconnection, a page that fell behind): read everything again. */
@@ -16,16 +16,23 @@ const RETRY_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 /**
  * Watches the daemon's changes (ChangeService.WatchChanges, a server stream over the Connect
- * protocol) for as long as the page is open, and watches again when memd restarts; stops for good
- * once the daemon no longer takes this browser's session.
+ * protocol) while the page is visible, and watches again when memd restarts; stops for good once
+ * the daemon no longer takes this browser's session. A hidden tab lets its watch go: a browser
+ * holds six HTTP/1.1 connections per origin, and each watch keeps one.
  */
 export async function watchChanges(handlers: LiveHandlers): Promise<void> {
   let watchedBefore = false;
   for (let failures = 0; ; failures += 1) {
+    await visible();
     handlers.state("connecting");
+    const hidden = new AbortController();
+    const onHidden = () => {
+      if (document.hidden) hidden.abort();
+    };
+    document.addEventListener("visibilitychange", onHidden);
     try {
       let first = true;
-      for await (const message of changes.watchChanges({})) {
+      for await (const message of changes.watchChanges({}, { signal: hidden.signal })) {
         if (first) {
           first = false;
           failures = 0;
@@ -44,7 +51,25 @@ export async function watchChanges(handlers: LiveHandlers): Promise<void> {
         handlers.state("signed-out");
         return;
       }
+    } finally {
+      document.removeEventListener("visibilitychange", onHidden);
     }
-    await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
+    if (hidden.signal.aborted) {
+      handlers.state("paused");
+      failures = -1;
+    } else await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
   }
+}
+
+/** Resolves once the page is visible. */
+function visible(): Promise<void> {
+  if (!document.hidden) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onChange = () => {
+      if (document.hidden) return;
+      document.removeEventListener("visibilitychange", onChange);
+      resolve();
+    };
+    document.addEventListener("visibilitychange", onChange);
+  });
 }

@@ -147,7 +147,7 @@ function holdsUnsavedInput(view: HTMLElement): boolean {
   return [...view.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input, textarea")].some((field) => field.value !== field.defaultValue && !field.closest('form[role="search"]'));
 }
 
-function setLive(state: LiveState, text: string = state === "live" ? "live" : state === "connecting" ? "connecting" : "signed out"): void {
+function setLive(state: LiveState, text: string = state === "signed-out" ? "signed out" : state): void {
   live.dataset.state = state;
   live.textContent = text;
 }
