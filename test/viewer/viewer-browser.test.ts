@@ -68,6 +68,15 @@ describe.runIf(chromiumAvailable)("the web viewer in Chromium", () => {
     expect(await claims.allTextContents()).toEqual([expect.stringMatching(/superseded\s*We deploy with Capistrano\.$/), expect.stringMatching(/active\s*We deploy with Kamal 2/)]);
     const newId = new URL(page.url()).hash.split("/")[2] ?? "";
     expect((await daemon.clients.memory.get({ id: memory?.id ?? "" })).memory).toMatchObject({ status: MemoryStatus.SUPERSEDED, supersededBy: newId });
+    // An edit in place keeps what it replaced in the history, shown field by field.
+    await page.getByLabel("Content").fill("We deploy with Kamal 2, not Capistrano; deploys run from CI.");
+    await page.getByRole("button", { name: "Save the edit" }).click();
+    const changes = page.getByRole("list", { name: "Changes, oldest first" }).getByRole("listitem");
+    await expect.poll(() => changes.last().textContent()).toMatch(/updated/);
+    const replaced = changes.last().locator(".detail-fields").first();
+    expect(await replaced.locator(":scope > dt").allTextContents()).toEqual(["replaced"]);
+    expect(await replaced.locator("dd dt").allTextContents()).toEqual(["content", "problem", "solution", "concepts", "files", "confidence", "kind"]);
+    expect(await replaced.locator("dd dd").first().textContent()).toBe("We deploy with Kamal 2, not Capistrano.");
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-memory.png"), fullPage: true });
     await page.context().close();
   });

@@ -65,7 +65,7 @@ describe.runIf(chromiumAvailable)("the web viewer, live", () => {
     await viewer.daemon.clients.memory.update({ id: memory?.id ?? "", content: "We deploy with Kamal." });
     await expect.poll(() => changes.count(), ARRIVES).toBe(2);
     expect(await page.textContent("#memory-view .content")).toBe("We deploy with Kamal.");
-    const replaced = changes.nth(1).locator(".detail-fields");
+    const replaced = changes.nth(1).locator(".detail-fields").first();
     expect(await replaced.locator("dt").first().textContent()).toBe("replaced");
     expect(await replaced.locator("dd dt").allTextContents()).toContain("content");
     expect(await replaced.locator("dd dd").first().textContent()).toBe("We deploy with Capistrano.");
