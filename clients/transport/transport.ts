@@ -3,6 +3,7 @@ import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
+import { ChangeService } from "../../gen/memd/v1/change_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { MemoryFileService } from "../../gen/memd/v1/memory_file_service_pb.js";
@@ -62,8 +63,9 @@ export interface MemdClients {
   hub: Client<typeof HubService>;
   injections: Client<typeof InjectionService>;
   contradictions: Client<typeof ContradictionService>;
+  changes: Client<typeof ChangeService>;
 }
 
 export function createMemdClients(transport: Transport): MemdClients {
-  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport), viewer: createClient(ViewerService, transport), hub: createClient(HubService, transport), injections: createClient(InjectionService, transport), contradictions: createClient(ContradictionService, transport) };
+  return { memory: createClient(MemoryService, transport), admin: createClient(AdminService, transport), capture: createClient(CaptureService, transport), memoryFiles: createClient(MemoryFileService, transport), skills: createClient(SkillService, transport), models: createClient(ModelService, transport), vault: createClient(VaultService, transport), viewer: createClient(ViewerService, transport), hub: createClient(HubService, transport), injections: createClient(InjectionService, transport), contradictions: createClient(ContradictionService, transport), changes: createClient(ChangeService, transport) };
 }

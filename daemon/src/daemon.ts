@@ -5,6 +5,7 @@ import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@conne
 import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
+import { ChangeService } from "../../gen/memd/v1/change_service_pb.js";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../gen/memd/v1/skill_service_pb.js";
 import { ContradictionService } from "../../gen/memd/v1/contradiction_service_pb.js";
@@ -33,6 +34,7 @@ import { createBinaryIndex } from "./vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
 import { createAdminService } from "./services/admin-service.js";
 import { createCaptureService } from "./services/capture-service.js";
+import { createChangeService } from "./services/change-service.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { createMemoryService } from "./services/memory-service.js";
 import { createMemoryFileService } from "./services/memory-file-service.js";
@@ -64,7 +66,7 @@ import { VaultWatcher, type VaultWatcherOptions } from "./vault/vault-watcher.js
 import { maxVaultFileBytes } from "./vault/vault-files.js";
 import { VaultWriter } from "./vault/vault-writer.js";
 import { readVersion } from "./version.js";
-import { createViewerRoutes, fromViewerPage } from "./viewer/viewer-http.js";
+import { createViewerRoutes, fromViewerPage, VIEWER_SESSION_HEADER } from "./viewer/viewer-http.js";
 import { ViewerSessions } from "./viewer/viewer-sessions.js";
 
 export interface DaemonOptions {
@@ -115,6 +117,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities, contentHashOf: normalizedContentHash,
       onUnreadableRow: (memoryId, problems) =>
         logger.warn({ memoryId, problems }, "a stored memory holds values memd cannot use: it is read with them repaired, and stays as stored until it is updated"),
+      onChangeListenerError: (error) => logger.error({ err: error }, "a listener of the change feed failed; the others were told"),
     });
     cleanups.push(() => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
@@ -185,6 +188,8 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     const capture = createCaptureService(deps, { distiller: llm && createTranscriptDistiller(llm) });
     cleanups.push(() => capture.drain(drainTimeoutMs));
     const viewerSessions = new ViewerSessions();
+    // Aborted as shutdown begins: watches of the change feed end then, instead of holding up the drain.
+    const stopping = new AbortController();
     let tcp: RunningDaemon["tcp"] = null;
     const routes = (router: ConnectRouter) => {
       router.service(MemoryService, createMemoryService(deps));
@@ -198,6 +203,10 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       router.service(HubService, createHubService(hub));
       router.service(InjectionService, createInjectionService(deps));
       router.service(ViewerService, createViewerService({ sessions: viewerSessions, now: deps.now, origin: () => (tcp ? listenerOrigin(tcp) : null) }));
+      router.service(
+        ChangeService,
+        createChangeService({ changes: store.changes, stopping: stopping.signal, sessionEnd: (header) => viewerSessions.endOf(header.get(VIEWER_SESSION_HEADER) ?? "") }),
+      );
     };
     if (vault && databaseMissing && vaultHasFiles(vault.dir)) {
       // Edits are read once the files' memories are back: before, every file would name a memory memd does not hold.
@@ -278,6 +287,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
 
     cleanups.push(async () => {
       for (const s of servers) s.server.close();
+      stopping.abort();
       for (const s of servers) s.closeConnections();
       await inFlight.drained(drainTimeoutMs);
       shutdown.abort(new ConnectError(`memd shut down before the call was done (it waits ${drainTimeoutMs / 1000} s for calls in flight); run it again`, Code.Unavailable));

@@ -112,6 +112,9 @@ export function mangledPayload(rpc: Rpc, ctx: ValueContext): fc.Arbitrary<{ wire
   );
 }
 
+/** The deadline each streamed hostile call is sent with. */
+const STREAM_DEADLINE_MS = 3000;
+
 /** A Connect/gRPC envelope: flags, a 4-byte big-endian length, the payload. */
 export function envelope(flags: number, payload: Uint8Array): Uint8Array {
   const head = Buffer.alloc(5);
@@ -130,7 +133,9 @@ export function frame(rpc: Rpc, target: string, wire: Wire, payload: Uint8Array,
   const subtype = wire === "json" ? "json" : "proto";
   const body = gzip ? Uint8Array.from(zlib.gzipSync(payload)) : payload;
   const streaming = rpc.method.methodKind !== "unary";
-  const headers: Record<string, string> = {};
+  // A watch (ChangeService.WatchChanges) never ends by itself: every stream gets a deadline, as its
+  // clients give one, and answers deadline_exceeded at the latest.
+  const headers: Record<string, string> = streaming ? (protocol === "connect" ? { "connect-timeout-ms": String(STREAM_DEADLINE_MS) } : { "grpc-timeout": `${STREAM_DEADLINE_MS}m` }) : {};
   let request: OutgoingRequest;
   let http2 = http2Wanted;
   switch (protocol) {

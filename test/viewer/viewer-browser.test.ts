@@ -1,33 +1,25 @@
 // The web viewer in a real browser: Debian's Chromium driven by playwright-core, against a real
-// daemon on loopback TCP. .ci/run installs Chromium; where it is missing outside CI the test is
-// skipped and says so, and in CI it fails. MEMD_SCREENSHOTS=docs writes the README's screenshots.
+// daemon on loopback TCP (viewer-harness.ts). MEMD_SCREENSHOTS=docs writes the README's screenshots.
 import fs from "node:fs";
 import path from "node:path";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { freePort, makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import type { TestDaemon } from "../helpers/daemon.js";
+import { chromiumAvailable, consoleProblems, layoutProblems, SCREENSHOTS, startViewer, type Viewer } from "./viewer-harness.js";
 import { provenMemory } from "../helpers/proven-memory.js";
 
-const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
-if (!available) console.warn(`viewer browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`);
-
-const SCREENSHOTS = process.env.MEMD_SCREENSHOTS === "docs" ? path.join(REPO_ROOT, "docs") : null;
-
-describe.runIf(available)("the web viewer in Chromium", () => {
+describe.runIf(chromiumAvailable)("the web viewer in Chromium", () => {
+  let viewer: Viewer;
   let daemon: TestDaemon;
-  let browser: Browser;
   let port: number;
-  /** Where approved skills are written: never the real ~/.claude. */
   let claudeHome: string;
+  const signedIn = (hash?: string): Promise<Page> => viewer.signedIn(hash);
 
   beforeAll(async () => {
-    port = await freePort();
-    claudeHome = makeHome();
-    daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_CLAUDE_HOME: claudeHome } });
+    viewer = await startViewer();
+    ({ daemon, port, claudeHome } = viewer);
     for (const [content, kind, project, concepts] of [
       ["Payments go through Stripe Checkout; we never store card numbers ourselves.", MemoryKind.DECISION, "shop", ["payments", "stripe"]],
       ["Stripe webhooks are verified with the signing secret before the order is marked paid.", MemoryKind.PROCEDURE, "shop", ["stripe", "webhooks"]],
@@ -36,17 +28,14 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     ] as const) {
       await daemon.clients.memory.save({ content, kind, project, concepts: [...concepts] });
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await daemon?.stop();
-    fs.rmSync(claudeHome, { recursive: true, force: true });
+    await viewer?.close();
   });
 
   it("signs in through the one-time link, searches as the person types, and draws each result's score", async () => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, colorScheme: "light" });
+    const context = await viewer.browser.newContext({ viewport: { width: 1000, height: 760 }, colorScheme: "light" });
     const page = await context.newPage();
     const { url } = await daemon.clients.viewer.openViewer({});
     await page.goto(url);
@@ -60,20 +49,14 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     expect(await first.locator(".content").textContent()).toContain("Stripe");
     expect(await first.getByRole("meter").count()).toBe(6);
     expect(await first.getByRole("meter", { name: "keyword" }).getAttribute("aria-valuenow")).toBe("1.00");
+    // Reached through the entity graph too: its bar is full, and as thin as the others.
+    expect(await first.getByRole("meter", { name: "graph" }).getAttribute("aria-valuenow")).toBe("1.00");
+    const heights = await first.getByRole("meter").evaluateAll((meters) => meters.map((m) => m.getBoundingClientRect().height));
+    expect(new Set(heights).size).toBe(1);
+    expect(await layoutProblems(page)).toEqual([]);
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-search.png") });
     await context.close();
   });
-
-  /** A browser signed in through a fresh one-time link, on the page at `hash`. */
-  async function signedIn(hash = "#/"): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: "light" });
-    const page = await context.newPage();
-    await page.goto((await daemon.clients.viewer.openViewer({})).url);
-    // Signed in once the page has heard from the daemon: the session is kept for the next page.
-    await page.waitForFunction(() => performance.getEntriesByName("memd:usable").length > 0);
-    await page.goto(`http://127.0.0.1:${port}/ui/${hash}`);
-    return page;
-  }
 
   it("supersedes a memory from its page, and shows both claims in the new one's history", async () => {
     const { memory } = await daemon.clients.memory.save({ content: "We deploy with Capistrano.", kind: MemoryKind.DECISION, project: "shop" });
@@ -86,6 +69,15 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     expect(await claims.allTextContents()).toEqual([expect.stringMatching(/superseded\s*We deploy with Capistrano\.$/), expect.stringMatching(/active\s*We deploy with Kamal 2/)]);
     const newId = new URL(page.url()).hash.split("/")[2] ?? "";
     expect((await daemon.clients.memory.get({ id: memory?.id ?? "" })).memory).toMatchObject({ status: MemoryStatus.SUPERSEDED, supersededBy: newId });
+    // An edit in place keeps what it replaced in the history, shown field by field.
+    await page.getByLabel("Content").fill("We deploy with Kamal 2, not Capistrano; deploys run from CI.");
+    await page.getByRole("button", { name: "Save the edit" }).click();
+    const changes = page.getByRole("list", { name: "Changes, oldest first" }).getByRole("listitem");
+    await expect.poll(() => changes.last().textContent()).toMatch(/updated/);
+    const replaced = changes.last().locator(".detail-fields").first();
+    expect(await replaced.locator(":scope > dt").allTextContents()).toEqual(["replaced"]);
+    expect(await replaced.locator("dd dt").allTextContents()).toEqual(["content", "problem", "solution", "concepts", "files", "confidence", "kind"]);
+    expect(await replaced.locator("dd dd").first().textContent()).toBe("We deploy with Kamal 2, not Capistrano.");
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, "viewer-memory.png"), fullPage: true });
     await page.context().close();
   });
@@ -130,7 +122,7 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     const stats = await daemon.clients.admin.stats({});
     const active = stats.ledger.find((c) => c.key === "active")?.count ?? 0n;
     expect(await health.getByRole("img", { name: /^Lifecycle ledger: / }).getAttribute("aria-label")).toContain(`active ${active}`);
-    expect(await page.locator(`.ledger rect[data-key="active"]`).getAttribute("width")).not.toBe("0");
+    expect(await page.locator(`.ledger [data-key="active"] > span`).evaluate((bar) => bar.style.width)).not.toBe("0.0%");
     expect(await health.getByRole("region", { name: "Embedder" }).textContent()).toContain("none: ");
     expect(await health.getByRole("region", { name: "Vault" }).textContent()).toMatch(/files\d+, 0 waiting to be written|files\d+, \d+ waiting/);
     expect(await health.getByRole("region", { name: "Last maintenance" }).textContent()).toMatch(/\(clean\)/);
@@ -199,7 +191,9 @@ describe.runIf(available)("the web viewer in Chromium", () => {
     await expect.poll(() => listing.getByRole("listitem").filter({ hasText: /^stripe/ }).count()).toBe(1);
     const stripe = listing.getByRole("listitem").filter({ hasText: /^stripe/ });
     expect(await stripe.getByRole("link").count()).toBeGreaterThanOrEqual(2);
-    expect(await page.locator(".graph canvas").count()).toBeGreaterThan(0);
+    expect(await page.locator(".entity-graph canvas").count()).toBeGreaterThan(0);
+    // Drawn within the page's Content-Security-Policy: nothing refused, nothing warned about.
+    expect(consoleProblems(page)).toEqual([]);
     const graph = await daemon.clients.memory.graph({ project: "shop" });
     expect(await listing.getByRole("listitem").count()).toBe(graph.entities.length);
     await stripe.getByRole("link").first().click();
@@ -213,7 +207,7 @@ describe.runIf(available)("the web viewer in Chromium", () => {
   });
 
   it("tells a browser that did not sign in to run memctl ui, and gives it nothing from the API", async () => {
-    const context = await browser.newContext();
+    const context = await viewer.browser.newContext();
     const page = await context.newPage();
     const response = await page.goto(`http://127.0.0.1:${port}/ui/`);
     // The page's files hold no data; everything it would show comes from the API.
@@ -227,11 +221,11 @@ describe.runIf(available)("the web viewer in Chromium", () => {
 
   it("says so when a sign-in link was already used, and takes the link's code out of the address", async () => {
     const { url } = await daemon.clients.viewer.openViewer({});
-    const first = await browser.newContext();
+    const first = await viewer.browser.newContext();
     const signedInPage = await first.newPage();
     await signedInPage.goto(url);
     await signedInPage.waitForFunction(() => performance.getEntriesByName("memd:usable").length > 0);
-    const context = await browser.newContext();
+    const context = await viewer.browser.newContext();
     const page = await context.newPage();
     await page.goto(url);
     await expect.poll(() => page.textContent("#problem")).toMatch(/this sign-in link no longer works/);

@@ -1,6 +1,7 @@
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
+import { ChangeService } from "../../../gen/memd/v1/change_service_pb.js";
 import { InjectionService } from "../../../gen/memd/v1/injection_service_pb.js";
 import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../../gen/memd/v1/skill_service_pb.js";
@@ -30,6 +31,7 @@ export const memory = createClient(MemoryService, transport);
 export const admin = createClient(AdminService, transport);
 export const vault = createClient(VaultService, transport);
 export const skills = createClient(SkillService, transport);
+export const changes = createClient(ChangeService, transport);
 export const injections = createClient(InjectionService, transport);
 
 /**

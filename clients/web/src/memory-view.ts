@@ -3,6 +3,7 @@ import { type Memory, MemoryKind, MemoryStatus, Provenance, Tier } from "../../.
 import type { InjectionTally, MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
 import { memory as memories } from "./daemon.js";
 import { type Act, acting, button, el } from "./dom.js";
+import { type DetailField, detailFields } from "./event-detail.js";
 
 const name = (values: Record<number, string>, value: number) => (values[value] ?? String(value)).toLowerCase();
 const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "-");
@@ -88,7 +89,8 @@ function edits(m: Memory, act: Act): HTMLElement {
   const box = el("div");
   if (m.status === MemoryStatus.SUPERSEDED) return box;
   const edit = el("textarea", { attrs: { id: "edit-content", "aria-label": "Content" } });
-  edit.value = m.content;
+  // The default, so that the page can tell an edit not yet saved (main.ts does not redraw over one).
+  edit.defaultValue = m.content;
   const correction = el("textarea", { attrs: { id: "correction", "aria-label": "Correction", placeholder: "what holds now" } });
   box.append(
     el("div", { className: "edit" }, el("label", { text: "Edit the content", attrs: { for: "edit-content" } }), edit, button("Save the edit", act(() => memories.update({ id: m.id, content: edit.value })))),
@@ -139,11 +141,33 @@ function timeline(chain: readonly Memory[], events: readonly MemoryEvent[], curr
         {},
         el("time", { text: time(event.time) }),
         el("span", { className: "action", text: event.action }),
-        el("span", { className: "detail", text: event.detail }),
+        detail(event),
         // An agent told of a memory before it was taken out of use may still act on it.
         event.injectedBefore ? el("div", { className: "meta injected" }, "Before this, agents were told of it: ", ...injected(event.injectedBefore)) : "",
       ),
     ),
   );
   return el("div", {}, el("h4", { text: "Claims" }), claims, el("h4", { text: "Changes" }), changes);
+}
+
+/** Fields a long group may show before it is folded away behind its label (a hub conflict's whole replaced version). */
+const FOLD_AFTER_FIELDS = 8;
+
+/** A change's detail: field by field when the daemon recorded fields, else its words. */
+function detail(event: MemoryEvent): HTMLElement {
+  const fields = detailFields(event.action, event.detail);
+  return fields === null ? el("span", { className: "detail", text: event.detail }) : fieldList(fields);
+}
+
+function fieldList(fields: readonly DetailField[]): HTMLDListElement {
+  return el(
+    "dl",
+    { className: "detail-fields" },
+    ...fields.flatMap((field) => {
+      if ("text" in field) return [el("dt", { text: field.label }), el("dd", { text: field.text })];
+      const inner = fieldList(field.fields);
+      const shown = field.fields.length > FOLD_AFTER_FIELDS ? el("details", {}, el("summary", { text: `${field.fields.length} fields` }), inner) : inner;
+      return [el("dt", { text: field.label }), el("dd", {}, shown)];
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { MemoryKind, MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
+import { type Memory, MemoryKind, MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
 import type { SearchResponse, SearchResult } from "../../../gen/memd/v1/memory_service_pb.js";
+import { el } from "./dom.js";
 import { explainBars } from "./explain-bars.js";
 
 /** The results as a list, each with its content, what it is, and its score drawn part by part. */
@@ -8,24 +9,17 @@ export function renderResults(list: HTMLOListElement, found: readonly SearchResu
   const explanations = found.flatMap((r) => (r.explanation ? [r.explanation] : []));
   list.replaceChildren(
     ...found.map((result) => {
-      const item = document.createElement("li");
-      const m = result.memory;
-      const content = document.createElement("p");
-      content.className = "content";
-      const link = document.createElement("a");
-      link.href = `#/memory/${m?.id ?? ""}`;
-      link.textContent = m?.content ?? "";
-      content.append(link);
-      const meta = document.createElement("p");
-      meta.className = "meta";
-      meta.textContent = m
-        ? [MemoryKind[m.kind]?.toLowerCase(), m.project, MemoryStatus[m.status]?.toLowerCase(), m.createTime ? timestampDate(m.createTime).toISOString().slice(0, 10) : "", m.id].filter(Boolean).join(" · ")
-        : "";
-      item.append(content, meta);
+      const item = memoryItem(result.memory);
       if (result.explanation) item.append(explainList(result.explanation, explanations, result.score));
       return item;
     }),
   );
+}
+
+/** The latest memories, newest first, shown while nothing is typed: what the agent saves appears here as it happens. */
+export function renderLatest(list: HTMLOListElement, line: HTMLElement, memories: readonly Memory[]): void {
+  list.replaceChildren(...memories.map(memoryItem));
+  line.textContent = memories.length === 0 ? "no memories yet: they appear here as they are saved" : `the latest ${memories.length === 1 ? "memory" : `${memories.length} memories`}, newest first; new ones appear as they are saved`;
 }
 
 export function renderSummary(line: HTMLElement, res: SearchResponse, ms: number): void {
@@ -34,27 +28,31 @@ export function renderSummary(line: HTMLElement, res: SearchResponse, ms: number
   line.textContent = `${count} in ${Math.round(ms)} ms, ${res.project === "" ? "all projects" : res.project}${skipped}`;
 }
 
+/** One memory in a list: its content as a link to its page, and what it is. */
+function memoryItem(m: Memory | undefined): HTMLLIElement {
+  const meta = m
+    ? [MemoryKind[m.kind]?.toLowerCase(), m.project, MemoryStatus[m.status]?.toLowerCase(), m.createTime ? timestampDate(m.createTime).toISOString().slice(0, 10) : "", m.id].filter(Boolean).join(" · ")
+    : "";
+  return el(
+    "li",
+    { attrs: { "data-memory-id": m?.id ?? "" } },
+    el("p", { className: "content" }, el("a", { text: m?.content ?? "", attrs: { href: `#/memory/${m?.id ?? ""}` } })),
+    el("p", { className: "meta", text: meta }),
+  );
+}
+
 function explainList(explanation: NonNullable<SearchResult["explanation"]>, all: NonNullable<SearchResult["explanation"]>[], score: number): HTMLDListElement {
-  const list = document.createElement("dl");
-  list.className = "explain";
-  list.setAttribute("aria-label", `score ${score.toFixed(3)}, part by part`);
+  const list = el("dl", { className: "explain", attrs: { "aria-label": `score ${score.toFixed(3)}, part by part` } });
   for (const bar of explainBars(explanation, all)) {
-    const term = document.createElement("dt");
-    term.textContent = bar.label;
-    const drawn = document.createElement("dd");
-    drawn.className = `bar ${bar.source}`;
-    drawn.setAttribute("role", "meter");
-    drawn.setAttribute("aria-label", bar.label);
-    drawn.setAttribute("aria-valuemin", "0");
-    drawn.setAttribute("aria-valuemax", "1");
-    drawn.setAttribute("aria-valuenow", bar.fraction.toFixed(2));
-    const fill = document.createElement("span");
+    const fill = el("span");
+    // Through the CSSOM: the page's Content-Security-Policy refuses inline style attributes.
     fill.style.width = `${(bar.fraction * 100).toFixed(1)}%`;
-    drawn.append(fill);
-    const value = document.createElement("dd");
-    value.className = "value";
-    value.textContent = bar.text;
-    list.append(term, drawn, value);
+    list.append(
+      el("dt", { text: bar.label }),
+      // Coloured by its data-source, not by a class named after the source: a bare "graph" class is too easily another box's.
+      el("dd", { className: "bar", attrs: { "data-source": bar.source, role: "meter", "aria-label": bar.label, "aria-valuemin": "0", "aria-valuemax": "1", "aria-valuenow": bar.fraction.toFixed(2) } }, fill),
+      el("dd", { className: "value", text: bar.text }),
+    );
   }
   return list;
 }

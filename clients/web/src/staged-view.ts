@@ -15,7 +15,7 @@ export async function renderStaged(view: HTMLElement): Promise<void> {
       ...staged.map((m) =>
         el(
           "li",
-          {},
+          { attrs: { "data-memory-id": m.id } },
           el("p", { className: "content" }, el("a", { text: m.content, attrs: { href: `#/memory/${m.id}` } })),
           el("p", { className: "meta", text: [(MemoryKind[m.kind] ?? "").toLowerCase(), m.project, m.sessionId ? `session ${m.sessionId}` : "", m.id].filter(Boolean).join(" · ") }),
           el(

@@ -22,7 +22,7 @@ export async function renderTimeline(view: HTMLElement): Promise<void> {
   const most = Math.max(1, ...totals);
   const head = el("tr", {}, el("th", { text: "day", attrs: { scope: "col" } }), ...COLUMNS.map(([, label]) => el("th", { text: label, attrs: { scope: "col" } })), el("th", { text: "all", attrs: { scope: "col" } }));
   const body = rows.map((r, i) => {
-    const bar = el("span", { className: "bar total" }, el("span"));
+    const bar = el("span", { className: "bar" }, el("span"));
     (bar.firstElementChild as HTMLElement).style.width = `${((100 * (totals[i] ?? 0)) / most).toFixed(1)}%`;
     return el(
       "tr",
@@ -35,6 +35,7 @@ export async function renderTimeline(view: HTMLElement): Promise<void> {
   view.replaceChildren(
     el("h2", { text: "Timeline" }),
     el("p", { className: "meta", text: `What happened to memories, day by day (UTC), the last ${DAYS} days, newest first.` }),
-    el("table", { className: "timeline-table" }, el("caption", { text: `Changes per day, the last ${DAYS} days` }), el("thead", {}, head), el("tbody", {}, ...body)),
+    // Scrolled sideways on its own on a narrow screen, rather than widening the page.
+    el("div", { className: "wide" }, el("table", { className: "timeline-table" }, el("caption", { text: `Changes per day, the last ${DAYS} days` }), el("thead", {}, head), el("tbody", {}, ...body))),
   );
 }

@@ -5,6 +5,7 @@
  * across a network (the coming PostgreSQL hub) gets its own asynchronous port beside these,
  * implementing only the concerns it holds, rather than making these asynchronous.
  */
+import type { ChangeFeed } from "./ports/change-feed.js";
 import type { Contradictions } from "./ports/contradictions.js";
 import type { InjectionLog } from "./ports/injection-log.js";
 import type { LlmSpend } from "./ports/llm-spend.js";
@@ -17,6 +18,7 @@ import type { SkillDecisions } from "./ports/skill-decisions.js";
 import type { StoreReports } from "./ports/store-reports.js";
 
 export type { MemoryFilter } from "../memory/memory-filter.js";
+export type { ChangeFeed, ChangeKind, ChangeListener, RecordChange, RecordKind } from "./ports/change-feed.js";
 export type {
   ContradictionQuery, ContradictionRecord, ContradictionResolution, Contradictions, ContradictionSource, NewContradiction, SettledContradiction,
 } from "./ports/contradictions.js";
@@ -48,6 +50,8 @@ export interface MemoryStore extends MemoryRecords, MemorySearch, StoreReports, 
   readonly skillDecisions: SkillDecisions;
   readonly memoryFileSyncs: MemoryFileSyncs;
   readonly llmSpend: LlmSpend;
+  /** What each committed transaction changed: the one feed that workers and watchers follow. */
+  readonly changes: ChangeFeed;
   /** Pairs of memories found to contradict each other, and how each was settled. */
   readonly contradictions: Contradictions;
   close(): void;

@@ -58,4 +58,27 @@ describe("ViewerSessions", () => {
     for (let i = 0; i < 100; i += 1) viewer.createLink(T0);
     expect(viewer.redeem(first, T0)).toBeNull();
   });
+
+  it("tells a call that outlives its request when its session ends: revoked, signed out by its link used again, or idle", () => {
+    const viewer = new ViewerSessions();
+    const signIn = () => {
+      const { code } = viewer.createLink(T0);
+      return { code, session: viewer.redeem(code, T0) ?? "" };
+    };
+    const revoked = signIn();
+    const reused = signIn();
+    const idle = signIn();
+    const kept = signIn();
+    const ends = [revoked, reused, idle, kept].map(({ session }) => viewer.endOf(session));
+    expect(ends.map((end) => end?.aborted)).toEqual([false, false, false, false]);
+    viewer.redeem(reused.code, T0 + 1000);
+    expect(ends.map((end) => end?.aborted)).toEqual([false, true, false, false]);
+    viewer.touch(revoked.session, T0 + SESSION_IDLE_MS - 1);
+    viewer.touch(kept.session, T0 + SESSION_IDLE_MS - 1);
+    viewer.touch(kept.session, T0 + SESSION_IDLE_MS);
+    expect(ends.map((end) => end?.aborted)).toEqual([false, true, true, false]);
+    viewer.revokeAll();
+    expect(ends.map((end) => end?.aborted)).toEqual([true, true, true, true]);
+    expect(viewer.endOf(kept.session)).toBeUndefined();
+  });
 });

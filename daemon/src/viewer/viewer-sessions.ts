@@ -21,6 +21,8 @@ export class ViewerSessions {
   private readonly sessions = new Map<string, number>();
   /** Links used within their minute: code -> the session it made, and when the link would have expired. */
   private readonly redeemed = new Map<string, { session: string; expiresAt: number }>();
+  /** Sessions something waits on the end of (a watch of changes): id -> what tells it. */
+  private readonly endings = new Map<string, AbortController>();
 
   /** A fresh one-time sign-in code and when it expires. */
   createLink(now: number): { code: string; expiresAt: number } {
@@ -43,7 +45,7 @@ export class ViewerSessions {
     this.prune(now);
     const reused = this.find(this.redeemed, code);
     if (reused !== undefined) {
-      this.sessions.delete(this.redeemed.get(reused)?.session ?? "");
+      this.end(this.redeemed.get(reused)?.session ?? "");
       this.redeemed.delete(reused);
       return null;
     }
@@ -51,7 +53,7 @@ export class ViewerSessions {
     if (found === undefined) return null;
     const expiresAt = this.links.get(found) ?? now;
     this.links.delete(found);
-    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+    if (this.sessions.size >= MAX_SESSIONS) this.end(this.sessions.keys().next().value as string);
     const id = randomBytes(32).toString("hex");
     this.sessions.set(id, now);
     if (this.redeemed.size >= MAX_LINKS) this.redeemed.delete(this.redeemed.keys().next().value as string);
@@ -70,10 +72,26 @@ export class ViewerSessions {
     return true;
   }
 
+  /**
+   * A signal that aborts when this live session ends (revoked, signed out by its link used
+   * again, or idle past SESSION_IDLE_MS), for a call that outlives the request that was
+   * admitted with it; undefined for an id that is no live session.
+   */
+  endOf(id: string): AbortSignal | undefined {
+    const found = this.find(this.sessions, id);
+    if (found === undefined) return undefined;
+    let ending = this.endings.get(found);
+    if (!ending) {
+      ending = new AbortController();
+      this.endings.set(found, ending);
+    }
+    return ending.signal;
+  }
+
   /** Ends every session and voids every unused link; says how many of each. */
   revokeAll(): { sessions: number; links: number } {
     const ended = { sessions: this.sessions.size, links: this.links.size };
-    this.sessions.clear();
+    for (const id of [...this.sessions.keys()]) this.end(id);
     this.links.clear();
     this.redeemed.clear();
     return ended;
@@ -81,8 +99,14 @@ export class ViewerSessions {
 
   private prune(now: number): void {
     for (const [code, expiresAt] of this.links) if (expiresAt <= now) this.links.delete(code);
-    for (const [id, usedAt] of this.sessions) if (usedAt + SESSION_IDLE_MS <= now) this.sessions.delete(id);
+    for (const [id, usedAt] of this.sessions) if (usedAt + SESSION_IDLE_MS <= now) this.end(id);
     for (const [code, { expiresAt }] of this.redeemed) if (expiresAt <= now) this.redeemed.delete(code);
+  }
+
+  private end(id: string): void {
+    this.sessions.delete(id);
+    this.endings.get(id)?.abort();
+    this.endings.delete(id);
   }
 
   /** The key equal to `given`, compared in constant time, so that timing tells nothing of a valid code. */

@@ -10,9 +10,10 @@ export interface Migration {
 /**
  * An update of a memory that changed what it says or where it stands: every column but the
  * reads (access_count, last_accessed_at) and the content hash. The vault's file (migration 11)
- * and the hub's copy (migration 12) follow exactly these changes.
+ * and the hub's copy (migration 12) follow exactly these changes, and the change feed
+ * (change-capture.ts) these and who wrote it.
  */
-const MEMORY_CHANGED = `          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
+export const MEMORY_CHANGED = `          old.content IS NOT new.content OR old.kind IS NOT new.kind OR old.project IS NOT new.project
           OR old.problem IS NOT new.problem OR old.solution IS NOT new.solution
           OR old.concepts IS NOT new.concepts OR old.files IS NOT new.files OR old.tags IS NOT new.tags
           OR old.confidence IS NOT new.confidence OR old.provenance IS NOT new.provenance

@@ -8,6 +8,7 @@ import type {
   ProjectGraph, ProjectInfo, RankedRow, RankingFacets, ScoredMemory, StoreStats,
 } from "../store.js";
 import { queryPhrases } from "../../keywords/query-phrases.js";
+import { ChangeCapture } from "./change-capture.js";
 import type { QueryPhrase, WeightedPhrase } from "../../keywords/keyword-index.js";
 import { EntityGraph } from "./entity-graph.js";
 import { MEMORY_COLUMNS, type MemoryRow, memoryToRow, readMemoriesBySeq, rowToMemory, sameRow, type UnreadableRowReport } from "./memory-row.js";
@@ -37,6 +38,8 @@ export interface SqliteStoreOptions {
   contentHashOf?: (content: string) => string;
   /** Told, once per memory, of a stored row that could only be read by repairing some of its values. */
   onUnreadableRow?: UnreadableRowReport;
+  /** Told of an error thrown by a listener of the change feed (the other listeners are still told). */
+  onChangeListenerError?: (error: unknown) => void;
 }
 
 const EXPORT_PAGE = 500;
@@ -67,6 +70,8 @@ export class SqliteStore implements MemoryStore {
   readonly skillDecisions: SqliteSkillDecisions;
   readonly memoryFileSyncs: SqliteMemoryFileSyncs;
   readonly llmSpend: SqliteLlmSpend;
+  /** What each committed transaction changed, whichever code path wrote it. */
+  readonly changes: ChangeCapture;
   readonly contradictions: SqliteContradictions;
   private readonly db: Database.Database;
   private readonly file: string;
@@ -124,6 +129,8 @@ export class SqliteStore implements MemoryStore {
     if (options.entitiesOf && this.graph.isEmpty()) this.relinkAll();
     if (this.contentHashOf) this.hashUnhashed();
     this.search = this.loadMirror();
+    // Last: what opening the database wrote (links, hashes) is nobody's news.
+    this.changes = new ChangeCapture(this.db, options.onChangeListenerError ?? (() => {}));
   }
 
   /** A small database is in memory at once; a large one loads in steps between requests. */
@@ -524,6 +531,7 @@ export class SqliteStore implements MemoryStore {
 
   close(): void {
     if (this.mirroring) clearImmediate(this.mirroring);
+    this.changes.close();
     this.db.close();
   }
 
