@@ -1,10 +1,17 @@
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** How long the file must stay the same size to count as written, how often to look, and the most to wait. */
+/** How long the file must stay the same size to count as written, and how often to look. */
 const QUIET_MS = 250;
 const POLL_MS = 50;
-const MAX_WAIT_MS = 5000;
+/** The most to wait for a quiet file. */
+const QUIET_MAX_WAIT_MS = 5000;
+/**
+ * The most to wait for an end marker. The agent writes it as it exits, which on a loaded machine
+ * took longer than 5 s (a CI run under load swept Copilot's first 4 lines and saved nothing); the
+ * daemon is resident and the wait holds up no other sweep, so it can afford a minute.
+ */
+const MARKER_MAX_WAIT_MS = 60_000;
 /** The end of a file read for its last line. */
 const TAIL_BYTES = 64 * 1024;
 
@@ -14,14 +21,14 @@ const TAIL_BYTES = 64 * 1024;
  * A hook's sweep starts as soon as the hook has its answer, and an agent may still be writing
  * the session then: Copilot CLI flushes its events.jsonl after its sessionEnd hook returns (seen
  * with 1.0.102: 4 of 15 lines written when the hook ran), its last event `session.shutdown`. A
- * file that cannot be read ends the wait; the sweep reports it.
+ * file that cannot be read ends the wait; the sweep reports it. `maxWaitMs` is for tests.
  */
-export async function settleTranscript(file: string, endMarker?: string): Promise<void> {
+export async function settleTranscript(file: string, endMarker?: string, maxWaitMs = endMarker === undefined ? QUIET_MAX_WAIT_MS : MARKER_MAX_WAIT_MS): Promise<void> {
   const now = () => performance.now();
   const started = now();
   let last = "";
   let since = started;
-  while (now() - started < MAX_WAIT_MS) {
+  while (now() - started < maxWaitMs) {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (stat === undefined) return;
     if (endMarker !== undefined) {

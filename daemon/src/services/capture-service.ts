@@ -142,13 +142,13 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       // A hook answered at once: the agent may still be writing the transcript it named.
       // Copilot CLI ends its events with session.shutdown, written after its sessionEnd hook.
       const endMarker = req.sourceAgent === "copilot" && req.trigger === "sessionEnd" ? '"type":"session.shutdown"' : undefined;
-      enqueue(async () => {
-        await settleTranscript(req.transcriptPath, endMarker);
-        return sweep(req, log);
-      }).catch((error: unknown) => {
-        // The error's message may quote a path but never transcript text; its cause stays out.
-        log.warn({ trigger: req.trigger.slice(0, MAX_LABEL_CHARS), reason: error instanceof Error ? error.message : String(error) }, "transcript sweep failed");
-      });
+      // The wait is outside the queue: a session still being written must not hold up others' sweeps.
+      settleTranscript(req.transcriptPath, endMarker)
+        .then(() => enqueue(() => sweep(req, log)))
+        .catch((error: unknown) => {
+          // The error's message may quote a path but never transcript text; its cause stays out.
+          log.warn({ trigger: req.trigger.slice(0, MAX_LABEL_CHARS), reason: error instanceof Error ? error.message : String(error) }, "transcript sweep failed");
+        });
       return { accepted: true, sessionId: req.sessionId };
     },
   };
