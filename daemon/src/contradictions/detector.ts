@@ -9,7 +9,7 @@ import { tokenize } from "../keywords/tokenize.js";
 import type { WeightedPhrase } from "../keywords/keyword-index.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { extractEntities } from "../recall/entities.js";
-import { expandQuery } from "../recall/query-expansion.js";
+import { expandQuery, thesaurusVocabulary } from "../recall/query-expansion.js";
 import type { MemorySearch, MemoryRecords } from "../store/store.js";
 import { slotAliases } from "./alternatives.js";
 import { type MemoryClaims, readClaims } from "./claims.js";
@@ -101,8 +101,8 @@ function judged(kind: MemoryRecord["kind"]): boolean {
 /** The thesaurus's synonyms of the memory's words, and the other members of every slot it names. */
 function extraPhrases(content: string, claims: MemoryClaims): WeightedPhrase[] {
   const phrases = new Map<string, WeightedPhrase>();
-  // The trade's thesaurus only: a general lexicon's senses would widen the search past the slot.
-  for (const phrase of expandQuery(content).thesaurus) phrases.set(phrase.tokens.join(" "), phrase);
+  // The trade's thesaurus only: a general lexicon's senses would widen the search past the slot (and cost a WordNet lookup per word).
+  for (const phrase of expandQuery(content, thesaurusVocabulary()).thesaurus) phrases.set(phrase.tokens.join(" "), phrase);
   for (const clause of claims.clauses) {
     for (const mention of clause.mentions) {
       if (mention.value.type !== "choice") continue;

@@ -73,6 +73,11 @@ function shippedVocabulary(): Vocabulary {
   return defaultVocabulary;
 }
 
+/** The software thesaurus alone, for searches a general lexicon's senses would only widen (contradictions). */
+export function thesaurusVocabulary(): Vocabulary {
+  return { thesaurus: shippedVocabulary().thesaurus };
+}
+
 /**
  * The phrases to search besides a query's own, each with its weight: for every run of the
  * query's tokens that is a thesaurus entry, its expansions at full weight; for a query the
