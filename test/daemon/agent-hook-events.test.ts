@@ -143,6 +143,19 @@ describe("other agents' failure and sweep routes against a running daemon", () =
     expect(await post(daemon.socketPath, "/hooks/copilot/sessionEnd", fixture("copilot-session-end", { cwd: workspace, sessionId: "../../etc" }))).toEqual({ status: 200, body: "" });
   });
 
+  it("sweeps Copilot CLI's session when its events.jsonl is written only after the sessionEnd hook (as under load)", async () => {
+    const sessionId = "5e1f0c2a-7b3d-4e8f-9a6b-1c2d3e4f5a6b";
+    const state = path.join(userHome, ".copilot", "session-state", sessionId);
+    expect(await post(daemon.socketPath, "/hooks/copilot/sessionEnd", fixture("copilot-session-end", { cwd: workspace, sessionId }))).toEqual({ status: 200, body: "" });
+    // Copilot creates the folder and flushes its events once the hook has answered.
+    fs.mkdirSync(state, { recursive: true });
+    const events = fs.readFileSync(path.join(CAPTURE_FIXTURES, "copilot-transcript.jsonl"), "utf8").replaceAll("c4ab6e92-d285-404d-8cf7-c8cb6006334e", sessionId);
+    fs.writeFileSync(path.join(state, "events.jsonl"), events);
+    const memories = await until(() => sessionMemories(sessionId), (found) => found.some((m) => m.kind === MemoryKind.EPISODE));
+    expect(memories.find((m) => m.kind === MemoryKind.EPISODE)?.sourceAgent).toBe("copilot");
+    expect(sweepsLogged(daemon.home, sessionId)).toBe(1);
+  });
+
   it("sweeps Gemini CLI's chat recording on SessionEnd and PreCompress, and saves nothing twice", async () => {
     const recording = path.join(workspace, "session-2026-12-01T09-31-5b0f3c1e.jsonl");
     fs.copyFileSync(path.join(CAPTURE_FIXTURES, "gemini-transcript.jsonl"), recording);

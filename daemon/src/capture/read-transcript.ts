@@ -26,14 +26,16 @@ export interface TranscriptRead {
 /**
  * Checks that `file` names a readable regular file by an absolute path, and that a session id
  * comes with OpenCode's database, with errors that say what to pass instead. Cheap enough to
- * run before answering a hook.
+ * run before answering a hook. With `mayBeUnwritten`, a file that does not exist yet passes (an
+ * agent that writes its session after its end hook: see settleTranscript).
  */
-export function checkTranscriptPath(file: string, sessionId = ""): void {
+export function checkTranscriptPath(file: string, sessionId = "", mayBeUnwritten = false): void {
   validateAbsolutePath("transcript_path", file, "the absolute path of the session's .jsonl transcript");
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
   } catch (error) {
+    if (mayBeUnwritten && (error as NodeJS.ErrnoException).code === "ENOENT") return;
     throw fileError(file, error);
   }
   if (!stat.isFile()) {

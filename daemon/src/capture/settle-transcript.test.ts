@@ -48,7 +48,18 @@ describe("settleTranscript", () => {
     await writer;
   });
 
-  it("returns at once for a file that is not there", async () => {
-    await settleTranscript(path.join(os.tmpdir(), "memd-settle-missing", "events.jsonl"), '"type":"session.shutdown"', 10_000);
+  it("without a marker, returns at once for a file that is not there", async () => {
+    await settleTranscript(path.join(os.tmpdir(), "memd-settle-missing", "events.jsonl"), undefined, 60_000);
+  });
+
+  it("with a marker, waits for a file that the agent has not created yet", async () => {
+    const file = path.join(path.dirname(transcript("")), "later", "events.jsonl");
+    const writer = sleep(400).then(() => {
+      fs.mkdirSync(path.dirname(file));
+      fs.writeFileSync(file, '{"type":"user.message"}\n{"type":"session.shutdown"}\n');
+    });
+    await settleTranscript(file, '"type":"session.shutdown"', 10_000);
+    expect(fs.readFileSync(file, "utf8")).toContain("user.message");
+    await writer;
   });
 });

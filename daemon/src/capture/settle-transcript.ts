@@ -20,8 +20,9 @@ const TAIL_BYTES = 64 * 1024;
  * else until QUIET_MS pass without a change of size or modification time; at most MAX_WAIT_MS.
  * A hook's sweep starts as soon as the hook has its answer, and an agent may still be writing
  * the session then: Copilot CLI flushes its events.jsonl after its sessionEnd hook returns (seen
- * with 1.0.102: 4 of 15 lines written when the hook ran), its last event `session.shutdown`. A
- * file that cannot be read ends the wait; the sweep reports it. `maxWaitMs` is for tests.
+ * with 1.0.102: 4 of 15 lines written when the hook ran, and under load no file at all), its last
+ * event `session.shutdown`. Without a marker, a file that cannot be read ends the wait; the sweep
+ * reports it. `maxWaitMs` is for tests.
  */
 export async function settleTranscript(file: string, endMarker?: string, maxWaitMs = endMarker === undefined ? QUIET_MAX_WAIT_MS : MARKER_MAX_WAIT_MS): Promise<void> {
   const now = () => performance.now();
@@ -30,9 +31,11 @@ export async function settleTranscript(file: string, endMarker?: string, maxWait
   let since = started;
   while (now() - started < maxWaitMs) {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (stat === undefined) return;
     if (endMarker !== undefined) {
-      if (tail(file, stat.size).includes(endMarker)) return;
+      // A file not yet created is waited for too: the agent writes it as it exits.
+      if (stat !== undefined && tail(file, stat.size).includes(endMarker)) return;
+    } else if (stat === undefined) {
+      return;
     } else {
       const mark = `${stat.size}:${stat.mtimeMs}`;
       if (mark !== last) {

@@ -133,15 +133,16 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
   const service: ServiceImpl<typeof CaptureService> = {
     async captureTranscript(req, context) {
       const log = context.values.get(requestLoggerKey);
+      // A hook answered at once: the agent may still be writing the transcript it named.
+      // Copilot CLI ends its events with session.shutdown, written after its sessionEnd hook;
+      // on a loaded machine its events.jsonl may not exist yet when the hook runs.
+      const endMarker = !req.wait && req.sourceAgent === "copilot" && req.trigger === "sessionEnd" ? '"type":"session.shutdown"' : undefined;
       // Everything that can be wrong with the request is checked before answering, so that a
       // hook's caller learns it; the sweep itself may still meet a file that changed since.
-      checkTranscriptPath(req.transcriptPath, req.sessionId);
+      checkTranscriptPath(req.transcriptPath, req.sessionId, endMarker !== undefined);
       refuseSecretIdentifiers({ sessionId: req.sessionId, sourceAgent: req.sourceAgent, project: req.project });
       if (req.project !== "" || req.cwd !== "") deps.resolveProject({ project: req.project, cwd: req.cwd });
       if (req.wait) return enqueue(() => sweep(req, log));
-      // A hook answered at once: the agent may still be writing the transcript it named.
-      // Copilot CLI ends its events with session.shutdown, written after its sessionEnd hook.
-      const endMarker = req.sourceAgent === "copilot" && req.trigger === "sessionEnd" ? '"type":"session.shutdown"' : undefined;
       // The wait is outside the queue: a session still being written must not hold up others' sweeps.
       settleTranscript(req.transcriptPath, endMarker)
         .then(() => enqueue(() => sweep(req, log)))

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { RpcCaller } from "../rpc-caller.js";
@@ -29,10 +28,10 @@ export async function sweepTranscript(input: HookInput, agent: string, trigger: 
 /**
  * Copilot CLI's sessionEnd names no transcript, which it keeps at
  * ~/.copilot/session-state/<sessionId>/events.jsonl (github/docs, copilot-cli session state).
- * A COPILOT_HOME elsewhere is not known here; its preCompact names the file itself.
+ * A COPILOT_HOME elsewhere is not known here; its preCompact names the file itself. The file
+ * need not exist yet: Copilot may write it after this hook (the daemon waits for it).
  */
 function defaultTranscript(agent: string, sessionId: string): string {
   if (agent !== "copilot" || !/^[\w-]{1,128}$/.test(sessionId)) return "";
-  const file = path.join(os.homedir(), ".copilot", "session-state", sessionId, "events.jsonl");
-  return fs.existsSync(file) ? file : "";
+  return path.join(os.homedir(), ".copilot", "session-state", sessionId, "events.jsonl");
 }
