@@ -78,8 +78,17 @@ const PORT_BEFORE = /\bports?(?:\s+(?:is|was|are|=|:|of|to|at|number|now|changed
 /** "stopped using Conventional Commits", "the API no longer uses sharp": the words of what is gone, up to the next filler word. */
 const GONE_PHRASE = /\b(?:stopped using|stop using|no longer uses?|no longer using|no longer need|dropped|removed|ditched|got rid of|abandoned|moved off|migrated off)\s+(?:(?:the|our|a|an|all)\s+)?([A-Za-z0-9][\w.@/+-]*(?:\s+[A-Za-z0-9][\w.@/+-]*){0,2})/gi;
 
-/** Reads a memory's claims (its content; episodes' problem and solution are context, not claims). */
-export function readClaims(content: string): MemoryClaims {
+/**
+ * How much of a memory's text its claims are read from. A memory that states something states it
+ * near its start; past this are transcripts and sessions (LongMemEval's run to 40,000 characters),
+ * whose claims took about 100 ms a memory to read and judge and held the event loop for seconds
+ * on an import.
+ */
+export const CLAIM_TEXT_CHARS = 2048;
+
+/** Reads a memory's claims (its content up to CLAIM_TEXT_CHARS; episodes' problem and solution are context, not claims). */
+export function readClaims(fullContent: string): MemoryClaims {
+  const content = fullContent.slice(0, CLAIM_TEXT_CHARS);
   const memoryWords = new Set((content.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []).flatMap((w) => [w, ...w.split("-")]));
   const clauses = splitClauses(content).map((part) => readClause(part.text, part.reason, memoryWords));
   // "I love Emma's recipes; I've tried two of them": what "them" counts is in the clause before.

@@ -23,8 +23,12 @@ export interface ContradictionWatchOptions {
 
 /** The rules' own name, as the detector of what they find. */
 export const RULES_DETECTOR = "rules";
-/** Imported memories checked per turn of the event loop: a few milliseconds of work. */
-const IMPORT_STEP = 20;
+/**
+ * How long the check of imported memories may hold the event loop per turn (at least one memory
+ * is checked): a fixed count of 20 long memories held it for seconds, past the 5 s after which an
+ * idle keep-alive connection is closed, and the client's next request met a closing socket.
+ */
+const IMPORT_SLICE_MS = 10;
 /** Pairs waiting for the model at most; past it a pair is left unjudged (and logged), not queued without end. */
 const MAX_JUDGE_QUEUE = 100;
 
@@ -127,11 +131,12 @@ export class ContradictionWatch {
     this.importing = setImmediate(() => {
       this.importing = undefined;
       let found = 0;
-      for (const id of this.imported.splice(0, IMPORT_STEP)) {
-        const memory = this.options.store.get(id);
+      const started = performance.now();
+      do {
+        const memory = this.options.store.get(this.imported.shift() as string);
         if (!memory || (memory.status !== "active" && memory.status !== "staged")) continue;
         found += this.record(memory, this.detect(memory), "import").length;
-      }
+      } while (this.imported.length > 0 && performance.now() - started < IMPORT_SLICE_MS);
       if (found > 0) this.options.logger.info({ found }, "imported memories contradict stored ones");
       if (this.imported.length > 0) this.importSoon();
       else this.wake();

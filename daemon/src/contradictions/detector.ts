@@ -12,7 +12,7 @@ import { extractEntities } from "../recall/entities.js";
 import { expandQuery, thesaurusVocabulary } from "../recall/query-expansion.js";
 import type { MemorySearch, MemoryRecords } from "../store/store.js";
 import { slotAliases } from "./alternatives.js";
-import { type MemoryClaims, readClaims } from "./claims.js";
+import { CLAIM_TEXT_CHARS, type MemoryClaims, readClaims } from "./claims.js";
 import { type ContradictionFinding, judgeContradiction, LIKELY_CONTRADICTION, POSSIBLE_CONTRADICTION } from "./judge.js";
 
 /** An older memory and what the judge found between it and the one written. */
@@ -67,9 +67,11 @@ export function createContradictionDetector(store: Pick<MemorySearch, "searchKey
       if (!claims.clauses.some((c) => c.mentions.length > 0 || c.gone.length > 0)) return none;
       const projects = memory.project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [memory.project, GLOBAL_PROJECT];
       const filter = { projects, kinds: [], statuses: ["active" as const] };
-      const [keyword = []] = store.searchKeywordScopes(memory.content, [{ filter, limit: PER_SOURCE }], extraPhrases(memory.content, claims));
+      // The search looks for what the claims were read from, not the whole of a long memory.
+      const text = memory.content.slice(0, CLAIM_TEXT_CHARS);
+      const [keyword = []] = store.searchKeywordScopes(text, [{ filter, limit: PER_SOURCE }], extraPhrases(text, claims));
       const graph = store.searchGraph({
-        keys: extractEntities(memory).map((e) => e.key),
+        keys: extractEntities({ ...memory, content: text }).map((e) => e.key),
         projects,
         statuses: ["active"],
         limit: PER_SOURCE,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readClaims } from "./claims.js";
+import { CLAIM_TEXT_CHARS, readClaims } from "./claims.js";
 import { judgeContradiction, LIKELY_CONTRADICTION } from "./judge.js";
 
 /** The finding for a memory written after an older one, or null. */
@@ -22,6 +22,13 @@ describe("judgeContradiction", () => {
     const finding = judge("Postgres listens on 5432.", "The db port is 5433 now.");
     expect(finding).toMatchObject({ subject: "port", newer: "5433", older: "5432" });
     expect(finding?.score).toBeGreaterThanOrEqual(LIKELY_CONTRADICTION);
+  });
+
+  it("reads claims from a long memory's first CLAIM_TEXT_CHARS only: a session's later turns are not judged", () => {
+    const filler = "user: tell me more about the trip.\nassistant: sure, here are a few ideas for the museums.\n".repeat(40);
+    expect(filler.length).toBeGreaterThan(CLAIM_TEXT_CHARS);
+    expect(likely("Postgres listens on 5432.", `The db port is 5433 now.\n${filler}`)).toBe(true);
+    expect(likely("Postgres listens on 5432.", `${filler}The db port is 5433 now.`)).toBe(false);
   });
 
   it("finds a thing said to be gone that the other memory uses", () => {
