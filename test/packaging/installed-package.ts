@@ -35,7 +35,7 @@ export async function packRepository(repoRoot: string, destination: string): Pro
 }
 
 /**
- * The install command the README gives, into a private prefix instead of the user's global
+ * The install command docs/install.md gives, into a private prefix instead of the user's global
  * one. The normal npm cache is used, so only better-sqlite3's native build takes long.
  */
 export async function installGlobally(tarball: string, prefix: string): Promise<CliResult> {

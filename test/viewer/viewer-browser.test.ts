@@ -1,5 +1,5 @@
 // The web viewer in a real browser: Debian's Chromium driven by playwright-core, against a real
-// daemon on loopback TCP (viewer-harness.ts). MEMD_SCREENSHOTS=docs writes the README's screenshots.
+// daemon on loopback TCP (viewer-harness.ts). MEMD_SCREENSHOTS=docs writes docs/viewer.md's screenshots.
 import fs from "node:fs";
 import path from "node:path";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";

@@ -12,7 +12,7 @@ export const chromiumAvailable = fs.existsSync(CHROMIUM);
 if (!chromiumAvailable && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
 if (!chromiumAvailable) console.warn(`viewer browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`);
 
-/** MEMD_SCREENSHOTS=docs writes the README's screenshots into docs/. */
+/** MEMD_SCREENSHOTS=docs writes docs/viewer.md's screenshots into docs/. */
 export const SCREENSHOTS = process.env.MEMD_SCREENSHOTS === "docs" ? path.join(REPO_ROOT, "docs") : null;
 
 export const DESKTOP = { width: 1280, height: 800 };

@@ -1,7 +1,7 @@
 // The viewer's Injections page in a real browser: Debian's Chromium driven by playwright-core,
 // against a real daemon on loopback TCP, after the daemon briefed a session, pointed its prompts
 // (one at nothing) and answered a recall. Where Chromium is missing outside CI the test is
-// skipped and says so; in CI it fails. MEMD_SCREENSHOTS=docs writes the README's screenshot.
+// skipped and says so; in CI it fails. MEMD_SCREENSHOTS=docs writes docs/viewer.md's screenshot.
 import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";

@@ -2,7 +2,7 @@
  * Distils the static embedding table from USE-lite (npm run generate:static-table): every
  * vocabulary piece goes through the encoder alone, and distillTable weighs and packs the
  * outputs. Run at build time, by hand, when the model or the method changes; the table is
- * committed (see the README's "The default embedder" for why not at first start).
+ * committed (see docs/embeddings.md, "The default embedder", for why not at first start).
  */
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -33,7 +33,7 @@ export interface FusionTuning {
 
 /**
  * Measured with npm run bench:recall on bench/data/eval-dev and ../shared/eval/locomo-dev side
- * by side (README, "Hybrid recall", has the figures). Round values on a plateau, none fitted
+ * by side (docs/benchmarks.md has the figures). Round values on a plateau, none fitted
  * to a query: neighbouring values of each land within 0.01 on both sets.
  */
 export const DEFAULT_TUNING: FusionTuning = {

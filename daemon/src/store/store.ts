@@ -2,7 +2,7 @@
  * Where synchronous code ends. The local ports below are synchronous: the daemon is its SQLite
  * database's one writer, and a synchronous call into better-sqlite3 is what keeps Save and
  * Search in single milliseconds (no promise, no turn of the event loop, no pool). An engine
- * across a network (the coming PostgreSQL hub) gets its own asynchronous port beside these,
+ * across a network (the PostgreSQL hub, hub/hub-port.ts) has its own asynchronous port beside these,
  * implementing only the concerns it holds, rather than making these asynchronous.
  */
 import type { ChangeFeed } from "./ports/change-feed.js";
