@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { BriefZone, SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { provenMemory } from "../helpers/proven-memory.js";
 import { fakeClock, type InProcessDaemon, startInProcessDaemon } from "../helpers/in-process-daemon.js";
 import { refusalCode } from "../helpers/refusal.js";
 
@@ -124,11 +125,15 @@ describe("Brief", () => {
     // Rules come up for review 90 days after they were saved.
     ids.rule = await save("Every public endpoint has a rate limit.", MemoryKind.RULE);
     clock.set(clock.now() + 91 * DAY_MS);
-    for (let i = 0; i < 2; i++) await save(`The user prefers style ${i} in code reviews.`, MemoryKind.PREFERENCE, "global");
+    // Two preferences that do not contradict each other: a contradiction would take a zone of its own.
+    for (const preference of ["The user prefers small pull requests.", "The user wants code review comments to be direct."]) await save(preference, MemoryKind.PREFERENCE, "global");
     ids.refresh = await save("Refresh tokens are stored hashed in Postgres (table refresh_tokens), not in Redis.", MemoryKind.DECISION);
     await save("The API listens on port 8080.", MemoryKind.FACT);
     for (let i = 0; i < 3; i++) await save(`Shipped release ${i} after fixing the flaky login test.`, MemoryKind.EPISODE);
-    ids.procedure = await save("Run make migrate-up before the integration tests, then seed with make seed.", MemoryKind.PROCEDURE, undefined, Provenance.HUMAN);
+    // A skill proposal needs a memory proven across time: one a person stated ten days ago and read back since.
+    const procedure = provenMemory({ content: "Run make migrate-up before the integration tests, then seed with make seed.", kind: MemoryKind.PROCEDURE, project: path.basename(workspace) }, clock.now());
+    await daemon.clients.admin.import({ memories: [procedure] });
+    ids.procedure = procedure.id;
   });
   afterAll(async () => {
     await daemon.close();

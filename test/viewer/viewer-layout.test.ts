@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
+import { provenMemory } from "../helpers/proven-memory.js";
 import { chromiumAvailable, consoleProblems, DESKTOP, layoutProblems, PHONE, startViewer, type Viewer } from "./viewer-harness.js";
 
 const SHOTS = process.env.MEMD_LAYOUT_SCREENSHOTS ?? null;
@@ -30,13 +31,19 @@ describe.runIf(chromiumAvailable)("the web viewer's layout", () => {
     const { memory } = viewer.daemon.clients;
     const save = async (content: string, extra: Parameters<typeof memory.save>[0] = {}) => (await memory.save({ content, project: "shop", ...extra })).memory?.id ?? "";
     await save("Payments go through Stripe Checkout; we never store card numbers ourselves.", { kind: MemoryKind.DECISION, concepts: ["payments", "stripe"] });
-    await save("Stripe webhooks are verified with the signing secret before the order is marked paid.", { kind: MemoryKind.PROCEDURE, concepts: ["stripe", "webhooks"], provenance: Provenance.HUMAN });
+    // A procedure a person stated ten days ago and read back since: proven, so the skills page proposes it.
+    await viewer.daemon.clients.admin.import({
+      memories: [provenMemory({ content: "Stripe webhooks are verified with the signing secret before the order is marked paid.", kind: MemoryKind.PROCEDURE, project: "shop", concepts: ["stripe", "webhooks"] })],
+    });
     await save("Refunds over 500 EUR need a second person's approval in the Stripe dashboard.", { kind: MemoryKind.RULE, concepts: ["stripe", "refunds"] });
     // A long word with nowhere to break, as paths and stack traces are.
     const edited = await save(`The failing import is src/checkout/${"payment-intent-".repeat(12)}handler.ts, see ECONNRESET in the webhook worker.`, { concepts: ["stripe"] });
     await memory.update({ id: edited, content: `The failing import is src/checkout/${"payment-intent-".repeat(12)}handler.ts; fixed by retrying on ECONNRESET.`, tags: { values: ["fixed"] } });
     await save("The user seems to prefer squash merges.", { provenance: Provenance.DISTILLED, sessionId: "s-42" });
     await viewer.daemon.clients.admin.clean({});
+    // What an agent was told: a briefing and a prompt's pointers, for the injections pages.
+    await memory.brief({ project: "shop", sessionId: "s-layout", sourceAgent: "claude-code" });
+    await memory.suggest({ query: "how are stripe webhooks verified", project: "shop", sessionId: "s-layout", sourceAgent: "claude-code" });
     pages = [
       { name: "search, latest memories", hash: "#/", drawn: (page) => page.locator("#results > li").first().waitFor() },
       {
@@ -51,6 +58,8 @@ describe.runIf(chromiumAvailable)("the web viewer's layout", () => {
       { name: "graph", hash: "#/graph/shop", drawn: (page) => page.locator(".entity-graph canvas").first().waitFor() },
       { name: "fading", hash: "#/fading", drawn: (page) => page.locator("#fading-view polyline").first().waitFor() },
       { name: "skills", hash: "#/skills", drawn: (page) => page.getByRole("list", { name: "Skill proposals, most proven first" }).waitFor() },
+      { name: "injections", hash: "#/injections", drawn: (page) => page.getByRole("table", { name: "Sessions, the one given something last first" }).getByRole("link").first().waitFor() },
+      { name: "one session's injections", hash: "#/injections/s-layout", drawn: (page) => page.getByRole("list", { name: "What the agent was told, oldest first" }).getByRole("listitem").first().waitFor() },
       { name: "health", hash: "#/health", drawn: (page) => page.getByRole("img", { name: /^Lifecycle ledger: / }).waitFor() },
     ];
   });
