@@ -94,6 +94,7 @@ describe("the vault", () => {
     expect(await until(() => fs.existsSync(file), (exists) => !exists)).toBe(false);
   });
 
+  // Linux only: /proc shows each thread's nice value only on Linux. CI runs Debian, so there it always runs.
   it.runIf(process.platform === "linux")("writes the files from a thread of lower priority than the one answering requests", async () => {
     const daemon = await start(newHome());
     await daemon.clients.memory.save({ content: "Invoices are numbered per tenant.", kind: MemoryKind.FACT, project: "shop" });

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { describeUnless } from "../helpers/requirement.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 import { until } from "../helpers/until.js";
 
@@ -14,7 +15,7 @@ const ALL_STATUSES = [MemoryStatus.ACTIVE, MemoryStatus.STAGED, MemoryStatus.ARC
  * Three "machines" (real daemons on homes of their own) and a real PostgreSQL hub: A and B are
  * ada's laptop and dev box, C is bo's. A reaches the hub through a relay the test can cut.
  */
-describe.skipIf(missing)(`memory across machines through a PostgreSQL hub${missing ? ` (skipped: ${missing})` : ""}`, () => {
+describeUnless(missing, "memory across machines through a PostgreSQL hub", () => {
   let server: TestPostgres;
   let proxy: TcpProxy;
   let ada: string;
