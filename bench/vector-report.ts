@@ -28,7 +28,7 @@ export function formatTargets(row: VectorKnnRow): string {
     row.recallAt10 >= t.recallAt10Min &&
     (t.p50MaxMs === undefined || row.p50Ms <= t.p50MaxMs) &&
     (t.p99MaxMs === undefined || row.p99Ms <= t.p99MaxMs);
-  return `${goals.join(", ")}: ${verdict(met, `vectors at ${row.size}: ${goals.join(", ")}`)}`;
+  return `${goals.join(", ")}: ${verdict(met, `vectors at ${row.size}, ${row.scope}, ${row.rescoring}: ${goals.join(", ")}`)}`;
 }
 
 export function formatVectorTable(rows: readonly VectorKnnRow[]): string {

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLI_BIN, MCP_BIN, REPO_ROOT, runProcess, spawnDaemon } from "../helpers/daemon.js";
-import { itUnless, requirement } from "../helpers/requirement.js";
+import { requirement } from "../helpers/requirement.js";
+import { itUnless } from "../helpers/skip-unless.js";
 
 const FIXTURES = path.join(REPO_ROOT, "test/cli/fixtures");
 const HOOK_BIN = path.join(REPO_ROOT, "dist/hooks/src/main.js");

@@ -6,7 +6,8 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { refusal } from "../helpers/refusal.js";
-import { describeUnless, requirement } from "../helpers/requirement.js";
+import { requirement } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { until } from "../helpers/until.js";
 
 /**

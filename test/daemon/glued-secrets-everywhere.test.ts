@@ -9,7 +9,7 @@ import { MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { OBFUSCATED_SECRET_SAMPLES } from "../../daemon/src/redact/obfuscated-corpus.js";
 import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { expectNoSecrets, fileHaystacks, textHaystack } from "../helpers/secret-haystack.js";
 import { until } from "../helpers/until.js";
 

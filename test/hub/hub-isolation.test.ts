@@ -10,7 +10,7 @@ import { connectHub } from "../../daemon/src/hub/pg-hub.js";
 import { buildMemory } from "../../daemon/src/memory/new-memory.js";
 import type { MemoryStatus } from "../../daemon/src/memory/memory.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 
 const missing = postgresMissing();
 const USERS = ["ada", "bo", "cy", "di"] as const;

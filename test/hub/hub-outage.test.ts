@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { freePort, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { until } from "../helpers/until.js";
 
 const missing = postgresMissing();

@@ -5,7 +5,7 @@ import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { makeHome, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 import { until } from "../helpers/until.js";
 

@@ -10,7 +10,7 @@ import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
 import { OTHERS_WROTE } from "../../daemon/src/memory/author.js";
 import { MCP_BIN, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { until } from "../helpers/until.js";
 
 const missing = postgresMissing();

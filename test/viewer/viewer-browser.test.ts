@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import type { TestDaemon } from "../helpers/daemon.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, consoleProblems, layoutProblems, SCREENSHOTS, startViewer, type Viewer } from "./viewer-harness.js";
 import { provenMemory } from "../helpers/proven-memory.js";
 

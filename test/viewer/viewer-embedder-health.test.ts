@@ -9,7 +9,7 @@ import { readOnnxModelDir } from "../../daemon/src/embed/onnx-model-dir.js";
 import { EmbedderModelState } from "../../gen/memd/v1/memory_service_pb.js";
 import { refusedUrl } from "../embed/local-http-server.js";
 import { freePort, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, launchChromium } from "./viewer-harness.js";
 
 describeUnless(chromiumMissing, "the viewer's Health page when the embedder's model does not load", () => {

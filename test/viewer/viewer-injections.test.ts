@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
 import { freePort, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, launchChromium, SCREENSHOTS } from "./viewer-harness.js";
 
 const SESSION = "5c0ffee0-4a11-4b1d-9e55-0000000000aa";

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, consoleProblems, DESKTOP, layoutProblems, PHONE, startViewer, type Viewer } from "./viewer-harness.js";
 
 const SHOTS = process.env.MEMD_LAYOUT_SCREENSHOTS ?? null;

@@ -3,7 +3,7 @@
 // staged, changed and archived. Debian's Chromium against a real daemon (viewer-harness.ts).
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, consoleProblems, startViewer, type Viewer, waitUntilLive } from "./viewer-harness.js";
 
 /** Generous: the page is drawn again well within a second of a commit; this only keeps a stuck page from hanging the suite. */

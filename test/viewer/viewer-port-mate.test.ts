@@ -11,7 +11,7 @@ import type net from "node:net";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
-import { describeUnless } from "../helpers/requirement.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, launchChromium } from "./viewer-harness.js";
 
 /** Everything the port-mate learnt: each request's headers, and what its page could read and try. */

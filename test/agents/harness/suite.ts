@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { inject, onTestFinished } from "vitest";
 import type { CliResult } from "../../helpers/daemon.js";
-import { describeUnless } from "../../helpers/requirement.js";
+import { describeUnless } from "../../helpers/skip-unless.js";
 import { type AgentName, AGENTS } from "./agents.js";
 import { type AgentWorld, createAgentWorld } from "./agent-world.js";
 
