@@ -47,7 +47,9 @@ describe("a write lock held by another process", () => {
     expect(suggested.pointers.map((p) => p.id)).toEqual([kept?.id]);
     expect(waitingSaveDone).toBe(false);
 
-    const refused = await refusal(memory.save({ content: "a write whose caller cannot wait", project: "locked" }, { timeoutMs: 400 }));
+    // The caller's deadline goes in its header alone: a client-side timer of the same 400 ms would
+    // race the daemon's answer on a loaded machine and end the call as deadline_exceeded first.
+    const refused = await refusal(memory.save({ content: "a write whose caller cannot wait", project: "locked" }, { headers: { "connect-timeout-ms": "400" } }));
     expect(refused.code).toBe(Code.Unavailable);
     expect(refused.rawMessage).toMatch(/locked by another process.*nothing of this call was stored/);
 
