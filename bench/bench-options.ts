@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { CHECK_OPTION, CHECK_USAGE } from "./targets.js";
 
 /** The parts of the benchmark, in the order the report shows them. */
 export const SECTIONS = ["save", "lock", "embed", "onnx", "drain", "vectors", "hybrid", "hooks", "memory", "mcp", "vault", "viewer"] as const;
@@ -25,6 +26,8 @@ export interface BenchOptions {
   baselineDaemon: string | undefined;
   /** Also print the results as one JSON object on the last line. */
   json: boolean;
+  /** Exit 1 when a target was missed. */
+  check: boolean;
 }
 
 export const DEFAULT_SIZES = [10_000, 100_000];
@@ -36,7 +39,7 @@ export const DEFAULT_VAULT_MEMORIES = 100_000;
 
 export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")}] [--sizes 10000,100000]
                           [--drain N] [--vector-sizes 10000,100000,1000000] [--hybrid-size 100000]
-                          [--onnx-memories 100000] [--vault-memories 100000] [--baseline DIR] [--json]
+                          [--onnx-memories 100000] [--vault-memories 100000] [--baseline DIR] [--check] [--json]
 
 Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
   save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
@@ -68,7 +71,8 @@ Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, o
            memories from the vault alone after the database is deleted (keyword only)
   viewer   the web viewer in Debian's Chromium against 100k memories: first page usable, and search
            as you type, timed inside the page; the size of its JavaScript
---only runs the named parts (comma-separated); --json adds one JSON object with every number on the last line.`;
+--only runs the named parts (comma-separated); --json adds one JSON object with every number on the last line.
+${CHECK_USAGE}`;
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
@@ -89,6 +93,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
         "vault-memories": { type: "string" },
         baseline: { type: "string" },
         json: { type: "boolean", default: false },
+        ...CHECK_OPTION,
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -108,6 +113,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | "help
     vaultMemories: values["vault-memories"] === undefined ? DEFAULT_VAULT_MEMORIES : parseWhole("--vault-memories", values["vault-memories"]),
     baselineDaemon: values.baseline === undefined ? undefined : baselineDaemon(values.baseline),
     json: values.json ?? false,
+    check: values.check ?? false,
   };
 }
 

@@ -11,16 +11,17 @@ import { type BenchDaemon, startBenchDaemon, stopAllBenchDaemons } from "./daemo
 import type { FloodMessage, FloodRequest } from "./flood-process.js";
 import { type LatencySummary, measureSequential } from "./latency.js";
 import { count, formatTable, numericColumns } from "./table.js";
+import { CHECK_OPTION, CHECK_USAGE, targetsExitCode, verdict } from "./targets.js";
 
-const USAGE = `usage: node dist/bench/connections.js [--connections 5000] [--calls 300] [--json]
+const USAGE = `usage: node dist/bench/connections.js [--connections 5000] [--calls 300] [--check] [--json]
 
 A daemon on its Unix socket and loopback TCP while another process holds --connections
 connections to it without a token: idle, a cut-short HTTP/2 preface, slowloris headers, and
 idle ones opened again as soon as the daemon closes them. Health's latency over the socket and
 over a new TCP connection with the token (--calls each), the daemon's descriptors, and how long
-the held connections lasted.`;
+the held connections lasted. ${CHECK_USAGE}`;
 
-/** From issue 29: reported, never asserted. */
+/** From issue 29: reported, and with --check a miss exits 1. */
 const TARGET_P99_MS = 50;
 const FLOOD_PROCESS = fileURLToPath(new URL("./flood-process.js", import.meta.url));
 const FDS_EVERY_MS = 100;
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
     options: {
       connections: { type: "string", default: "5000" },
       calls: { type: "string", default: "300" },
+      ...CHECK_OPTION,
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -77,14 +79,17 @@ async function main(): Promise<number> {
     process.stderr.write(`${scenario.name} on ${scenario.listener ?? "-"}...\n`);
     rows.push(await measureScenario(scenario, connections, calls));
   }
+  const targets = rows.map((r) =>
+    verdict(r.socketHealth.p99Ms <= TARGET_P99_MS && r.tcpHealth.p99Ms <= TARGET_P99_MS, `connections, ${r.scenario.name}: Health p99 <= ${TARGET_P99_MS} ms on the socket and over TCP`),
+  );
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ environment: environment(), rows }, null, 2)}\n`);
-    return 0;
+    return targetsExitCode(values.check);
   }
   const env = environment();
   process.stdout.write(`memd under a flood of ${count(connections)} tokenless connections (${env.cpus} x ${env.cpuModel}, ${env.node}, load ${env.load})\n\n`);
   process.stdout.write(
-    `${formatTable(numericColumns(["flood", "listener", "closed during calls", "fds before", "fds max", "socket p50 ms", "socket p99 ms", "tcp p50 ms", "tcp p99 ms", "all closed after s"]), rows.map((r) => [
+    `${formatTable(numericColumns(["flood", "listener", "closed during calls", "fds before", "fds max", "socket p50 ms", "socket p99 ms", "tcp p50 ms", "tcp p99 ms", "all closed after s", "target"]), rows.map((r, i) => [
       r.scenario.name,
       r.scenario.listener ?? "-",
       count(r.closedDuringCalls),
@@ -93,10 +98,11 @@ async function main(): Promise<number> {
       ...percentiles(r.socketHealth),
       ...percentiles(r.tcpHealth),
       r.allClosedS === null ? "-" : r.allClosedS.toFixed(1),
+      targets[i] as string,
     ]))}\n\n`,
   );
   process.stdout.write(`Health: ${calls} sequential calls per column, over the Unix socket (HTTP/1.1, as memctl) and over a new TCP connection each with the token (as a hook). Target: p99 <= ${TARGET_P99_MS} ms.\n`);
-  return 0;
+  return targetsExitCode(values.check);
 }
 
 function percentiles(latency: LatencySummary): string[] {

@@ -8,6 +8,7 @@ import { type LabelledPair, PARTS, type PartName, type PartScore, readPairs, sco
 import { startBenchDaemon } from "./daemon-process.js";
 import { findRepoRoot } from "./recall-options.js";
 import { formatTable, numericColumns } from "./table.js";
+import { CHECK_OPTION, CHECK_USAGE, targetsExitCode, verdict } from "./targets.js";
 
 const USAGE = `usage: node dist/bench/contradictions.js [--rules-only] [--check] [--misses tune|lme] [--json]
 
@@ -16,7 +17,7 @@ the rules alone, in this process; end to end, each pair saved into a project of 
 compiled memd (keyword only: what Save answers with); and with every old memory in one project,
 where Save must find the pair's among the others. Precision is the share of reported pairs that
 contradict, recall the share of contradicting pairs reported; the targets are precision >= ${TARGETS.precision}
-at recall >= ${TARGETS.recall}, and a part below them says MISSED. --check exits 1 when one is missed.
+at recall >= ${TARGETS.recall}, and a part below them says MISSED. ${CHECK_USAGE}
 --misses prints the missed and wrongly reported pairs of the tune part or the lme part (never of the
 held-out part, which is reported only as numbers). --rules-only skips the daemon.`;
 
@@ -30,7 +31,7 @@ interface Options {
 function parseOptions(argv: readonly string[]): Options | "help" {
   const { values } = parseArgs({
     args: [...argv],
-    options: { "rules-only": { type: "boolean" }, check: { type: "boolean" }, misses: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } },
+    options: { "rules-only": { type: "boolean" }, ...CHECK_OPTION, misses: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } },
   });
   if (values.help) return "help";
   if (values.misses !== undefined && values.misses !== "tune" && values.misses !== "lme") {
@@ -115,7 +116,7 @@ function kindOf(name: string): number {
   return value.number;
 }
 
-function row(name: string, score: PartScore): string[] {
+function row(what: string, name: string, score: PartScore): string[] {
   return [
     name,
     String(score.pairs),
@@ -125,13 +126,13 @@ function row(name: string, score: PartScore): string[] {
     `${score.falseCompatible} / ${score.falseDifferent}`,
     score.precision.toFixed(3),
     score.recall.toFixed(3),
-    score.met ? "met" : "MISSED",
+    verdict(score.met, `contradictions, ${what}, ${name}: precision >= ${TARGETS.precision} at recall >= ${TARGETS.recall}`),
   ];
 }
 
-function table(title: string, parts: readonly [string, PartScore][]): string {
+function table(what: string, title: string, parts: readonly [string, PartScore][]): string {
   const columns = numericColumns(["part", "pairs", "contradict", "reported", "right", "wrong: compatible / different", "precision", "recall", "target"]);
-  return `${title}\n\n${formatTable(columns, parts.map(([name, score]) => row(name, score)))}`;
+  return `${title}\n\n${formatTable(columns, parts.map(([name, score]) => row(what, name, score)))}`;
 }
 
 function misses(pairs: readonly LabelledPair[], verdicts: Verdicts): string[] {
@@ -169,11 +170,11 @@ async function main(): Promise<number> {
   let crowdedReport: Record<string, CrowdedScore> | undefined;
   const rules = rulesVerdicts(all);
   const reports: Record<string, [string, PartScore][]> = { rules: scored(rules) };
-  process.stdout.write(`${table(`Contradictions found by the rules alone (score >= ${LIKELY_CONTRADICTION}), in this process`, reports.rules ?? [])}\n\n`);
+  process.stdout.write(`${table("the rules alone", `Contradictions found by the rules alone (score >= ${LIKELY_CONTRADICTION}), in this process`, reports.rules ?? [])}\n\n`);
   if (!options.rulesOnly) {
     const saved = await daemonVerdicts(all);
     reports.save = scored(saved);
-    process.stdout.write(`${table("Contradictions named in Save's answer, end to end (compiled memd, keyword only, each pair in its own project)", reports.save)}\n\n`);
+    process.stdout.write(`${table("Save's answer", "Contradictions named in Save's answer, end to end (compiled memd, keyword only, each pair in its own project)", reports.save)}\n\n`);
     const crowded = await crowdedRun(all);
     const rows = [...parts.map((p) => [p.name, crowdedScore(p.pairs, crowded)] as const), ["all", crowdedScore(all, crowded)] as const];
     crowdedReport = Object.fromEntries(rows);
@@ -188,8 +189,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${misses(part?.pairs ?? [], rules).join("\n")}\n`);
   }
   if (options.json) process.stdout.write(`${JSON.stringify({ ...reports, crowded: crowdedReport })}\n`);
-  const missed = Object.values(reports).some((report) => report.some(([, score]) => !score.met));
-  return options.check && missed ? 1 : 0;
+  return targetsExitCode(options.check);
 }
 
 main().then(

@@ -6,12 +6,13 @@ import { createMemoryLoader } from "./load-memories.js";
 import { waitForEmbeddings } from "./recall-load.js";
 import type { SyntheticCorpus } from "./synthetic-memories.js";
 import { count, formatTable, mib, numericColumns } from "./table.js";
+import { verdict } from "./targets.js";
 
 /**
  * From the issue, for HYBRID search at 100k memories, the query's embedding excluded: judged on
  * the search's own work ("search work": after the vector, plus the keyword and graph search done
  * while the query embedded). The round trip less the reported wait hid up to the whole wait's
- * worth of lexical work, which the wait's figure took in. Reported, never asserted.
+ * worth of lexical work, which the wait's figure took in. Reported; --check fails the run on a miss.
  */
 export const HYBRID_TARGET = { p50MaxMs: 5, p99MaxMs: 20 } as const;
 const CALLS = 500;
@@ -164,7 +165,8 @@ export function formatHybridLatency(r: HybridLatencyResult): string {
   const target = (m: ModeLatency) => {
     if (m.mode !== "HYBRID") return "-";
     const met = m.daemonSearch.p50Ms <= HYBRID_TARGET.p50MaxMs && m.daemonSearch.p99Ms <= HYBRID_TARGET.p99MaxMs;
-    return `search work p50 <= ${HYBRID_TARGET.p50MaxMs} ms, p99 <= ${HYBRID_TARGET.p99MaxMs} ms: ${met ? "met" : "MISSED"}`;
+    const goal = `search work p50 <= ${HYBRID_TARGET.p50MaxMs} ms, p99 <= ${HYBRID_TARGET.p99MaxMs} ms`;
+    return `${goal}: ${verdict(met, `hybrid search: ${goal}`)}`;
   };
   const searches = formatTable(
     [

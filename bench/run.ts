@@ -12,6 +12,7 @@ import { measureResidentMemory } from "./resident-memory.js";
 import { type BenchReport, formatReport } from "./report.js";
 import { measureSocketLatency } from "./socket-latency.js";
 import { createSyntheticCorpus } from "./synthetic-memories.js";
+import { targetsExitCode } from "./targets.js";
 import { runVectorKnnBench } from "./vector-knn.js";
 import { measureVault } from "./vault-latency.js";
 import { measureViewer } from "./viewer-latency.js";
@@ -207,7 +208,7 @@ async function main(): Promise<number> {
   report.totalSeconds = elapsedSeconds();
   process.stdout.write(`${formatReport(report, SECTIONS)}\n`);
   if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-  return 0;
+  return targetsExitCode(options.check);
 }
 
 /** Progress goes to stderr so that stdout holds only the report (and the JSON line). */

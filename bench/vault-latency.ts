@@ -8,6 +8,7 @@ import { type LatencySummary, measureSequential, summarize } from "./latency.js"
 import { createMemoryLoader } from "./load-memories.js";
 import type { SyntheticCorpus } from "./synthetic-memories.js";
 import { count, formatTable } from "./table.js";
+import { verdict } from "./targets.js";
 
 export interface VaultSeeds {
   imported: number;
@@ -42,7 +43,7 @@ const FILE_RUNS = 100;
 const EDIT_RUNS = 50;
 const POLL_MS = 1;
 const GIVE_UP_MS = 30_000;
-/** From the issue. Reported, never asserted. */
+/** From the issue. Reported; --check fails the run on a miss. */
 export const VAULT_TARGETS = { changeToFileP50Ms: 200, editToSearchP50Ms: 1000, rebuild100kSeconds: 300, saveP50Ms: 2 } as const;
 
 /**
@@ -187,15 +188,15 @@ function kindName(kind: number): MemoryKind {
 
 export function formatVault(r: VaultResult): string {
   const ms = (l: LatencySummary) => [l.p50Ms.toFixed(2), l.p99Ms.toFixed(2)];
-  const verdict = (met: boolean) => (met ? "met" : "MISSED");
+  const judged = (what: string, target: string, met: boolean) => `${target}: ${verdict(met, `vault, ${what}: ${target}`)}`;
   const table = formatTable(
     [{ title: "vault" }, { title: "p50 ms", right: true }, { title: "p99 ms", right: true }, { title: "target" }],
     [
       ["Save, vault off", ...ms(r.saveOff), "-"],
-      ["Save, vault on", ...ms(r.saveOn), `p50 <= ${VAULT_TARGETS.saveP50Ms}: ${verdict(r.saveOn.p50Ms <= VAULT_TARGETS.saveP50Ms)}`],
+      ["Save, vault on", ...ms(r.saveOn), judged("Save, vault on", `p50 <= ${VAULT_TARGETS.saveP50Ms}`, r.saveOn.p50Ms <= VAULT_TARGETS.saveP50Ms)],
       [`Save while an import's ${count(r.memories)} files are written`, ...ms(r.saveWhileImportWrites), "-"],
-      ["Save until its file exists", ...ms(r.changeToFile), `p50 <= ${VAULT_TARGETS.changeToFileP50Ms}: ${verdict(r.changeToFile.p50Ms <= VAULT_TARGETS.changeToFileP50Ms)}`],
-      ["file edit until Search finds it", ...ms(r.editToSearch), `p50 <= ${VAULT_TARGETS.editToSearchP50Ms}: ${verdict(r.editToSearch.p50Ms <= VAULT_TARGETS.editToSearchP50Ms)}`],
+      ["Save until its file exists", ...ms(r.changeToFile), judged("Save until its file exists", `p50 <= ${VAULT_TARGETS.changeToFileP50Ms}`, r.changeToFile.p50Ms <= VAULT_TARGETS.changeToFileP50Ms)],
+      ["file edit until Search finds it", ...ms(r.editToSearch), judged("file edit until Search finds it", `p50 <= ${VAULT_TARGETS.editToSearchP50Ms}`, r.editToSearch.p50Ms <= VAULT_TARGETS.editToSearchP50Ms)],
     ],
   );
   const scaled = r.rebuild.memories === 100_000 ? "" : ` (the target is for 100k: run with --vault-memories 100000)`;
@@ -208,6 +209,6 @@ export function formatVault(r: VaultResult): string {
     `files written after an import: ${r.filesPerSecond.toFixed(0)} per second (each atomic and fsynced, rendered and written in the vault's file thread)`,
     `rebuild: ${count(r.rebuild.memories)} memories written to the vault in ${r.rebuild.writeSeconds.toFixed(1)} s; database deleted; memd started on the vault alone ` +
       `had ${count(r.rebuild.restored)} back in ${r.rebuild.rebuildSeconds.toFixed(1)} s, start-up included: ` +
-      `target <= ${VAULT_TARGETS.rebuild100kSeconds} s for 100k: ${verdict(r.rebuild.rebuildSeconds * (100_000 / r.rebuild.memories) <= VAULT_TARGETS.rebuild100kSeconds)}${scaled}`,
+      `${judged("rebuild", `target <= ${VAULT_TARGETS.rebuild100kSeconds} s for 100k`, r.rebuild.rebuildSeconds * (100_000 / r.rebuild.memories) <= VAULT_TARGETS.rebuild100kSeconds)}${scaled}`,
   ].join("\n");
 }

@@ -1,8 +1,9 @@
+import { verdict } from "./targets.js";
 import type { VectorKnnRow } from "./vector-knn.js";
 import type { RealRecallRow } from "./vector-real.js";
 import { type Column, count, formatTable } from "./table.js";
 
-/** The goals from the issue; reported beside the numbers, never asserted. */
+/** The goals from the issue; reported beside the numbers; --check fails the run on a miss. */
 export interface VectorTargets {
   recallAt10Min: number;
   p50MaxMs?: number;
@@ -27,7 +28,7 @@ export function formatTargets(row: VectorKnnRow): string {
     row.recallAt10 >= t.recallAt10Min &&
     (t.p50MaxMs === undefined || row.p50Ms <= t.p50MaxMs) &&
     (t.p99MaxMs === undefined || row.p99Ms <= t.p99MaxMs);
-  return `${goals.join(", ")}: ${met ? "met" : "MISSED"}`;
+  return `${goals.join(", ")}: ${verdict(met, `vectors at ${row.size}, ${row.scope}, ${row.rescoring}: ${goals.join(", ")}`)}`;
 }
 
 export function formatVectorTable(rows: readonly VectorKnnRow[]): string {

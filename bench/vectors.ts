@@ -5,17 +5,18 @@ import { DEFAULT_TUNING } from "../daemon/src/vectors/binary-index.js";
 import { createSyntheticCorpus } from "./synthetic-memories.js";
 import { runVectorKnnBench } from "./vector-knn.js";
 import { runRealRecall } from "./vector-real.js";
+import { CHECK_OPTION, CHECK_USAGE, targetsExitCode } from "./targets.js";
 import { formatRealTable, formatVectorTable } from "./vector-report.js";
 
 const USAGE = `usage: node dist/bench/vectors.js [--sizes 10000,100000,1000000] [--dimensions 512]
-                                [--queries 300] [--real] [--sentences FILE] [--json]
+                                [--queries 300] [--real] [--sentences FILE] [--check] [--json]
 
 Measures the in-memory vector index on synthetic clustered embeddings: latency of single
 searches (k = 10), recall@10 against brute force, build time and memory, once with every
 vector in one partition and once searching one project plus "global".
 --real also measures recall@10 on 2,400 texts embedded with the local model (memd's synthetic
 memories, or the lines of --sentences FILE); the vectors are cached in the temporary directory.
---json adds one JSON object with every number on the last line.`;
+--json adds one JSON object with every number on the last line. ${CHECK_USAGE}`;
 
 const DEFAULT_SIZES = [10_000, 100_000, 1_000_000];
 const REAL_TEXTS = 2400;
@@ -31,6 +32,7 @@ async function main(): Promise<number> {
         queries: { type: "string", default: "300" },
         real: { type: "boolean", default: false },
         sentences: { type: "string" },
+        ...CHECK_OPTION,
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -73,7 +75,7 @@ async function main(): Promise<number> {
   lines.push("", `total ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`${lines.join("\n")}\n`);
   if (values.json) process.stdout.write(`${JSON.stringify({ rows, real })}\n`);
-  return 0;
+  return targetsExitCode(values.check);
 }
 
 function progress(line: string): void {

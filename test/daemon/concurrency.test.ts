@@ -335,7 +335,6 @@ describe("eight clients working one daemon at once", () => {
     ]);
 
     expect(ledger.failures).toEqual([]);
-    expect(ledger.failures.filter((f) => /busy|locked/i.test(f))).toEqual([]);
     const callsBy = (prefix: string) => [...ledger.calls].filter(([key]) => key.startsWith(`${prefix} `)).reduce((sum, [, n]) => sum + n, 0);
     for (const { label } of CONNECT_CLIENTS) expect(callsBy(label), label).toBe(CONNECT_OPS);
     for (const label of CLI_CLIENTS) expect(callsBy(label), label).toBe(CLI_ROUNDS * CLI_CALLS_PER_ROUND);

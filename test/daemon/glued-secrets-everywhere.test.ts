@@ -4,18 +4,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { OBFUSCATED_SECRET_SAMPLES } from "../../daemon/src/redact/obfuscated-corpus.js";
 import { runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { expectNoSecrets, fileHaystacks, textHaystack } from "../helpers/secret-haystack.js";
 import { until } from "../helpers/until.js";
 
 const missing = postgresMissing();
 const SECRETS = OBFUSCATED_SECRET_SAMPLES.flatMap((sample) => sample.secrets.map((s) => s.value));
 
-describe.skipIf(missing)(`glued and obfuscated secrets on every path, through a PostgreSQL hub${missing ? ` (skipped: ${missing})` : ""}`, () => {
+describeUnless(missing, "glued and obfuscated secrets on every path, through a PostgreSQL hub", () => {
   let server: TestPostgres;
   let daemon: TestDaemon;
 

@@ -154,7 +154,7 @@ describe("the Claude Code hook routes (the payloads of test/hooks/fixtures)", ()
     const garbled = await post(socket, "/hooks/claude-code/UserPromptSubmit", "{not json");
     expect(garbled.status).toBe(400);
     expect(JSON.parse(garbled.body)).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^the UserPromptSubmit payload is not the agent's hook JSON/) });
-    expect((await daemon.clients.admin.health({})).health).toBeDefined();
+    expect((await daemon.clients.admin.health({})).health?.pid).toBe(daemon.process.pid);
   });
 });
 
@@ -209,7 +209,7 @@ describe("hostile payloads on the hook routes (fast-check, fixed seed)", () => {
       }),
       { numRuns: Number(process.env.MEMD_HOSTILE_RUNS ?? 400), seed: Number(process.env.MEMD_HOSTILE_SEED ?? 20_261_201) },
     );
-    expect((await daemon.clients.admin.health({})).health).toBeDefined();
+    expect((await daemon.clients.admin.health({})).health?.pid).toBe(daemon.process.pid);
     expect(statuses.get(200)).toBeGreaterThan(0);
   });
 });
@@ -224,7 +224,7 @@ describe("a recorded address that cannot be served", () => {
       fs.writeFileSync(path.join(home, "listen"), recorded, { mode: 0o600 });
       const daemon = await spawnDaemon({ home });
       try {
-        expect((await daemon.clients.admin.health({})).health).toBeDefined();
+        expect((await daemon.clients.admin.health({})).health?.pid).toBe(daemon.process.pid);
         expect(fs.readFileSync(path.join(home, "logs/memd.log"), "utf8")).toMatch(/cannot listen on the address setup recorded|the recorded listen address is unusable/);
       } finally {
         await daemon.stop();

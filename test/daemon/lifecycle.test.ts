@@ -51,10 +51,12 @@ describe("the memd daemon process", () => {
       (res) => res.memory?.id ?? "",
       () => "",
     ));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Stopped once the first is answered, while the rest are on their way or in flight.
+    await Promise.race(pending);
     const code = await d.stop();
     const acknowledged = (await Promise.all(pending)).filter((id) => id !== "");
     expect(code).toBe(0);
+    expect(acknowledged.length).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(dir, "memd.sock"))).toBe(false);
     expect(fs.existsSync(path.join(dir, "memd.pid"))).toBe(false);
     const db = new Database(path.join(dir, "memd.db"), { readonly: true });

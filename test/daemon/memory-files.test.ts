@@ -193,7 +193,7 @@ describe("MEMORY.md sync and compress against a running daemon", () => {
     expect(hook).toEqual({ code: 0, stdout: "", stderr: "" });
     const { memories } = await daemon.clients.memory.list({ project: ws.project });
     const id = memories.find((m) => m.content.startsWith("Always use pnpm in acme-api"))?.id as string;
-    expect(id).toBeTruthy();
+    expect(id).toMatch(/^[0-9A-Z]{26}$/);
 
     const dry = JSON.parse((await runCli(daemon.home, ["--json", "compress", "--dry-run"], { cwd: ws.dir })).stdout);
     expect(dry).toMatchObject({ dryRun: true, project: ws.project });

@@ -37,16 +37,19 @@ describe("a write lock held by another process", () => {
       waitingSaveDone = true;
     });
     // Every read answers while that Save is still waiting for the lock: nothing blocks the event loop.
-    for (let i = 0; i < 20; i += 1) expect((await admin.health({})).health).toBeDefined();
+    for (let i = 0; i < 20; i += 1) expect((await admin.health({})).health?.pid).toBe(daemon.process.pid);
     expect((await memory.get({ id: kept?.id as string })).memory?.content).toBe("the staging database runs PostgreSQL 15");
     expect((await memory.list({ project: "locked" })).memories).toHaveLength(1);
     expect((await memory.search({ query: "staging database", project: "locked" })).results).toHaveLength(1);
     // A recall at depth 2 counts accesses, which it skips rather than wait for the lock.
     expect((await memory.recall({ query: "staging database", project: "locked", depth: 2 })).memories).toHaveLength(1);
-    expect((await memory.suggest({ query: "which PostgreSQL does the staging database run", project: "locked", sessionId: "s1" })).pointers).toBeDefined();
+    const suggested = await memory.suggest({ query: "which PostgreSQL does the staging database run", project: "locked", sessionId: "s1" });
+    expect(suggested.pointers.map((p) => p.id)).toEqual([kept?.id]);
     expect(waitingSaveDone).toBe(false);
 
-    const refused = await refusal(memory.save({ content: "a write whose caller cannot wait", project: "locked" }, { timeoutMs: 400 }));
+    // The caller's deadline goes in its header alone: a client-side timer of the same 400 ms would
+    // race the daemon's answer on a loaded machine and end the call as deadline_exceeded first.
+    const refused = await refusal(memory.save({ content: "a write whose caller cannot wait", project: "locked" }, { headers: { "connect-timeout-ms": "400" } }));
     expect(refused.code).toBe(Code.Unavailable);
     expect(refused.rawMessage).toMatch(/locked by another process.*nothing of this call was stored/);
 

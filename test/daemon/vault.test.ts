@@ -56,6 +56,21 @@ async function drained(daemon: TestDaemon): Promise<void> {
   expect(status.pending).toBe(0n);
 }
 
+/**
+ * A sentinel for the vault's watcher and writer: a new file a person writes into `folder` (one of
+ * memd's <project>/<kind>/ folders), waited for until memd has read it as a memory and written it
+ * back with its id. Then the folder is watched, every file event before the sentinel's has been
+ * handled, and every vault write queued before it is done: what did not happen by then will not.
+ */
+async function sentinel(daemon: TestDaemon, vault: string, folder: string, word: string): Promise<void> {
+  const file = path.join(vault, folder, `sentinel-${word}.md`);
+  fs.writeFileSync(file, `---\nconcepts: [sentinel]\n---\nA sentinel ${word} for the vault's watcher.\n`);
+  const found = await until(() => daemon.clients.memory.search({ query: word, allProjects: true, mode: SearchMode.KEYWORD }), (r) => r.results.length > 0);
+  const id = found.results[0]?.memory?.id ?? "";
+  expect(await until(() => fs.readFileSync(file, "utf8"), (text) => text.includes(`\nid: ${id}\n`))).toContain(`\nid: ${id}\n`);
+  await drained(daemon);
+}
+
 async function exportAll(daemon: TestDaemon): Promise<Memory[]> {
   const out: Memory[] = [];
   for await (const res of daemon.clients.admin.export({})) if (res.memory) out.push(res.memory);
@@ -76,10 +91,10 @@ describe("the vault", () => {
     const file = path.join(vault, relative);
     const written = fs.statSync(file).mtimeMs;
 
-    // Reads change nothing the file holds: it is not written again.
+    // Reads change nothing the file holds: it is not written again, by the time a later file is.
     await daemon.clients.memory.search({ query: "Kamal", project: "shop" });
     await daemon.clients.memory.get({ id });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sentinel(daemon, vault, "shop/decision", "zanzibar");
     expect(fs.statSync(file).mtimeMs).toBe(written);
 
     await daemon.clients.memory.update({ id, concepts: { values: ["deploy", "kamal"] } });
@@ -94,6 +109,7 @@ describe("the vault", () => {
     expect(await until(() => fs.existsSync(file), (exists) => !exists)).toBe(false);
   });
 
+  // Linux only: /proc shows each thread's nice value only on Linux. CI runs Debian, so there it always runs.
   it.runIf(process.platform === "linux")("writes the files from a thread of lower priority than the one answering requests", async () => {
     const daemon = await start(newHome());
     await daemon.clients.memory.save({ content: "Invoices are numbered per tenant.", kind: MemoryKind.FACT, project: "shop" });
@@ -192,7 +208,7 @@ describe("the vault", () => {
     expect(fileOf(vault, id)?.[1]).toContain("Feature flags live in flags.yaml.");
   });
 
-  it("reads a person's edits of content, concepts and status back, into Search and History, within a second", async () => {
+  it("reads a person's edits of content, concepts and status back, into Search and History", async () => {
     const home = newHome();
     const daemon = await start(home);
     const vault = path.join(home, "vault");
@@ -202,10 +218,8 @@ describe("the vault", () => {
     const file = path.join(vault, relative);
     // aliases is an Obsidian property of the person's own, which memd keeps when it rewrites the file.
     const edited = text.replace("Logs go to Loki.", "Logs go to Loki and are kept for 30 days.").replace("concepts:\n  - logging\n", "aliases:\n  - loki\nconcepts:\n  - logging\n  - retention\n");
-    const started = Date.now();
     fs.writeFileSync(file, edited);
     const found = await until(() => daemon.clients.memory.search({ query: "kept 30 days", project: "ops", mode: SearchMode.KEYWORD }), (r) => r.results.length > 0);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(found.results[0]?.memory?.concepts).toEqual(["logging", "retention"]);
     const history = await daemon.clients.memory.history({ id });
     const edit = history.events.at(-1);
@@ -214,6 +228,7 @@ describe("the vault", () => {
     // memd rewrites the file as it stores it, and reads its own write back as nothing.
     await drained(daemon);
     expect(fs.readFileSync(file, "utf8")).toContain("action: updated");
+    await sentinel(daemon, vault, "ops/fact", "zanzibar");
     expect((await daemon.clients.memory.history({ id })).events.length).toBe(history.events.length);
     await daemon.clients.memory.update({ id, importance: 4 });
     const rewritten = await until(() => fs.readFileSync(file, "utf8"), (t) => t.includes("importance: 4\n"));
@@ -230,8 +245,8 @@ describe("the vault", () => {
     const vault = path.join(home, "vault");
     const id = (await daemon.clients.memory.save({ content: "The cache TTL is five minutes.", kind: MemoryKind.FACT, project: "shop" })).memory?.id ?? "";
     await drained(daemon);
-    // The folders were made just now: the watcher takes a moment to start watching them.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The folders were made just now: the watcher watches them once it has seen them made.
+    await sentinel(daemon, vault, "shop/fact", "zanzibar");
     const [relative] = fileOf(vault, id) ?? [""];
     fs.rmSync(path.join(vault, relative));
     const gone = await until(() => daemon.clients.memory.get({ id }), (r) => r.memory?.status === MemoryStatus.ARCHIVED);
@@ -254,7 +269,7 @@ describe("the vault", () => {
     fs.mkdirSync(path.dirname(note), { recursive: true });
     const noteText = "---\ntags: [personal]\n---\nBuy milk. Renew the Stripe certificate.\n";
     fs.writeFileSync(note, noteText);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sentinel(daemon, vault, "shop/fact", "quokka");
     expect(fs.readFileSync(note, "utf8")).toBe(noteText);
     expect((await daemon.clients.memory.search({ query: "milk", allProjects: true, mode: SearchMode.KEYWORD })).results).toEqual([]);
     expect((await daemon.clients.vault.getVaultStatus({})).unreadable).toEqual([]);
@@ -276,7 +291,7 @@ describe("the vault", () => {
     // The agent is told once, at its next briefing, so that it can tell the person.
     expect((await daemon.clients.memory.brief({ project: "ops", sessionId: "s1" })).text).toContain(`memd could not read a file in its vault, left as written until fixed: ${relative}:${line}`);
     expect((await daemon.clients.memory.brief({ project: "ops", sessionId: "s2" })).text).not.toContain("could not read");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sentinel(daemon, vault, "ops/fact", "zanzibar");
     expect(fs.readFileSync(file, "utf8")).toBe(broken);
     expect((await daemon.clients.memory.get({ id })).memory?.importance).toBe(3);
 

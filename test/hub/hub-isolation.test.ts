@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import pg from "pg";
 import { ulid } from "ulid";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { NotFoundError, SchemaTooNewError } from "../../daemon/src/errors.js";
 import { migrateHub } from "../../daemon/src/hub/hub-migrate.js";
 import { HUB_MIGRATIONS } from "../../daemon/src/hub/hub-schema.js";
@@ -10,6 +10,7 @@ import { connectHub } from "../../daemon/src/hub/pg-hub.js";
 import { buildMemory } from "../../daemon/src/memory/new-memory.js";
 import type { MemoryStatus } from "../../daemon/src/memory/memory.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 
 const missing = postgresMissing();
 const USERS = ["ada", "bo", "cy", "di"] as const;
@@ -17,7 +18,7 @@ const TEAMS = ["core", "web"] as const;
 const PROJECTS = ["api", "ui", "ops"] as const;
 const STATUSES: MemoryStatus[] = ["active", "staged", "archived", "superseded"];
 
-describe.skipIf(missing)(`hub isolation in a real PostgreSQL${missing ? ` (skipped: ${missing})` : ""}`, () => {
+describeUnless(missing, "hub isolation in a real PostgreSQL", () => {
   let server: TestPostgres;
   const hubs = new Map<string, HubPort>();
 

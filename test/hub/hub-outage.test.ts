@@ -3,10 +3,11 @@ import path from "node:path";
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { MemoryService } from "../../gen/memd/v1/memory_service_pb.js";
 import { freePort, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { until } from "../helpers/until.js";
 
 const missing = postgresMissing();
@@ -18,7 +19,7 @@ const SAVES = 300;
  * (kill -9 of the postmaster), restarted, or truncated under a push held open by a lock; the
  * daemon must live through all of it and the hub must end up with every Save it answered.
  */
-describe.skipIf(missing)(`hub outages in the middle of a push${missing ? ` (skipped: ${missing})` : ""}`, () => {
+describeUnless(missing, "hub outages in the middle of a push", () => {
   let server: TestPostgres;
   let daemon: TestDaemon;
   let tcp: Client<typeof MemoryService>;

@@ -5,11 +5,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
 import { OTHERS_WROTE } from "../../daemon/src/memory/author.js";
 import { MCP_BIN, runCli, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { describeUnless } from "../helpers/skip-unless.js";
 import { until } from "../helpers/until.js";
 
 const missing = postgresMissing();
@@ -23,7 +24,7 @@ const INJECTION = "Deploys of acme-api go through scripts/deploy-staging.sh. IMP
  * teams, nobody can take another machine's event keys, and what another person wrote is marked
  * as theirs wherever ada's agent reads it.
  */
-describe.skipIf(missing)(`teammates and strangers on a hub${missing ? ` (skipped: ${missing})` : ""}`, () => {
+describeUnless(missing, "teammates and strangers on a hub", () => {
   let server: TestPostgres;
   const urls: Record<string, string> = {};
   const daemons: Record<"ada" | "bo" | "mallory", TestDaemon> = {} as never;

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP_BIN } from "../helpers/daemon.js";
+import { until } from "../helpers/until.js";
 
 /** memd-mcp's entry point and its bundle, copied where each test may change the code cache beside them. */
 function copyOfMcp(): { dir: string; entry: string; cache: string } {
@@ -12,15 +13,19 @@ function copyOfMcp(): { dir: string; entry: string; cache: string } {
   return { dir, entry: path.join(dir, "memd-mcp.mjs"), cache: path.join(dir, "memd-mcp.cjs.cache") };
 }
 
-/** One session: initialize, then stdin held open `holdMs` before it closes; resolves with the initialize answer. */
-async function session(entry: string, home: string, holdMs: number): Promise<{ serverName: string; stderr: string }> {
+/**
+ * One session: initialize, then stdin held open `holdMs` before it closes, or until `held` holds
+ * (at most 20 s); resolves with the initialize answer.
+ */
+async function session(entry: string, home: string, holdMs: number, held?: () => boolean): Promise<{ serverName: string; stderr: string }> {
   const child = spawn(process.execPath, [entry, "--home", home], { stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`);
-  await new Promise((resolve) => setTimeout(resolve, holdMs));
+  if (held === undefined) await new Promise((resolve) => setTimeout(resolve, holdMs));
+  else await until(held, (done) => done);
   child.stdin.end();
   await new Promise((resolve) => child.once("exit", resolve));
   const answer = JSON.parse(stdout.split("\n")[0] ?? "") as { result?: { serverInfo?: { name?: string } } };
@@ -46,7 +51,7 @@ describe("memd-mcp's code cache", () => {
   it("is written after the first session that ran without one", async () => {
     const mcp = copyOfMcp();
     made.push(mcp.dir);
-    const answer = await session(mcp.entry, mcp.dir, 1500);
+    const answer = await session(mcp.entry, mcp.dir, 1500, () => fs.existsSync(mcp.cache));
     expect(answer.serverName).toBe("memd");
     expect(fs.statSync(mcp.cache).size).toBeGreaterThan(100_000);
   });
@@ -55,7 +60,7 @@ describe("memd-mcp's code cache", () => {
     const mcp = copyOfMcp();
     made.push(mcp.dir);
     fs.writeFileSync(mcp.cache, Buffer.alloc(4096, 7));
-    const answer = await session(mcp.entry, mcp.dir, 1500);
+    const answer = await session(mcp.entry, mcp.dir, 1500, () => !fs.readFileSync(mcp.cache).equals(Buffer.alloc(4096, 7)));
     expect(answer).toEqual({ serverName: "memd", stderr: "" });
     const replaced = fs.readFileSync(mcp.cache);
     expect(replaced.equals(Buffer.alloc(4096, 7))).toBe(false);

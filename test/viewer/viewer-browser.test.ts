@@ -4,13 +4,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind, MemoryStatus, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import type { TestDaemon } from "../helpers/daemon.js";
-import { chromiumAvailable, consoleProblems, layoutProblems, SCREENSHOTS, startViewer, type Viewer } from "./viewer-harness.js";
+import { describeUnless } from "../helpers/skip-unless.js";
+import { chromiumMissing, consoleProblems, layoutProblems, SCREENSHOTS, startViewer, type Viewer } from "./viewer-harness.js";
 import { provenMemory } from "../helpers/proven-memory.js";
 
-describe.runIf(chromiumAvailable)("the web viewer in Chromium", () => {
+describeUnless(chromiumMissing, "the web viewer in Chromium", () => {
   let viewer: Viewer;
   let daemon: TestDaemon;
   let port: number;

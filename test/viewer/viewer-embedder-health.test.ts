@@ -2,20 +2,17 @@
 // the embedder's model fails to load: a tiny ONNX export whose graph file is broken, then put right.
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { writeEncoderModel } from "../../bench/onnx-encoder-model.js";
 import { readOnnxModelDir } from "../../daemon/src/embed/onnx-model-dir.js";
 import { EmbedderModelState } from "../../gen/memd/v1/memory_service_pb.js";
 import { refusedUrl } from "../embed/local-http-server.js";
 import { freePort, makeHome, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { describeUnless } from "../helpers/skip-unless.js";
+import { chromiumMissing, launchChromium } from "./viewer-harness.js";
 
-const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
-if (!available) console.warn(`viewer browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`);
-
-describe.runIf(available)("the viewer's Health page when the embedder's model does not load", () => {
+describeUnless(chromiumMissing, "the viewer's Health page when the embedder's model does not load", () => {
   let home: string;
   let daemon: TestDaemon;
   let browser: Browser;
@@ -37,7 +34,7 @@ describe.runIf(available)("the viewer's Health page when the embedder's model do
       env: { MEMD_EMBEDDER: "onnx", MEMD_ONNX_MODEL: model, OLLAMA_HOST: await refusedUrl() },
     });
     await daemon.clients.memory.save({ content: "webhook retries are capped at five", project: "api" });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

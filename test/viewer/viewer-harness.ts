@@ -6,11 +6,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { freePort, makeHome, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { requirement } from "../helpers/requirement.js";
 
 const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
-export const chromiumAvailable = fs.existsSync(CHROMIUM);
-if (!chromiumAvailable && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
-if (!chromiumAvailable) console.warn(`viewer browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`);
+/** Why the browser tests cannot run here, or "" when they can. */
+export const chromiumMissing = requirement(
+  fs.existsSync(CHROMIUM) ? "" : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`,
+  ".ci/run installs Debian's chromium package as root",
+);
+
+/** Debian's Chromium, headless, as every browser test drives it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+}
 
 /** MEMD_SCREENSHOTS=docs writes docs/viewer.md's screenshots into docs/. */
 export const SCREENSHOTS = process.env.MEMD_SCREENSHOTS === "docs" ? path.join(REPO_ROOT, "docs") : null;
@@ -37,7 +45,7 @@ export async function startViewer(): Promise<Viewer> {
   const port = await freePort();
   const claudeHome = makeHome();
   const daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${port}`], env: { MEMD_CLAUDE_HOME: claudeHome } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await launchChromium();
   const url = (hash: string) => `http://127.0.0.1:${port}/ui/${hash}`;
   return {
     daemon,

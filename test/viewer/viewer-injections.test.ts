@@ -2,22 +2,17 @@
 // against a real daemon on loopback TCP, after the daemon briefed a session, pointed its prompts
 // (one at nothing) and answered a recall. Where Chromium is missing outside CI the test is
 // skipped and says so; in CI it fails. MEMD_SCREENSHOTS=docs writes docs/viewer.md's screenshot.
-import fs from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind } from "../../gen/memd/v1/memory_pb.js";
-import { freePort, REPO_ROOT, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { freePort, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { describeUnless } from "../helpers/skip-unless.js";
+import { chromiumMissing, launchChromium, SCREENSHOTS } from "./viewer-harness.js";
 
-const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
-if (!available) console.warn(`viewer injection tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MEMD_CHROMIUM)`);
-
-const SCREENSHOTS = process.env.MEMD_SCREENSHOTS === "docs" ? path.join(REPO_ROOT, "docs") : null;
 const SESSION = "5c0ffee0-4a11-4b1d-9e55-0000000000aa";
 
-describe.runIf(available)("the viewer's Injections page in Chromium", () => {
+describeUnless(chromiumMissing, "the viewer's Injections page in Chromium", () => {
   let daemon: TestDaemon;
   let browser: Browser;
   let port: number;
@@ -38,7 +33,7 @@ describe.runIf(available)("the viewer's Injections page in Chromium", () => {
     expect(pointed.pointers.map((p) => p.id)).toEqual([webhook]);
     await memory.suggest({ ...who, query: "ok, go ahead", via: "UserPromptSubmit" });
     await memory.recall({ ...who, query: "argo cd deploy", via: "memory_search" });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

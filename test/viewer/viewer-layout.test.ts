@@ -6,10 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
 import { provenMemory } from "../helpers/proven-memory.js";
-import { chromiumAvailable, consoleProblems, DESKTOP, layoutProblems, PHONE, startViewer, type Viewer } from "./viewer-harness.js";
+import { describeUnless } from "../helpers/skip-unless.js";
+import { chromiumMissing, consoleProblems, DESKTOP, layoutProblems, PHONE, startViewer, type Viewer } from "./viewer-harness.js";
 
 const SHOTS = process.env.MEMD_LAYOUT_SCREENSHOTS ?? null;
 
@@ -22,7 +23,7 @@ interface Shown {
   drawn: (page: Page) => Promise<void>;
 }
 
-describe.runIf(chromiumAvailable)("the web viewer's layout", () => {
+describeUnless(chromiumMissing, "the web viewer's layout", () => {
   let viewer: Viewer;
   let pages: Shown[];
 

@@ -1,14 +1,15 @@
 // The web viewer follows what memd does while it is open: each page watches the daemon's changes
 // (ChangeService.WatchChanges) and draws itself again, with no reload, as memories are saved,
 // staged, changed and archived. Debian's Chromium against a real daemon (viewer-harness.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryKind, Provenance } from "../../gen/memd/v1/memory_pb.js";
-import { chromiumAvailable, consoleProblems, startViewer, type Viewer, waitUntilLive } from "./viewer-harness.js";
+import { describeUnless } from "../helpers/skip-unless.js";
+import { chromiumMissing, consoleProblems, startViewer, type Viewer, waitUntilLive } from "./viewer-harness.js";
 
 /** Generous: the page is drawn again well within a second of a commit; this only keeps a stuck page from hanging the suite. */
 const ARRIVES = { timeout: 10_000 };
 
-describe.runIf(chromiumAvailable)("the web viewer, live", () => {
+describeUnless(chromiumMissing, "the web viewer, live", () => {
   let viewer: Viewer;
 
   beforeAll(async () => {

@@ -8,13 +8,11 @@
 import fs from "node:fs";
 import http from "node:http";
 import type net from "node:net";
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort, spawnDaemon, type TestDaemon } from "../helpers/daemon.js";
-
-const CHROMIUM = process.env.MEMD_CHROMIUM ?? "/usr/bin/chromium";
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package before the suite`);
+import { describeUnless } from "../helpers/skip-unless.js";
+import { chromiumMissing, launchChromium } from "./viewer-harness.js";
 
 /** Everything the port-mate learnt: each request's headers, and what its page could read and try. */
 interface Loot {
@@ -91,7 +89,7 @@ function replay(port: number, headers: Record<string, string>): Promise<number> 
   });
 }
 
-describe.runIf(available)("the viewer's session and a server on another port", () => {
+describeUnless(chromiumMissing, "the viewer's session and a server on another port", () => {
   let daemon: TestDaemon;
   let memdPort: number;
   let browser: Browser;
@@ -103,7 +101,7 @@ describe.runIf(available)("the viewer's session and a server on another port", (
     memdPort = await freePort();
     daemon = await spawnDaemon({ args: ["--listen", `127.0.0.1:${memdPort}`] });
     mate = await startPortMate(memdPort);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
     context = await browser.newContext();
     const viewer = await context.newPage();
     await viewer.goto((await daemon.clients.viewer.openViewer({})).url);

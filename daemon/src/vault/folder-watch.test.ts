@@ -27,7 +27,10 @@ describe("FolderWatch", () => {
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
       fs.writeFileSync(path.join(root, "ops", "fact", ".a.tmp"), "x");
       fs.renameSync(path.join(root, "ops", "fact", ".a.tmp"), file);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A sentinel written after them: once it is seen, so were the events of the folders' making.
+      const sentinel = path.join(root, "ops", "fact", "sentinel.md");
+      fs.writeFileSync(sentinel, "x");
+      await until(() => files.includes(sentinel));
       files.length = 0;
       fs.writeFileSync(file, "edited");
       await until(() => files.includes(file));

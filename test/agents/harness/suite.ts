@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, inject, onTestFinished } from "vitest";
+import { inject, onTestFinished } from "vitest";
 import type { CliResult } from "../../helpers/daemon.js";
+import { describeUnless } from "../../helpers/skip-unless.js";
 import { type AgentName, AGENTS } from "./agents.js";
 import { type AgentWorld, createAgentWorld } from "./agent-world.js";
 
@@ -10,8 +11,7 @@ import { type AgentWorld, createAgentWorld } from "./agent-world.js";
  * agents are not installed or cannot be isolated; in CI the global setup fails instead.
  */
 export function describeAgent(agent: AgentName, title: string, body: () => void): void {
-  const why = inject("agentSuiteUnavailable");
-  describe.skipIf(why !== "")(why === "" ? `${AGENTS[agent].pkg}: ${title}` : `${AGENTS[agent].pkg}: ${title} (skipped: ${why})`, body);
+  describeUnless(inject("agentSuiteUnavailable"), `${AGENTS[agent].pkg}: ${title}`, body);
 }
 
 /** How memd is wired into the agent: memctl setup's command hooks, its http hooks (Claude Code with a login service), or not at all. */
