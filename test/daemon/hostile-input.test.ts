@@ -67,10 +67,14 @@ beforeAll(async () => {
   token = fs.readFileSync(path.join(home, "token"), "utf8").trim();
   rpcs = await loadRpcs();
   // A project no generator names: what is saved in it must come through the run unchanged.
-  for (const [i, kind] of [MemoryKind.FACT, MemoryKind.DECISION, MemoryKind.PROCEDURE].entries()) {
-    const { memory } = await daemon.clients.memory.save({
-      content: `protected memory ${i}: the build uses pnpm workspaces`, project: "hostile-protected-3f9c", kind, tags: ["kept"], concepts: ["pnpm"], files: ["package.json"],
-    });
+  // Three different statements: near-copies would be merged by the (default, instant) embedder's
+  // dedup, which is not what this test watches for.
+  for (const [content, kind] of [
+    ["protected fact: the build uses pnpm workspaces", MemoryKind.FACT],
+    ["protected decision: releases are tagged from the main branch every Tuesday", MemoryKind.DECISION],
+    ["protected procedure: run make bootstrap once before the first build", MemoryKind.PROCEDURE],
+  ] as const) {
+    const { memory } = await daemon.clients.memory.save({ content, project: "hostile-protected-3f9c", kind, tags: ["kept"], concepts: ["pnpm"], files: ["package.json"] });
     const { memory: stored } = await daemon.clients.memory.get({ id: memory?.id ?? "" });
     protectedMemories.push(stable(toJson(MemorySchema, stored ?? memory ?? ({} as never))));
   }
