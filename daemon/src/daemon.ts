@@ -136,20 +136,20 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
 
     const newId = monotonicFactory();
     const maintenance = new Maintenance({
-      store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives, summariser: llm && createClusterSummariser(llm),
+      store, changes: store.changes, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives, summariser: llm && createClusterSummariser(llm),
       injections: { log: store.injectionLog, retention: config.injectionRetention },
     });
     maintenance.start();
     cleanups.push(() => maintenance.stop());
     const limits = { maxContentBytes: config.maxContentBytes };
-    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits, onChange: () => embeddings?.notify() });
+    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits });
     if (vault) cleanups.push(() => vault.writer.stop(), () => vault.watcher.stop());
     const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
     memoryFiles.start();
     cleanups.push(() => memoryFiles.stop());
     // The hub, when one is connected (memctl hub connect, or MEMD_HUB_URL): synced off every request's path.
     const hub = new HubController({
-      store: store.hub, envUrl: config.hubUrl, connect: connectHub, logger, now, limits, version: readVersion(), onPulled: () => embeddings?.notify(),
+      store: store.hub, envUrl: config.hubUrl, connect: connectHub, logger, now, limits, version: readVersion(), changes: store.changes,
     });
     hub.start();
     cleanups.push(() => hub.stop());
@@ -213,7 +213,6 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       logger.warn({ vault: vault.dir }, "no database, but a vault: rebuilding the memories from its files");
       void rebuildFromVault(vault.dir, store, vault.store, deps.limits)
         .then((outcome) => {
-          embeddings?.notify();
           logger.info({ ...outcome, problems: outcome.problems.length }, "memories rebuilt from the vault");
           for (const problem of outcome.problems) logger.warn(problem, "vault file left out of the rebuild");
         })
@@ -342,6 +341,7 @@ async function startEmbeddings(
   const chosen = await chooseEmbedder(options);
   return EmbeddingRuntime.start({
     vectorStore: store.vectors,
+    changes: store.changes,
     admits: (filter) => store.admits(filter),
     embedder: chosen.embedder,
     reason: chosen.reason,
@@ -427,12 +427,12 @@ function startVault(
   config: Config,
   store: SqliteStore,
   logger: Logger,
-  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits" | "onChange">,
+  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits">,
 ): VaultHandle | null {
   const queued = store.vault.configure(config.vault);
   if (config.vault === null) return null;
   if (queued > 0) logger.info({ vault: config.vault, queued }, "vault turned on (or moved): every memory is queued for its file");
-  const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, maxFileBytes: maxVaultFileBytes(edits.limits.maxContentBytes), logger });
+  const writer = new VaultWriter({ store, vault: store.vault, changes: store.changes, dir: config.vault, maxFileBytes: maxVaultFileBytes(edits.limits.maxContentBytes), logger });
   writer.start();
   const watcher = new VaultWatcher({ dir: config.vault, store, vault: store.vault, logger, ...edits, ownWrite: (relative, hash) => writer.wrote(relative, hash), busy: (relative) => writer.busy(relative) });
   return { dir: config.vault, store: store.vault, writer, watcher };

@@ -35,7 +35,6 @@ async function save(content: string, status: "active" | "archived" = "active"): 
   nextId += 1;
   const id = `01J${String(nextId).padStart(23, "0")}`;
   const seq = store.insert({ ...buildMemory({ content, project: "billing" }, id, NOW, { maxContentBytes: 65_536 }), status });
-  runtime.notify();
   expect(await runtime.waitForVector(seq, 5_000)).toBe(true);
   return { id, seq };
 }
@@ -45,6 +44,7 @@ beforeEach(async () => {
   store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => NOW });
   runtime = await EmbeddingRuntime.start({
     vectorStore: store.vectors,
+    changes: store.changes,
     admits: (filter) => store.admits(filter),
     embedder: bagOfWordsEmbedder(),
     reason: "test",

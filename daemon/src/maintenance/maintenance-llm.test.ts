@@ -31,12 +31,11 @@ const nextId = () => `01J${String(++ids).padStart(23, "0")}`;
 /** Every memory has the same vector, so all aging episodes form one cluster. */
 const sameVectorForAll = {
   vectorsOf: (seqs: readonly number[]) => new Map(seqs.map((seq) => [seq, Float32Array.of(1, 0)])),
-  notify: () => undefined,
 } as unknown as EmbeddingRuntime;
 
 function maintenance(summariser: ClusterSummariser): Maintenance {
   return new Maintenance({
-    store, embeddings: sameVectorForAll, logger: pino({ level: "silent" }), now: () => START + 30 * DAY_MS, newId: nextId, halfLives: DEFAULT_HALF_LIVES, summariser,
+    store, changes: store.changes, embeddings: sameVectorForAll, logger: pino({ level: "silent" }), now: () => START + 30 * DAY_MS, newId: nextId, halfLives: DEFAULT_HALF_LIVES, summariser,
   });
 }
 
