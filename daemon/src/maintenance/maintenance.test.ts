@@ -8,7 +8,8 @@ import { decayWeight } from "../lifecycle/decay.js";
 import { DAY_MS, DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { Maintenance } from "./maintenance.js";
 
 const START = Date.UTC(2025, 0, 6);
@@ -23,7 +24,7 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-maint-"));
   clock = START;
   ids = 0;
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => clock });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => clock });
 });
 afterEach(() => {
   store.close();

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../memory/memory.js";
 import { buildMemory } from "../../memory/new-memory.js";
 import type { RecordChange } from "../ports/change-feed.js";
-import { SqliteStore } from "./sqlite-store.js";
+import type { SqliteStore } from "./sqlite-store.js";
+import { openStore } from "../open-store.js";
 
 let dir: string;
 let store: SqliteStore;
@@ -43,7 +44,7 @@ const brief = (changes: readonly RecordChange[]) => changes.map((c) => `${c.kind
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-changes-"));
   listenerErrors = [];
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now, onChangeListenerError: (error) => listenerErrors.push(error) });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now, onChangeListenerError: (error) => listenerErrors.push(error) });
 });
 afterEach(() => {
   store.close();
