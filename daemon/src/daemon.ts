@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import type net from "node:net";
-import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { monotonicFactory } from "ulid";
 import { AdminService } from "../../gen/memd/v1/admin_service_pb.js";
 import { CaptureService } from "../../gen/memd/v1/capture_service_pb.js";
@@ -27,9 +26,7 @@ import { TokenThread } from "./injections/token-thread.js";
 import { Maintenance } from "./maintenance/maintenance.js";
 import { MemoryFileSyncer } from "./memory-files/memory-file-syncer.js";
 import { createLogger, type Logger } from "./logger.js";
-import { normalizedContentHash } from "./lifecycle/content-hash.js";
 import { mergeNewlyEmbedded } from "./memory/merge-duplicates.js";
-import { extractEntities } from "./recall/entities.js";
 import { createBinaryIndex } from "./vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "./vectors/sign-quantizer.js";
 import { createAdminService } from "./services/admin-service.js";
@@ -55,12 +52,13 @@ import { acquireInstanceLock } from "./server/instance-lock.js";
 import { loggingInterceptor } from "./server/interceptors.js";
 import { fieldBoundsInterceptor } from "./server/field-bounds.js";
 import { lockRetryInterceptor } from "./server/lock-retry.js";
-import { ConnectionTable, LISTENER_LIMITS } from "./server/connection-table.js";
-import { createSniffingServer, type NodeHandler, type SniffingServer } from "./server/protocol-sniff.js";
+import { type ListenerHandler, listenerOrigin, Listeners } from "./server/listeners.js";
 import { hookRequestRefusal, tcpRequestRefusal } from "./server/tcp-auth.js";
 import { loadOrCreateToken } from "./server/token.js";
 import { readListenFile } from "./config/listen-file.js";
-import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { openStore } from "./store/open-store.js";
+import type { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { ShutdownPhases } from "./shutdown-phases.js";
 import { rebuildFromVault, vaultHasFiles } from "./vault/rebuild-from-vault.js";
 import { VaultWatcher, type VaultWatcherOptions } from "./vault/vault-watcher.js";
 import { maxVaultFileBytes } from "./vault/vault-files.js";
@@ -81,19 +79,13 @@ export interface RunningDaemon {
   /** The bound TCP address, if TCP was asked for. */
   tcp: { host: string; port: number } | null;
   logger: Logger;
-  /** Stops accepting, finishes in-flight requests, closes the database. Safe to call twice. */
+  /** Stops in the phases of shutdown-phases.ts: stops accepting, drains, aborts, stops the workers, closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
 
 // Large enough for an Import batch of 1,000 memories; single memories are limited by content size.
 const READ_MAX_BYTES = 32 * 1024 * 1024;
 const DRAIN_TIMEOUT_MS = 10_000;
-/**
- * Connections the kernel queues for accept on each listener. At Node's 511, a flood reconnecting
- * as fast as memd closed it kept the queue full, and a client's new connection was dropped and
- * retried a second later (bench:connections); Linux caps this at net.core.somaxconn, 4096 since 5.4.
- */
-const LISTEN_BACKLOG = 4096;
 const ABORT_GRACE_MS = 500;
 /** The web viewer's built page: dist/clients/web, beside dist/daemon. */
 const VIEWER_DIR = fileURLToPath(new URL("../../clients/web/", import.meta.url));
@@ -105,21 +97,24 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
   fs.chmodSync(config.home, 0o700);
   const { logger, flush } = createLogger(config.logDir, config.logLevel);
   const lock = acquireInstanceLock(config.pidFile);
-  const cleanups: (() => void | Promise<void>)[] = [() => lock.release(), () => flush()];
-  const runCleanups = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  };
+  const phases = new ShutdownPhases({
+    // Not once the log is flushed: what is said after may be lost.
+    phase: (phase) => phase !== "flush the log" && phase !== "release the lock" && logger.info({ phase }, "memd stopping"),
+    failed: (phase, error) => logger.error({ err: error, phase }, "a step of shutdown failed; the next ones still run"),
+  });
+  phases.on("release the lock", () => lock.release());
+  phases.on("flush the log", () => flush());
 
   try {
     // A database lost (or never made) beside a vault that holds memories is rebuilt from the vault.
     const databaseMissing = !fs.existsSync(config.dbFile);
-    const store = new SqliteStore({
-      file: config.dbFile, backupDir: config.backupDir, now, entitiesOf: extractEntities, contentHashOf: normalizedContentHash,
+    const store = openStore({
+      file: config.dbFile, backupDir: config.backupDir, now,
       onUnreadableRow: (memoryId, problems) =>
         logger.warn({ memoryId, problems }, "a stored memory holds values memd cannot use: it is read with them repaired, and stays as stored until it is updated"),
       onChangeListenerError: (error) => logger.error({ err: error }, "a listener of the change feed failed; the others were told"),
     });
-    cleanups.push(() => store.close());
+    phases.on("close the store", () => store.close());
     if (store.backupFile) logger.info({ backup: store.backupFile }, "database copied before migrating");
 
     // Optional (MEMD_LLM): summaries for consolidation, distillation for the transcript sweep, and
@@ -127,36 +122,39 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     const llm = chooseChatModel(config.llm, store.llmSpend, now);
     if (llm) logger.info({ model: modelLabel(llm), dailyTokens: config.llm.dailyTokens }, "language model configured for consolidation, transcript sweeps and contradictions");
     const contradictions = new ContradictionWatch({ store, judge: llm && createContradictionJudge(llm), logger, now });
-    cleanups.push(() => contradictions.close());
+    phases.on("stop workers", () => contradictions.close());
 
     const embeddings = await startEmbeddings(config, store, logger, now, (seqs, runtime) =>
       mergeNewlyEmbedded(store, store.vectors, (seq, filter, limit) => runtime.similarTo([seq], filter, limit), seqs, now(), logger, contradictions),
     );
-    if (embeddings) cleanups.push(() => embeddings.close());
+    if (embeddings) phases.on("stop workers", () => embeddings.close());
 
     const newId = monotonicFactory();
     const maintenance = new Maintenance({
-      store, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives, summariser: llm && createClusterSummariser(llm),
+      store, changes: store.changes, embeddings, logger, now, newId: () => newId(now()), halfLives: config.halfLives, summariser: llm && createClusterSummariser(llm),
       injections: { log: store.injectionLog, retention: config.injectionRetention },
     });
     maintenance.start();
-    cleanups.push(() => maintenance.stop());
+    phases.on("stop workers", () => maintenance.stop());
     const limits = { maxContentBytes: config.maxContentBytes };
-    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits, onChange: () => embeddings?.notify() });
-    if (vault) cleanups.push(() => vault.writer.stop(), () => vault.watcher.stop());
+    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits });
+    if (vault) {
+      phases.on("stop workers", () => vault.writer.stop());
+      phases.on("stop workers", () => vault.watcher.stop());
+    }
     const memoryFiles = new MemoryFileSyncer({ store, logger, now, halfLives: config.halfLives });
     memoryFiles.start();
-    cleanups.push(() => memoryFiles.stop());
+    phases.on("stop workers", () => memoryFiles.stop());
     // The hub, when one is connected (memctl hub connect, or MEMD_HUB_URL): synced off every request's path.
     const hub = new HubController({
-      store: store.hub, envUrl: config.hubUrl, connect: connectHub, logger, now, limits, version: readVersion(), onPulled: () => embeddings?.notify(),
+      store: store.hub, envUrl: config.hubUrl, connect: connectHub, logger, now, limits, version: readVersion(), changes: store.changes,
     });
     hub.start();
-    cleanups.push(() => hub.stop());
+    phases.on("stop workers", () => hub.stop());
     // What Brief, Suggest and Recall gave is stored after each answer; the last ones before the database closes.
     const tokens = new TokenThread();
     const recorder = new InjectionRecorder({ log: store.injectionLog, countTokens: (texts) => tokens.count(texts), logger });
-    cleanups.push(async () => {
+    phases.on("stop workers", async () => {
       await recorder.settled();
       await tokens.close();
     });
@@ -186,7 +184,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     };
     // Background transcript sweeps finish (or time out) before the database closes.
     const capture = createCaptureService(deps, { distiller: llm && createTranscriptDistiller(llm) });
-    cleanups.push(() => capture.drain(drainTimeoutMs));
+    phases.on("stop workers", () => capture.drain(drainTimeoutMs));
     const viewerSessions = new ViewerSessions();
     // Aborted as shutdown begins: watches of the change feed end then, instead of holding up the drain.
     const stopping = new AbortController();
@@ -213,7 +211,6 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
       logger.warn({ vault: vault.dir }, "no database, but a vault: rebuilding the memories from its files");
       void rebuildFromVault(vault.dir, store, vault.store, deps.limits)
         .then((outcome) => {
-          embeddings?.notify();
           logger.info({ ...outcome, problems: outcome.problems.length }, "memories rebuilt from the vault");
           for (const problem of outcome.problems) logger.warn(problem, "vault file left out of the rebuild");
         })
@@ -222,58 +219,50 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     } else if (vault) {
       void vault.watcher.start();
     }
-    const inFlight = createInFlightCounter();
-    // Aborts the signal of every call still running once the drain below is over: streams that
+    // Aborts the signal of every call still running once the drain is over: streams that
     // check it (export, reindex) stop, with an error, before the database and the log close.
     const shutdown = new AbortController();
-    const adapter = (interceptors: Interceptor[], guard: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages" | "admitted">) =>
-      inFlight.wrap(
-        createConnectHandler({
-          routes,
-          interceptors,
-          ...guard,
-          logger,
-          readMaxBytes: READ_MAX_BYTES,
-          shutdownSignal: shutdown.signal,
-          // Strict JSON: a misspelt field or enum name is an error, not silently dropped.
-          jsonOptions: { ignoreUnknownFields: false },
-        }),
-      );
-
-    const servers: SniffingServer[] = [];
-    // Each listener holds its own connections: a flood on the TCP port leaves the socket's alone.
-    const socketConnections = new ConnectionTable(LISTENER_LIMITS);
-    const socketServer = createSniffingServer(
-      adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], { admitted: (req) => socketConnections.admit(req) }),
-      socketConnections,
-    );
-    servers.push(socketServer);
-    fs.rmSync(config.socketPath, { force: true }); // we hold the lock, so any socket file is stale
-    await listenPrivately(socketServer.server, config.socketPath);
-    cleanups.push(() => fs.rmSync(config.socketPath, { force: true }));
+    const handler = (guard: Pick<ConnectHandlerOptions, "refuse" | "refuseHook" | "pages">): ListenerHandler => (admitted) =>
+      createConnectHandler({
+        routes,
+        interceptors: [loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()],
+        ...guard,
+        admitted,
+        logger,
+        readMaxBytes: READ_MAX_BYTES,
+        shutdownSignal: shutdown.signal,
+        // Strict JSON: a misspelt field or enum name is an error, not silently dropped.
+        jsonOptions: { ignoreUnknownFields: false },
+      });
+    const listeners = new Listeners();
+    phases.on("stop accepting", () => {
+      listeners.stopAccepting();
+      stopping.abort();
+      listeners.closeIdle();
+    });
+    phases.on("drain", () => listeners.drained(drainTimeoutMs));
+    phases.on("abort", async () => {
+      shutdown.abort(new ConnectError(`memd shut down before the call was done (it waits ${drainTimeoutMs / 1000} s for calls in flight); run it again`, Code.Unavailable));
+      // Time for those calls to send their callers that error before the connections are cut.
+      await listeners.drained(ABORT_GRACE_MS);
+      listeners.destroy();
+    });
+    // First of all: calls in flight to a model abort, so that requests, sweeps and maintenance runs
+    // waiting on one fall back to their deterministic results and finish at once.
+    if (llm) phases.on("stop accepting", () => llm.close());
+    await listeners.listenSocket(config.socketPath, handler({}));
 
     const listen = config.listen ?? recordedListenAddress(config.listenFile, logger);
     if (listen) {
       const token = loadOrCreateToken(config.tokenFile);
       const hookToken = loadOrCreateToken(config.hookTokenFile);
-      const tcpConnections = new ConnectionTable(LISTENER_LIMITS);
-      const tcpServer = createSniffingServer(
-        adapter([loggingInterceptor(logger), fieldBoundsInterceptor(), lockRetryInterceptor()], {
-          refuse: tcpRequestRefusal([token], (headers) => fromViewerPage(headers, viewerSessions, deps.now())),
-          refuseHook: hookRequestRefusal(token, hookToken),
-          pages: createViewerRoutes({ sessions: viewerSessions, dir: VIEWER_DIR, now: deps.now, logger }),
-          admitted: (req) => tcpConnections.admit(req),
-        }),
-        tcpConnections,
-      );
+      const guard = handler({
+        refuse: tcpRequestRefusal([token], (headers) => fromViewerPage(headers, viewerSessions, deps.now())),
+        refuseHook: hookRequestRefusal(token, hookToken),
+        pages: createViewerRoutes({ sessions: viewerSessions, dir: VIEWER_DIR, now: deps.now, logger }),
+      });
       try {
-        await new Promise<void>((resolve, reject) => {
-          tcpServer.server.once("error", reject);
-          tcpServer.server.listen({ port: listen.port, host: listen.host, backlog: LISTEN_BACKLOG }, () => resolve());
-        });
-        servers.push(tcpServer);
-        const address = tcpServer.server.address() as net.AddressInfo;
-        tcp = { host: address.address, port: address.port };
+        tcp = await listeners.listenTcp(listen, guard);
       } catch (error) {
         // An address the user named must work; the one setup recorded for the http hooks must
         // not keep memd from starting when another program took its port meanwhile.
@@ -284,37 +273,16 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
         );
       }
     }
-
-    cleanups.push(async () => {
-      for (const s of servers) s.server.close();
-      stopping.abort();
-      for (const s of servers) s.closeConnections();
-      await inFlight.drained(drainTimeoutMs);
-      shutdown.abort(new ConnectError(`memd shut down before the call was done (it waits ${drainTimeoutMs / 1000} s for calls in flight); run it again`, Code.Unavailable));
-      // Time for those calls to send their callers that error before the connections are cut.
-      await inFlight.drained(ABORT_GRACE_MS);
-      for (const s of servers) s.destroyConnections();
-    });
-    // Runs first on shutdown: calls in flight abort, so that requests, sweeps and maintenance runs
-    // waiting on a model fall back to their deterministic results and finish at once.
-    if (llm) cleanups.push(() => llm.close());
     logger.info({ socket: config.socketPath, tcp, version: deps.daemon.version, schema: store.schemaVersion }, "memd started");
 
-    let closing: Promise<void> | null = null;
     return {
       socketPath: config.socketPath,
       tcp,
       logger,
-      close() {
-        closing ??= (async () => {
-          logger.info("memd stopping");
-          await runCleanups();
-        })();
-        return closing;
-      },
+      close: () => phases.run(),
     };
   } catch (error) {
-    await runCleanups();
+    await phases.run();
     throw error;
   }
 }
@@ -342,6 +310,7 @@ async function startEmbeddings(
   const chosen = await chooseEmbedder(options);
   return EmbeddingRuntime.start({
     vectorStore: store.vectors,
+    changes: store.changes,
     admits: (filter) => store.admits(filter),
     embedder: chosen.embedder,
     reason: chosen.reason,
@@ -358,56 +327,6 @@ async function startEmbeddings(
   });
 }
 
-
-/** The origin a browser sees the loopback listener at: http://127.0.0.1:7345, http://[::1]:7345. */
-function listenerOrigin(tcp: { host: string; port: number }): string {
-  return `http://${tcp.host.includes(":") ? `[${tcp.host}]` : tcp.host}:${tcp.port}`;
-}
-
-/** Listens on a Unix socket that only this user can open (0600 from the first moment). */
-async function listenPrivately(server: net.Server, socketPath: string): Promise<void> {
-  const previous = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen({ path: socketPath, backlog: LISTEN_BACKLOG }, () => resolve());
-    });
-  } finally {
-    process.umask(previous);
-  }
-  fs.chmodSync(socketPath, 0o600);
-}
-
-/** Counts requests in progress so that shutdown can wait for them. */
-function createInFlightCounter() {
-  let count = 0;
-  const waiters: (() => void)[] = [];
-  const settle = () => {
-    if (count === 0) for (const wake of waiters.splice(0)) wake();
-  };
-  return {
-    wrap(handler: NodeHandler): NodeHandler {
-      return (req, res) => {
-        count += 1;
-        res.once("close", () => {
-          count -= 1;
-          settle();
-        });
-        handler(req, res);
-      };
-    },
-    drained(timeoutMs: number): Promise<void> {
-      if (count === 0) return Promise.resolve();
-      return new Promise((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    },
-  };
-}
 
 /** The address memctl setup recorded (see config/listen-file.ts); an unreadable file is logged and ignored. */
 function recordedListenAddress(file: string, logger: Logger): ListenAddress | null {
@@ -427,12 +346,12 @@ function startVault(
   config: Config,
   store: SqliteStore,
   logger: Logger,
-  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits" | "onChange">,
+  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits">,
 ): VaultHandle | null {
   const queued = store.vault.configure(config.vault);
   if (config.vault === null) return null;
   if (queued > 0) logger.info({ vault: config.vault, queued }, "vault turned on (or moved): every memory is queued for its file");
-  const writer = new VaultWriter({ store, vault: store.vault, dir: config.vault, maxFileBytes: maxVaultFileBytes(edits.limits.maxContentBytes), logger });
+  const writer = new VaultWriter({ store, vault: store.vault, changes: store.changes, dir: config.vault, maxFileBytes: maxVaultFileBytes(edits.limits.maxContentBytes), logger });
   writer.start();
   const watcher = new VaultWatcher({ dir: config.vault, store, vault: store.vault, logger, ...edits, ownWrite: (relative, hash) => writer.wrote(relative, hash), busy: (relative) => writer.busy(relative) });
   return { dir: config.vault, store: store.vault, writer, watcher };

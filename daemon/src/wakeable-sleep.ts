@@ -1,6 +1,6 @@
 /**
- * A worker loop's pause that another part of the daemon can cut short: `sleep` waits up to `ms`,
- * `wake` ends the pause under way. A wake while the loop is busy is kept for its next pause,
+ * A worker loop's pause that another part of the daemon can cut short: `sleep` waits up to `ms`
+ * (until woken, when `ms` is Infinity), `wake` ends the pause under way. A wake while the loop is busy is kept for its next pause,
  * which then ends at once: news that came during a step is never left for the full wait.
  */
 export class WakeableSleep {
@@ -13,10 +13,12 @@ export class WakeableSleep {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeUp = null;
-        resolve();
-      }, ms);
+      const timer = Number.isFinite(ms)
+        ? setTimeout(() => {
+            this.wakeUp = null;
+            resolve();
+          }, ms)
+        : undefined;
       this.wakeUp = () => {
         clearTimeout(timer);
         this.wakeUp = null;

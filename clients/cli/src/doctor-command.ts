@@ -9,7 +9,7 @@ import { locationsFor, NO_SYSTEMD, systemdRuns, targetsParser } from "./setup-co
 import { readContents } from "./setup/apply.js";
 import { agentChecks, agentDir, claudeHookEndpoint, type DoctorCheck, serviceFileChecks, shownPath } from "./setup/doctor.js";
 import { installedPaths, LAUNCHD_LABEL, missingEntryPoints, type SetupLocations, SYSTEMD_UNIT } from "./setup/locations.js";
-import { SETUP_TARGETS, type SetupTarget } from "./setup/plan.js";
+import { SETUP_TARGETS, type SetupTarget } from "./setup/file-change.js";
 import { type CommandRunner, runCommand } from "./setup/service-activation.js";
 import { planFiles } from "./setup/setup-plan.js";
 

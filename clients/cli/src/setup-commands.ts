@@ -13,7 +13,7 @@ import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";
 import { applyChanges, readContents } from "./setup/apply.js";
 import { hookEndpoint } from "./setup/hook-endpoint.js";
 import { installedPaths, missingEntryPoints, type SetupLocations, setupLocations } from "./setup/locations.js";
-import { changeKind, SETUP_TARGETS, type SetupTarget } from "./setup/plan.js";
+import { changeKind, SETUP_TARGETS, type SetupTarget } from "./setup/file-change.js";
 import { formatOutcome, outcomeJson, type SetupOutcome, type SkippedTarget } from "./setup/report.js";
 import { activateService, deactivateService, forgetService, runCommand } from "./setup/service-activation.js";
 import { planFiles, setupPlan, uninstallPlan } from "./setup/setup-plan.js";

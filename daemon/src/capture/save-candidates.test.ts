@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { monotonicFactory } from "ulid";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { normalizedContentHash } from "../lifecycle/content-hash.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { type CaptureCandidate, candidate } from "./candidate.js";
 import { MAX_STAGED_PER_SESSION } from "./extract-candidates.js";
 import { type SaveContext, saveCandidates, SWEEP_TAG } from "./save-candidates.js";
@@ -18,7 +18,7 @@ const ulid = monotonicFactory();
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-capture-"));
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => NOW, contentHashOf: normalizedContentHash });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => NOW });
 });
 afterEach(() => {
   store.close();

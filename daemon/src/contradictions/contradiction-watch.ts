@@ -7,6 +7,7 @@
  */
 import type { ContradictionJudge } from "../llm/contradiction-judge.js";
 import type { Logger } from "../logger.js";
+import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import type { ContradictionRecord, ContradictionSource, MemoryStore, ScoredMemory } from "../store/store.js";
 import { type Detection, type DetectedContradiction, createContradictionDetector } from "./detector.js";
@@ -23,12 +24,16 @@ export interface ContradictionWatchOptions {
 
 /** The rules' own name, as the detector of what they find. */
 export const RULES_DETECTOR = "rules";
+/** Imported memories checked per turn of the event loop at most. */
+const IMPORT_STEP = 20;
 /**
- * How long the check of imported memories may hold the event loop per turn (at least one memory
- * is checked): a fixed count of 20 long memories held it for seconds, past the 5 s after which an
- * idle keep-alive connection is closed, and the client's next request met a closing socket.
+ * And for this long at most: a check of a memory like many others takes milliseconds, and 4,000
+ * imported at once must not hold up the vault's writer and the requests for a minute (nor hold the
+ * event loop past the 5 s after which an idle keep-alive connection is closed under a client).
  */
-const IMPORT_SLICE_MS = 10;
+const IMPORT_STEP_MS = 4;
+/** How long checking imported memories waits when another process holds the database's write lock. */
+const LOCKED_RETRY_MS = 1000;
 /** Pairs waiting for the model at most; past it a pair is left unjudged (and logged), not queued without end. */
 const MAX_JUDGE_QUEUE = 100;
 
@@ -42,7 +47,7 @@ interface PendingJudgement {
 export class ContradictionWatch {
   private readonly detector;
   private readonly imported: string[] = [];
-  private importing: NodeJS.Immediate | undefined;
+  private importing: NodeJS.Immediate | NodeJS.Timeout | undefined;
   private readonly judgements: PendingJudgement[] = [];
   private judging: Promise<void> | null = null;
   private closed = false;
@@ -103,7 +108,8 @@ export class ContradictionWatch {
   /** Stops the background work; a judgement in flight is waited for. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.importing) clearImmediate(this.importing);
+    clearImmediate(this.importing as NodeJS.Immediate);
+    clearTimeout(this.importing as NodeJS.Timeout);
     this.importing = undefined;
     this.imported.length = 0;
     this.judgements.length = 0;
@@ -131,12 +137,29 @@ export class ContradictionWatch {
     this.importing = setImmediate(() => {
       this.importing = undefined;
       let found = 0;
-      const started = performance.now();
-      do {
-        const memory = this.options.store.get(this.imported.shift() as string);
-        if (!memory || (memory.status !== "active" && memory.status !== "staged")) continue;
-        found += this.record(memory, this.detect(memory), "import").length;
-      } while (this.imported.length > 0 && performance.now() - started < IMPORT_SLICE_MS);
+      const step = this.imported.splice(0, IMPORT_STEP);
+      const until = performance.now() + IMPORT_STEP_MS;
+      for (const [i, id] of step.entries()) {
+        if (i > 0 && performance.now() > until) {
+          this.imported.unshift(...step.slice(i));
+          break;
+        }
+        try {
+          const memory = this.options.store.get(id);
+          if (!memory || (memory.status !== "active" && memory.status !== "staged")) continue;
+          found += this.record(memory, this.detect(memory), "import").length;
+        } catch (error) {
+          if (!isDatabaseLocked(error)) throw error;
+          // Another process holds the write lock (a backup, a sqlite3 shell): the rest waits, and the daemon goes on.
+          this.imported.unshift(...step.slice(i));
+          this.options.logger.warn({ retryInMs: LOCKED_RETRY_MS, waiting: this.imported.length }, "checking imported memories for contradictions paused: the database is locked by another process");
+          this.importing = setTimeout(() => {
+            this.importing = undefined;
+            this.importSoon();
+          }, LOCKED_RETRY_MS);
+          return;
+        }
+      }
       if (found > 0) this.options.logger.info({ found }, "imported memories contradict stored ones");
       if (this.imported.length > 0) this.importSoon();
       else this.wake();

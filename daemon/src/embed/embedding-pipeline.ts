@@ -34,7 +34,8 @@ export interface PipelineOptions {
 
 export type PipelineState = "idle" | "ready" | "failing";
 
-const IDLE_POLL_MS = 5000;
+/** The longest wait for a failed job's retry: the clock may be a test's, which moves faster than timers. */
+const RETRY_CHECK_MS = 5000;
 /** How long the pipeline waits before writing again when another process holds the write lock. */
 const LOCKED_RETRY_MS = 1000;
 
@@ -69,7 +70,7 @@ export class EmbeddingPipeline {
   }
 
   /** Tells the pipeline that new jobs may be queued. */
-  notify(): void {
+  wake(): void {
     this.pause.wake();
   }
 
@@ -86,13 +87,13 @@ export class EmbeddingPipeline {
       };
       const timer = setTimeout(() => done(false), timeoutMs);
       set.add(done);
-      this.notify();
+      this.wake();
     });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.notify();
+    this.wake();
     await this.loop;
     for (const done of [...this.waiters.values()].flatMap((set) => [...set])) done(false);
   }
@@ -123,8 +124,8 @@ export class EmbeddingPipeline {
     if (jobs.length === 0) {
       this.checkComplete();
       const due = store.nextDueAt(space.id);
-      // Writers notify; the idle poll only catches jobs queued by paths that cannot (a repair, another tool).
-      await this.sleep(due === null ? IDLE_POLL_MS : Math.max(10, Math.min(IDLE_POLL_MS, due - now())));
+      // New jobs wake the pipeline (the store's change feed, see EmbeddingRuntime); only a failed job's retry has a time.
+      await this.sleep(due === null ? Infinity : Math.max(10, Math.min(RETRY_CHECK_MS, due - now())));
       return;
     }
     await this.embedBatch(jobs);

@@ -5,7 +5,8 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBagOfWords } from "../../../bench/fake-ollama-server.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { createBinaryIndex } from "../vectors/binary-index.js";
 import { quantizerFromBytes, quantizerToBytes, trainQuantizer, untrainedQuantizer } from "../vectors/sign-quantizer.js";
 import type { Embedder } from "./embedder.js";
@@ -35,16 +36,16 @@ async function save(content: string, status: "active" | "archived" = "active"): 
   nextId += 1;
   const id = `01J${String(nextId).padStart(23, "0")}`;
   const seq = store.insert({ ...buildMemory({ content, project: "billing" }, id, NOW, { maxContentBytes: 65_536 }), status });
-  runtime.notify();
   expect(await runtime.waitForVector(seq, 5_000)).toBe(true);
   return { id, seq };
 }
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-runtime-"));
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => NOW });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => NOW });
   runtime = await EmbeddingRuntime.start({
     vectorStore: store.vectors,
+    changes: store.changes,
     admits: (filter) => store.admits(filter),
     embedder: bagOfWordsEmbedder(),
     reason: "test",

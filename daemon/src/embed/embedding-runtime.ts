@@ -1,7 +1,7 @@
 import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryFilter } from "../memory/memory-filter.js";
-import type { ScoredMemory } from "../store/store.js";
+import type { ChangeFeed, ScoredMemory } from "../store/store.js";
 import type { SpaceRecord, VectorStore } from "../store/vector-store.js";
 import type { ExactVectorSource, VectorHit, VectorIndex } from "../vectors/vector-index.js";
 import { type Embedder, spaceKey } from "./embedder.js";
@@ -16,6 +16,8 @@ export type QuantizerTrainer = (sample: readonly Float32Array[]) => Uint8Array;
 
 export interface EmbeddingRuntimeOptions {
   vectorStore: VectorStore;
+  /** Wakes the pipeline after each commit that queued embedding jobs, whichever write queued them. */
+  changes: Pick<ChangeFeed, "onQueued">;
   /** A test of a filter on a memory by seq, as the store is now (MemorySearch.admits): searches filter while they choose. */
   admits: (filter: MemoryFilter) => (memorySeq: number) => boolean;
   embedder: Embedder;
@@ -54,6 +56,7 @@ export class EmbeddingRuntime {
   private readonly current: ServingSpace;
   private previous: ServingSpace | null = null;
   private readonly pipeline: EmbeddingPipeline;
+  private readonly unsubscribe: () => void;
   private closed = false;
 
   private constructor(private readonly options: EmbeddingRuntimeOptions, current: ServingSpace) {
@@ -77,15 +80,15 @@ export class EmbeddingRuntime {
         if (this.current.space.state !== "building") options.onVectorsStored?.(seqs, this);
       },
     });
+    this.unsubscribe = options.changes.onQueued("embedding", () => this.pipeline.wake());
   }
 
   /** Records the embedder's space, loads the stored codes into memory and starts draining the queue. */
   static async start(options: EmbeddingRuntimeOptions): Promise<EmbeddingRuntime> {
     const { vectorStore, embedder, now, logger } = options;
     const space = vectorStore.ensureSpace(embedder.space, now());
-    let runtime: EmbeddingRuntime | null = null;
-    const index = await loadIndex(options, space, () => runtime?.notify());
-    runtime = new EmbeddingRuntime(options, { space, embedder, index });
+    const index = await loadIndex(options, space);
+    const runtime = new EmbeddingRuntime(options, { space, embedder, index });
     if (space.state === "building") await runtime.servePreviousSpace();
     logger.info(
       { space: spaceKey(space), state: space.state, vectors: index.size, pending: vectorStore.pendingJobs(space.id), reason: options.reason },
@@ -123,11 +126,6 @@ export class EmbeddingRuntime {
       reindexing: this.current.space.state === "building",
       model: this.options.embedder.residency?.() ?? null,
     };
-  }
-
-  /** Call after any write that may have queued embedding jobs. */
-  notify(): void {
-    this.pipeline.notify();
   }
 
   waitForVector(memorySeq: number, timeoutMs: number): Promise<boolean> {
@@ -221,7 +219,6 @@ export class EmbeddingRuntime {
   async *reindexVectors(signal: AbortSignal): AsyncIterable<ReindexProgress> {
     const { vectorStore } = this.options;
     const total = vectorStore.requeueAll(this.current.space.id);
-    this.notify();
     for (;;) {
       const pending = vectorStore.pendingJobs(this.current.space.id);
       yield { done: total - pending, total, lastError: this.pipeline.lastError };
@@ -232,6 +229,7 @@ export class EmbeddingRuntime {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unsubscribe();
     await this.pipeline.stop();
     await this.options.embedder.close();
     await this.previous?.embedder.close();
@@ -249,7 +247,7 @@ export class EmbeddingRuntime {
     const quantizer = this.options.trainQuantizer(vectorStore.sampleVectors(space.id, trainAt));
     vectorStore.setQuantizer(space.id, quantizer);
     space.quantizer = quantizer;
-    const index = this.options.createIndex(space, exactSource(this.options, space, () => this.notify()));
+    const index = this.options.createIndex(space, exactSource(this.options, space));
     vectorStore.recode(space.id, (vector) => index.encode(vector));
     for (const { memorySeq, project, code } of vectorStore.codes(space.id)) index.addCode(memorySeq, code, project);
     this.current.index = index;
@@ -265,7 +263,7 @@ export class EmbeddingRuntime {
       this.options.logger.warn({ space: spaceKey(old) }, "the previous embedder is unavailable; serving the new space while it builds");
       return;
     }
-    this.previous = { space: old, embedder, index: await loadIndex(this.options, old, () => undefined) };
+    this.previous = { space: old, embedder, index: await loadIndex(this.options, old) };
   }
 
   private activate(space: SpaceRecord): void {
@@ -277,17 +275,13 @@ export class EmbeddingRuntime {
   }
 }
 
-/** Exact vectors for rescoring; a row found unreadable is re-queued by the store, so wake the pipeline. */
-function exactSource(options: EmbeddingRuntimeOptions, space: SpaceRecord, wake: () => void) {
-  return (ids: readonly number[]) => {
-    const found = options.vectorStore.vectors(space.id, ids);
-    if (found.size < ids.length) wake();
-    return found;
-  };
+/** Exact vectors for rescoring; a row found unreadable is re-queued by the store, which wakes the pipeline. */
+function exactSource(options: EmbeddingRuntimeOptions, space: SpaceRecord): ExactVectorSource {
+  return (ids) => options.vectorStore.vectors(space.id, ids);
 }
 
-async function loadIndex(options: EmbeddingRuntimeOptions, space: SpaceRecord, wake: () => void): Promise<VectorIndex> {
-  const index = options.createIndex(space, exactSource(options, space, wake));
+async function loadIndex(options: EmbeddingRuntimeOptions, space: SpaceRecord): Promise<VectorIndex> {
+  const index = options.createIndex(space, exactSource(options, space));
   let loaded = 0;
   for (const { memorySeq, project, code } of options.vectorStore.codes(space.id)) {
     index.addCode(memorySeq, code, project);

@@ -3,6 +3,7 @@ import { FailedPreconditionError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { HubStore } from "../store/hub-store.js";
+import type { ChangeFeed } from "../store/store.js";
 import type { HubPort, TeamAdmin } from "./hub-port.js";
 import { hubError } from "./hub-errors.js";
 import { migrateHub } from "./hub-migrate.js";
@@ -16,7 +17,8 @@ export interface HubControllerOptions {
   logger: Logger;
   now: () => number;
   limits: MemoryLimits;
-  onPulled?: () => void;
+  /** Wakes the sync worker when a commit queued changes for the hub. */
+  changes: Pick<ChangeFeed, "onQueued">;
   /** memd's version, recorded on the hub by InitHub. */
   version: string;
 }
@@ -93,8 +95,8 @@ export class HubController {
   }
 
   private startSync(url: string): void {
-    const { store, connect, logger, now, limits, onPulled } = this.options;
-    this.sync = new HubSync({ store, url, connect, logger, now, limits, onPulled });
+    const { store, connect, logger, now, limits, changes } = this.options;
+    this.sync = new HubSync({ store, url, connect, logger, now, limits, changes });
     this.sync.start();
   }
 }

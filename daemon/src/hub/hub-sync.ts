@@ -4,6 +4,7 @@ import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import { authorshipOnHub, withoutAuthorship } from "../memory/author.js";
 import type { HubNotice, HubStore, SettledPush, StreamCursor } from "../store/hub-store.js";
+import type { ChangeFeed } from "../store/store.js";
 import type { HubPort, HubState, PushResult } from "./hub-port.js";
 import { findLostRows, followHubIdentity } from "./hub-reconcile.js";
 import { eventFromHub, memoryFromHub } from "./hub-record.js";
@@ -17,10 +18,8 @@ export interface HubSyncOptions {
   logger: Logger;
   now: () => number;
   limits: MemoryLimits;
-  /** Told after memories from the hub were stored (the embedder has new work). */
-  onPulled?: () => void;
-  /** How often the outbox is looked at while idle. */
-  pollMs?: number;
+  /** Wakes the sync after each commit that queued a change for the hub, whichever write queued it. */
+  changes: Pick<ChangeFeed, "onQueued">;
   /** The longest wait between syncs when nothing is notified (a lost NOTIFY costs at most this). */
   idleMs?: number;
   /** Memories or events per push, and per pull. */
@@ -52,8 +51,6 @@ export interface HubSyncStatus {
   notice: HubNotice | null;
 }
 
-/** Also how long a burst of local changes gathers into one push (propagation's target is a second). */
-const DEFAULT_POLL_MS = 100;
 const DEFAULT_IDLE_MS = 5_000;
 const DEFAULT_BATCH = 500;
 const DEFAULT_APPLY_CHUNK = 100;
@@ -74,7 +71,7 @@ export class HubSync {
   private running: Promise<void> | null = null;
   private stopped = false;
   private readonly pause = new WakeableSleep();
-  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: () => void = () => undefined;
   private failures = 0;
   private readonly counts = { pushed: 0, pulled: 0, conflicts: 0, refused: 0, refusedEvents: 0, rejected: 0 };
   /** The connection whose hub was last checked for rows it lost (see hub-reconcile.ts): each new one is. */
@@ -96,10 +93,10 @@ export class HubSync {
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      if (this.failures === 0 && this.options.store.hasPending()) this.wakeUp();
-    }, this.options.pollMs ?? DEFAULT_POLL_MS);
-    this.timer.unref();
+    // While the hub fails, the backoff decides when to try again, not each local change.
+    this.unsubscribe = this.options.changes.onQueued("hub", () => {
+      if (this.failures === 0) this.wakeUp();
+    });
     this.running = this.loop();
   }
 
@@ -110,7 +107,7 @@ export class HubSync {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.unsubscribe();
     this.wakeUp();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
@@ -284,7 +281,6 @@ export class HubSync {
     }
     const { generation } = state;
     if (generation !== store.link()?.generation) store.restartStream(generation);
-    let stored = 0;
     for (;;) {
       const link = store.link();
       if (!link) return;
@@ -295,13 +291,12 @@ export class HubSync {
           const record = this.valid(() => memoryFromHub(row.record, this.options.limits, authorshipOnHub(row, hub.user)));
           return record && record.id === row.id ? [{ record, seq: row.cursor.seq }] : [];
         });
-        stored += store.applyMemories(versions, (chunk.at(-1) as { cursor: StreamCursor }).cursor);
+        store.applyMemories(versions, (chunk.at(-1) as { cursor: StreamCursor }).cursor);
         await yieldTurn();
       }
       this.counts.pulled += page.length;
       if (page.length < this.batch) break;
     }
-    if (stored > 0) this.options.onPulled?.();
     for (;;) {
       const link = store.link();
       if (!link) return;

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../../test/embed/local-http-server.js";
 import { chatRequests, startFakeOllamaChat } from "../../../test/llm/fake-chat.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { ChatError, type ChatMessage } from "./chat-model.js";
 import { createOllamaChat } from "./ollama-chat.js";
 import { callEstimate, type CappedChatModel, utcDay, withSpendCap } from "./spend-cap.js";
@@ -29,7 +30,7 @@ afterEach(async () => {
 });
 
 function open(): SqliteStore {
-  return new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => clock });
+  return openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => clock });
 }
 
 async function capped(dailyTokens: number, behaviour: Parameters<typeof startFakeOllamaChat>[0] = { behaviour: () => "{}" }) {

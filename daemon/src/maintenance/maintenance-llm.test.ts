@@ -8,7 +8,8 @@ import { DAY_MS, DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
 import type { ClusterSummariser, SummaryOutcome } from "../llm/cluster-summary.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { Maintenance } from "./maintenance.js";
 
 const START = Date.UTC(2025, 0, 6);
@@ -19,7 +20,7 @@ let ids = 0;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-maint-llm-"));
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => START });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => START });
 });
 afterEach(() => {
   store.close();
@@ -31,12 +32,11 @@ const nextId = () => `01J${String(++ids).padStart(23, "0")}`;
 /** Every memory has the same vector, so all aging episodes form one cluster. */
 const sameVectorForAll = {
   vectorsOf: (seqs: readonly number[]) => new Map(seqs.map((seq) => [seq, Float32Array.of(1, 0)])),
-  notify: () => undefined,
 } as unknown as EmbeddingRuntime;
 
 function maintenance(summariser: ClusterSummariser): Maintenance {
   return new Maintenance({
-    store, embeddings: sameVectorForAll, logger: pino({ level: "silent" }), now: () => START + 30 * DAY_MS, newId: nextId, halfLives: DEFAULT_HALF_LIVES, summariser,
+    store, changes: store.changes, embeddings: sameVectorForAll, logger: pino({ level: "silent" }), now: () => START + 30 * DAY_MS, newId: nextId, halfLives: DEFAULT_HALF_LIVES, summariser,
   });
 }
 

@@ -8,7 +8,8 @@ import { decayWeight } from "../lifecycle/decay.js";
 import { DAY_MS, DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { Maintenance } from "./maintenance.js";
 
 const START = Date.UTC(2025, 0, 6);
@@ -23,7 +24,7 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-maint-"));
   clock = START;
   ids = 0;
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => clock });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => clock });
 });
 afterEach(() => {
   store.close();
@@ -40,7 +41,6 @@ function episode(content: string): MemoryRecord {
 function sameVectorForAll(): EmbeddingRuntime {
   const runtime = {
     vectorsOf: (seqs: readonly number[]) => new Map(seqs.map((seq) => [seq, Float32Array.of(1, 0)])),
-    notify: () => undefined,
   };
   return runtime as unknown as EmbeddingRuntime;
 }
@@ -48,6 +48,7 @@ function sameVectorForAll(): EmbeddingRuntime {
 function maintenance(): Maintenance {
   return new Maintenance({
     store,
+    changes: store.changes,
     embeddings: sameVectorForAll(),
     logger: pino({ level: "silent" }),
     now: () => clock,
@@ -103,13 +104,14 @@ describe("the injection record's retention", () => {
     clock = START + 40 * DAY_MS;
     store.injectionLog.add([record(START), record(START + 20 * DAY_MS), record(START + 39 * DAY_MS)]);
     const m = new Maintenance({
-      store, embeddings: null, logger: pino({ level: "silent" }), now: () => clock, newId: nextId, halfLives: DEFAULT_HALF_LIVES,
+      store, changes: store.changes, embeddings: null, logger: pino({ level: "silent" }), now: () => clock, newId: nextId, halfLives: DEFAULT_HALF_LIVES,
       everySaves: 1, injections: { log: store.injectionLog, retention: { days: 30, rows: 3 } },
     });
     m.start();
     expect(kept()).toEqual([START + 39 * DAY_MS, START + 20 * DAY_MS]);
     store.injectionLog.add([record(clock - 2), record(clock - 1)]);
-    m.noteSave();
+    // A save by any write path: maintenance hears of it from the store's change feed.
+    store.insert(episode("The deploy needs the staging key."), { at: clock, action: "created", sessionId: "", detail: "" });
     await expect.poll(kept).toEqual([clock - 1, clock - 2, START + 39 * DAY_MS]);
     await m.stop();
   });

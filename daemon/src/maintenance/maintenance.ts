@@ -11,7 +11,8 @@ import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import type { InjectionRetention } from "../config/config.js";
-import type { InjectionLog, MemoryRecords } from "../store/store.js";
+import { savedMemories } from "../changes/saved-memories.js";
+import type { ChangeFeed, InjectionLog, MemoryRecords } from "../store/store.js";
 
 export interface ArchivedAction {
   memoryId: string;
@@ -36,6 +37,8 @@ export interface MaintenanceRunRecord {
 
 export interface MaintenanceOptions {
   store: MemoryRecords;
+  /** The store's change feed: maintenance counts the memories saved, whichever write saved them. */
+  changes: Pick<ChangeFeed, "subscribe">;
   embeddings: EmbeddingRuntime | null;
   logger: Logger;
   now: () => number;
@@ -79,6 +82,9 @@ export class Maintenance {
   private lastSaveTriggeredAt = Number.NEGATIVE_INFINITY;
   private task: ReturnType<typeof cron.schedule> | null = null;
   private last: MaintenanceRunRecord | null = null;
+  /** Consolidated memories this instance wrote: its own merges are not saves. */
+  private readonly ownMerges = new Set<string>();
+  private unsubscribe: () => void = () => undefined;
 
   constructor(private readonly options: MaintenanceOptions) {}
 
@@ -88,6 +94,9 @@ export class Maintenance {
   }
 
   start(): void {
+    this.unsubscribe = this.options.changes.subscribe((changes) => {
+      for (const id of savedMemories(changes)) if (!this.ownMerges.delete(id)) this.noteSave();
+    });
     this.task = cron.schedule(this.options.schedule ?? "17 3 * * *", () => void this.runAll("schedule"), { noOverlap: true });
     // A machine asleep at the scheduled hour, with few saves, would otherwise keep growing the record.
     this.pruneInjections();
@@ -97,7 +106,7 @@ export class Maintenance {
    * Counts a save; every `everySaves` saves, maintenance runs in the background. A run already
    * waiting covers later saves, and save-triggered runs start at most every 15 minutes.
    */
-  noteSave(): void {
+  private noteSave(): void {
     this.savesSinceRun += 1;
     const at = this.options.now();
     if (this.savesSinceRun < (this.options.everySaves ?? 10) || this.queued || at - this.lastSaveTriggeredAt < SAVE_RUN_INTERVAL_MS) return;
@@ -126,6 +135,7 @@ export class Maintenance {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe();
     await this.task?.stop();
     // A run may chain another (consolidate, then clean) while we wait: wait until none is left.
     for (let seen: Promise<unknown> | null = null; seen !== this.running; ) {
@@ -251,6 +261,7 @@ export class Maintenance {
       }
       const memory = made?.memory ?? merged.memory;
       actions.push({ memory, originalIds: merged.archive.map((a) => a.id) });
+      this.ownMerges.add(memory.id);
       store.insert(memory, {
         at,
         action: "created",
@@ -275,7 +286,6 @@ export class Maintenance {
         );
       }
     }
-    if (actions.length > 0 && !dryRun) embeddings.notify();
     return actions;
   }
 

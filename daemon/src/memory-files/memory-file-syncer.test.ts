@@ -4,10 +4,10 @@ import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FailedPreconditionError } from "../errors.js";
-import { normalizedContentHash } from "../lifecycle/content-hash.js";
 import { DEFAULT_HALF_LIVES } from "../lifecycle/half-lives.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { MemoryFileSyncer } from "./memory-file-syncer.js";
 import { SECTION_BEGIN } from "./memory-section.js";
 
@@ -22,7 +22,7 @@ function save(id: string, content: string, project = "acme-api"): void {
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-files-"));
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now, contentHashOf: normalizedContentHash });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now });
   syncer = new MemoryFileSyncer({ store, logger: pino({ level: "silent" }), now, halfLives: DEFAULT_HALF_LIVES });
 });
 afterEach(() => {

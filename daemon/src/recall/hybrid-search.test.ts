@@ -4,11 +4,10 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UnavailableError } from "../errors.js";
-import { normalizedContentHash } from "../lifecycle/content-hash.js";
 import type { MemoryKind, MemoryRecord } from "../memory/memory.js";
 import { buildMemory } from "../memory/new-memory.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
-import { extractEntities } from "./entities.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import { hybridSearch, type VectorCandidates } from "./hybrid-search.js";
 
 const NOW = Date.UTC(2026, 10, 29);
@@ -20,12 +19,10 @@ let store: SqliteStore;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-hybrid-"));
-  store = new SqliteStore({
+  store = openStore({
     file: path.join(dir, "memd.db"),
     backupDir: path.join(dir, "backups"),
     now: () => NOW,
-    entitiesOf: extractEntities,
-    contentHashOf: normalizedContentHash,
   });
 });
 

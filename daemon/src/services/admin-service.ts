@@ -104,7 +104,6 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
       });
       const known = new Set(records.filter((r) => store.seqOf(r.id) !== undefined).map((r) => r.id));
       const counts = store.importMany(records);
-      deps.embeddings?.notify();
       // Memories new to this store are checked against it after the answer, a few at a time.
       deps.contradictions.checkImported(records.filter((r) => !known.has(r.id)).map((r) => r.id));
       return counts;

@@ -89,10 +89,6 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
     });
     const count = (outcome: CapturedMemory["outcome"]) => result.captured.filter((c) => c.outcome === outcome).length;
     const created = count("created");
-    if (created > 0) {
-      deps.embeddings?.notify();
-      for (let i = 0; i < created; i += 1) deps.maintenance.noteSave();
-    }
     log.info(
       {
         trigger: req.trigger.slice(0, MAX_LABEL_CHARS),

@@ -162,8 +162,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const detection = deps.contradictions.detect(memory);
       const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
       const contradictions = deps.contradictions.record(memory, detection, "save").map((c) => contradictionToPb(c, store));
-      deps.embeddings?.notify();
-      deps.maintenance.noteSave();
       const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, SAVED_VECTOR_WAIT_MS) : false;
       // Near-duplicates are found once the vector exists; a caller that waited for it learns the outcome.
       const stored = vectorReady ? store.get(memory.id) : undefined;
@@ -191,7 +189,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
         (current) => applyPatch(current, patch, at, limits),
         (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ content: current.content, problem: current.problem, solution: current.solution, concepts: current.concepts, files: current.files, confidence: current.confidence, kind: current.kind }) }),
       );
-      deps.embeddings?.notify();
       return { memory: memoryToPb(memory) };
     },
 
@@ -316,7 +313,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
           ),
         { at, action: "superseded", sessionId: req.sessionId, detail: redact(req.reason.trim()) },
       );
-      deps.embeddings?.notify();
       return { memory: memoryToPb(result.next), superseded: memoryToPb(result.old) };
     },
 
@@ -418,8 +414,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const detection = deps.contradictions.detect(memory);
       store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "checkpoint" });
       const contradictions = deps.contradictions.record(memory, detection, "checkpoint").map((c) => contradictionToPb(c, store));
-      deps.embeddings?.notify();
-      deps.maintenance.noteSave();
       return { memory: memoryToPb(memory), contradictions };
     },
 

@@ -39,7 +39,6 @@ export function createVaultService(deps: ServiceDeps, vault: VaultHandle | null)
     async rebuildFromVault() {
       if (vault === null) throw new FailedPreconditionError("memd keeps no vault (it runs with --no-vault or MEMD_VAULT=off): there are no files to rebuild from");
       const outcome = await rebuildFromVault(vault.dir, deps.store, vault.store, deps.limits);
-      if (outcome.created + outcome.updated > 0) deps.embeddings?.notify();
       return {
         files: BigInt(outcome.files),
         created: BigInt(outcome.created),

@@ -24,8 +24,6 @@ export interface VaultWatcherOptions {
   now: () => number;
   newId: () => string;
   limits: MemoryLimits;
-  /** Told after each change an edit made, so that embeddings catch up. */
-  onChange?: () => void;
   /** How long a file must stay unchanged before it is read: an editor's save may take several writes. */
   settleMs?: number;
   /** True for a text memd itself just wrote at a path and has not recorded yet (VaultWriter.wrote). */
@@ -215,10 +213,7 @@ export class VaultWatcher {
     if (!current) return this.problems.report(relative, 1, `names memory ${id}, which memd does not hold: run memctl vault rebuild to restore it from its file`, hash);
     const edit = fileEdit(current, parsed.memory);
     if (edit.kind === "refused") return this.problems.report(relative, 1, edit.reason, hash);
-    if (edit.kind === "update") {
-      applyFileEdit(this.options, current, edit, relative, this.options.now());
-      this.options.onChange?.();
-    }
+    if (edit.kind === "update") applyFileEdit(this.options, current, edit, relative, this.options.now());
     // Recorded as read, then queued: the file is rewritten as memd now stores the memory.
     vault.putFiles([{ memoryId: id, path: relative, hash }]);
     vault.queue(id);
@@ -230,7 +225,6 @@ export class VaultWatcher {
     // The file is memd's from now on: it is rewritten in place, with the new memory's id.
     this.options.vault.putFiles([{ memoryId: memory.id, path: relative, hash }]);
     this.problems.clear(relative);
-    this.options.onChange?.();
   }
 
   private removed(file: string): void {

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
-import type { MemoryRecords } from "../store/store.js";
+import type { ChangeFeed, MemoryRecords } from "../store/store.js";
 import type { VaultFileRecord, VaultJob, VaultJobResult, VaultStore } from "../store/vault-store.js";
 import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { FileThread } from "./file-thread-client.js";
@@ -13,6 +13,8 @@ import { FIRST_RETRY_MS, MAX_RETRY_MS, WriteRetries } from "./write-retries.js";
 export interface VaultWriterOptions {
   store: MemoryRecords;
   vault: VaultStore;
+  /** Wakes the writer after each commit that queued a file, whichever write queued it. */
+  changes: Pick<ChangeFeed, "onQueued">;
   /** The vault's directory (absolute). */
   dir: string;
   /** The largest file memd reads, in bytes (see VaultFiles). */
@@ -20,8 +22,6 @@ export interface VaultWriterOptions {
   logger: Logger;
   /** Files written per turn of the event loop: a bulk import's files never hold up a request for long. */
   batch?: number;
-  /** How often the outbox is looked at when it was empty. */
-  pollMs?: number;
 }
 
 /** A file memd did not write over, and why. */
@@ -43,7 +43,8 @@ export interface VaultWriterStatus {
 }
 
 const DEFAULT_BATCH = 32;
-const DEFAULT_POLL_MS = 50;
+/** How soon jobs left neither written nor waiting (a file a person changed meanwhile, a page not read yet) are looked at again. */
+const AGAIN_MS = 50;
 const MAX_HELD = 1000;
 /** At most one warning in this time for files that failed: a vault on a full disk fails every file. */
 const WARN_EVERY_MS = 60_000;
@@ -66,9 +67,15 @@ const WARN_EVERY_MS = 60_000;
  * the last page ended, so that waiting jobs never stand in front of the others.
  */
 export class VaultWriter {
+  /** The next look at the outbox for jobs that wait (after a failure, or while the database was locked). */
   private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: () => void = () => undefined;
   /** The drain under way, if any: one at a time, so that a memory's writes keep their order. */
   private draining: Promise<void> | null = null;
+  /** Jobs were queued while a drain was under way: another follows it. */
+  private again = false;
+  /** The last drain met a file a person changed meanwhile: its job stays, to be tried again soon. */
+  private raced = false;
   private stopped = false;
   private lastWriteAt: number | null = null;
   private lastError = "";
@@ -103,15 +110,15 @@ export class VaultWriter {
         if (removed.length > 0) this.options.logger.info({ removed: removed.length, first: removed[0] }, "removed temporary files of vault writes cut off by a crash");
       })
       .catch((error: unknown) => this.options.logger.warn({ err: error }, "could not remove the temporary files of vault writes cut off by a crash"));
-    this.timer = setInterval(() => this.drainSoon(), this.options.pollMs ?? DEFAULT_POLL_MS);
-    this.timer.unref();
+    this.unsubscribe = this.options.changes.onQueued("vault", () => this.drainSoon());
     this.drainSoon();
   }
 
-  /** Stops polling and waits for the batch being written, so that the database may close after. */
+  /** Stops and waits for the batch being written, so that the database may close after. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.unsubscribe();
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.draining;
     await this.thread.close();
@@ -146,7 +153,13 @@ export class VaultWriter {
   }
 
   private drainSoon(): void {
-    if (this.draining || this.stopped || Date.now() < this.pausedUntil) return;
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    if (Date.now() < this.pausedUntil) return this.lookAgainIn(this.pausedUntil - Date.now());
+    this.again = this.raced = false;
     this.draining = this.drain()
       .then(() => {
         // A drain that did not have to pause ends the waits in a row.
@@ -162,7 +175,33 @@ export class VaultWriter {
       .finally(() => {
         this.writing.clear();
         this.draining = null;
+        if (this.again) this.drainSoon();
+        else this.scheduleWaiting();
       });
+  }
+
+  /**
+   * What the drain left in the outbox is looked at again when it may be written: a failed
+   * file's after its wait, the rest soon. New jobs need no timer: the change feed wakes the writer.
+   */
+  private scheduleWaiting(): void {
+    if (this.stopped) return;
+    const now = Date.now();
+    if (now < this.pausedUntil) return this.lookAgainIn(this.pausedUntil - now);
+    const pending = this.options.vault.pending();
+    if (pending === 0) return;
+    const nextRetryAt = this.retries.nextRetryAt();
+    const allWaiting = nextRetryAt !== null && this.cursor === "" && !this.raced && pending <= this.retries.size;
+    this.lookAgainIn(allWaiting ? Math.max(0, nextRetryAt - now) : AGAIN_MS);
+  }
+
+  private lookAgainIn(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.drainSoon();
+    }, ms);
+    this.timer.unref();
   }
 
   private async drain(): Promise<void> {
@@ -206,6 +245,7 @@ export class VaultWriter {
       }
       // Purged: its file goes too, unless someone changed it since memd wrote it.
       settled.push({ job, file: null });
+      this.retries.done(job.memoryId);
       if (record) removals.push(record);
     }
     for (const { task } of writes) for (const touched of [task.record?.path, task.wanted, task.fallback]) if (touched) this.writing.add(touched);
@@ -239,6 +279,7 @@ export class VaultWriter {
           return;
         case "raced":
           // Someone changed the file meanwhile. The job stays; the watcher reads their change.
+          this.raced = true;
           return;
         case "failed":
           // The job stays queued and is tried again after its wait (a full disk, a folder made read-only, a link in the way).

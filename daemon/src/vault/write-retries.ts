@@ -53,6 +53,13 @@ export class WriteRetries {
     this.failing.delete(memoryId);
   }
 
+  /** When the first waiting job may be tried again; null when none waits. */
+  nextRetryAt(): number | null {
+    let next: number | null = null;
+    for (const failed of this.failing.values()) if (next === null || failed.retryAt < next) next = failed.retryAt;
+    return next;
+  }
+
   get size(): number {
     return this.failing.size;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AGENTS_BEGIN, AGENTS_END, agentsSectionBody, planAgentsMd, planAgentsMdRemoval, portableSocketPath } from "./agents-md.js";
-import { changeKind, SetupError } from "./plan.js";
+import { changeKind, SetupError } from "./file-change.js";
 
 const FILE = "/repo/AGENTS.md";
 const RULES = "# Long-term memory (memd)\n\nSearch before you act.\n\n";

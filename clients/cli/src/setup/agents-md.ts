@@ -1,4 +1,4 @@
-import { type FileChange, SetupError } from "./plan.js";
+import { type FileChange, SetupError } from "./file-change.js";
 import { appendBlock, joinLines, removeBlock, splitLines } from "./text-lines.js";
 
 /**

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applyChanges, readContents } from "./apply.js";
-import { type FileChange, SetupError } from "./plan.js";
+import { type FileChange, SetupError } from "./file-change.js";
 
 const NOW = new Date("2026-03-05T10:11:12.345Z");
 let dir: string;

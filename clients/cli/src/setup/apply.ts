@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { backupStamp, changeKind, type FileChange, SetupError } from "./plan.js";
+import { backupStamp, changeKind, type FileChange, SetupError } from "./file-change.js";
 
 /** Reads every file a plan needs; a missing file is null. */
 export function readContents(files: readonly string[]): Map<string, string | null> {

@@ -1,6 +1,6 @@
 import { formatJsonLike, isJsonObject, type JsonObject, parseJsonObject } from "./json-file.js";
 import type { InstallPaths } from "./locations.js";
-import { type FileChange, SetupError } from "./plan.js";
+import { type FileChange, SetupError } from "./file-change.js";
 import { shellQuote } from "./shell-quote.js";
 
 /** One memd hook registration in ~/.claude/settings.json. */

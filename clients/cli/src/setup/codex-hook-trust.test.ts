@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseToml } from "smol-toml";
 import { codexHookHash, codexHookStatuses, codexHooksSwitchedOff, memdHookTrust, withCodexHookTrust } from "./codex-hook-trust.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 
 const HOOKS = "/home/maya/.codex/hooks.json";
 const CONFIG = "/home/maya/.codex/config.toml";

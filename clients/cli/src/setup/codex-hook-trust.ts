@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isMemdHook } from "./claude-settings.js";
 import { isJsonObject, type JsonObject } from "./json-file.js";
-import { type FileChange, SetupError } from "./plan.js";
+import { type FileChange, SetupError } from "./file-change.js";
 import { appendBlock, joinLines, removeBlock, splitLines } from "./text-lines.js";
 import { tomlString } from "./codex-toml.js";
 import { classifyTomlLines, parseOneLinePair, type TomlLine } from "./toml-lines.js";

@@ -1,6 +1,6 @@
 import { hookCommand, type HookSpec, planHooks } from "./claude-settings.js";
 import type { InstallPaths } from "./locations.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 
 /**
  * memd's hooks in Codex's hooks.json (CODEX_HOME/hooks.json, the same shape as Claude Code's

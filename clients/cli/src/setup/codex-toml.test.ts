@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { codexTable, planCodexConfig, planCodexConfigRemoval, tomlString } from "./codex-toml.js";
 import type { InstallPaths } from "./locations.js";
-import { changeKind, SetupError } from "./plan.js";
+import { changeKind, SetupError } from "./file-change.js";
 import { classifyTomlLines } from "./toml-lines.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };

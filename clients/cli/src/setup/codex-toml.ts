@@ -1,5 +1,5 @@
 import type { InstallPaths } from "./locations.js";
-import { type FileChange, SetupError } from "./plan.js";
+import { type FileChange, SetupError } from "./file-change.js";
 import { appendBlock, joinLines, removeBlock, splitLines } from "./text-lines.js";
 import { classifyTomlLines, inlineTableEntries, parseOneLinePair, type TomlLine } from "./toml-lines.js";
 

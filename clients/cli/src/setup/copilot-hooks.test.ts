@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { copilotHooksText, planCopilotHooks } from "./copilot-hooks.js";
 import type { InstallPaths } from "./locations.js";
-import { changeKind } from "./plan.js";
+import { changeKind } from "./file-change.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/checkout/dist/daemon/src/main.js", mcp: "/opt/checkout/dist/clients/mcp/src/main.js", hook: "/opt/checkout/dist/hooks/src/main.js", shim: "/opt/checkout/hooks/memd-hook.sh", cli: "/opt/checkout/dist/clients/cli/src/main.js" };
 const FILE = "/home/maya/.copilot/hooks/memd.json";

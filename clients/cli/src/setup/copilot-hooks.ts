@@ -1,6 +1,6 @@
 import { hookCommand, isMemdHook } from "./claude-settings.js";
 import type { InstallPaths } from "./locations.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 import { planOwnedFile } from "./owned-file.js";
 
 /**

@@ -1,7 +1,7 @@
 import { hookCommand, isMemdHook } from "./claude-settings.js";
 import { formatJsonLike, isJsonObject, type JsonObject, parseJsonObject } from "./json-file.js";
 import type { InstallPaths } from "./locations.js";
-import { type FileChange, SetupError } from "./plan.js";
+import { type FileChange, SetupError } from "./file-change.js";
 
 /**
  * memd's hooks in Cursor's ~/.cursor/hooks.json (`{"version": 1, "hooks": {event: [{command}]}}`,

@@ -6,7 +6,7 @@ import { hookEndpoint } from "./hook-endpoint.js";
 import { isJsonObject, type JsonObject } from "./json-file.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
-import { changeKind, type FileChange, SetupError, type SetupTarget } from "./plan.js";
+import { changeKind, type FileChange, SetupError, type SetupTarget } from "./file-change.js";
 import { setupPlan, uninstallPlan } from "./setup-plan.js";
 
 export type CheckStatus = "ok" | "problem" | "note";

@@ -1,6 +1,6 @@
 import { hookCommand, planHooks } from "./claude-settings.js";
 import type { InstallPaths } from "./locations.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 
 /**
  * memd's hooks in Gemini CLI's ~/.gemini/settings.json (the same event → matcher groups → hooks

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeKind } from "./plan.js";
+import { changeKind } from "./file-change.js";
 import { hookEndpoint, planHookEndpoint, planHookEndpointRemoval } from "./hook-endpoint.js";
 
 const FILES = { listenFile: "/home/maya/.memd/listen", tokenFile: "/home/maya/.memd/hook-token" };

@@ -1,5 +1,5 @@
 import type { HttpHookEndpoint } from "./claude-settings.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 
 /** The files in MEMD_HOME behind Claude Code's http hooks: the daemon's listen address and its hook token. */
 export interface HookEndpointFiles {

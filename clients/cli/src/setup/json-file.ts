@@ -1,4 +1,4 @@
-import { SetupError } from "./plan.js";
+import { SetupError } from "./file-change.js";
 
 export type JsonObject = Record<string, unknown>;
 

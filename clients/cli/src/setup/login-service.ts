@@ -1,6 +1,6 @@
 import path from "node:path";
 import { LAUNCHD_LABEL, type InstallPaths, type SetupLocations } from "./locations.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 
 const RESTART_SEC = 5;
 

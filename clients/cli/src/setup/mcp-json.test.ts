@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InstallPaths } from "./locations.js";
 import { claudeMcpEntry, cursorMcpEntry, mergeMcpEntry, planMcpServer } from "./mcp-json.js";
-import { changeKind, SetupError } from "./plan.js";
+import { changeKind, SetupError } from "./file-change.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
 const FILE = "/home/maya/.claude.json";

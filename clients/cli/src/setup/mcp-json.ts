@@ -1,6 +1,6 @@
 import { formatJsonLike, isJsonObject, type JsonObject, parseJsonObject } from "./json-file.js";
 import type { InstallPaths } from "./locations.js";
-import { type FileChange, SetupError, type SetupTarget } from "./plan.js";
+import { type FileChange, SetupError, type SetupTarget } from "./file-change.js";
 
 export const MCP_SERVER_NAME = "memd";
 

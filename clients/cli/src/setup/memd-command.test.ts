@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InstallPaths } from "./locations.js";
 import { claudeCommandText, codexSkillText, planCommandFile } from "./memd-command.js";
-import { changeKind } from "./plan.js";
+import { changeKind } from "./file-change.js";
 
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
 const FILE = "/home/maya/.claude/commands/memd.md";

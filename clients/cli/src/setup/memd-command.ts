@@ -1,5 +1,5 @@
 import type { InstallPaths } from "./locations.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 import { planOwnedFile } from "./owned-file.js";
 import { shellQuote } from "./shell-quote.js";
 

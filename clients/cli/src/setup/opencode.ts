@@ -1,7 +1,7 @@
 import type { JsonObject } from "./json-file.js";
 import { type InstallPaths, openCodePluginModule } from "./locations.js";
 import { type McpFileShape, planMcpServer } from "./mcp-json.js";
-import type { FileChange } from "./plan.js";
+import type { FileChange } from "./file-change.js";
 import { planOwnedFile } from "./owned-file.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { FileChange, SetupTarget } from "./plan.js";
+import type { FileChange, SetupTarget } from "./file-change.js";
 
 /**
  * A file memd writes whole (a command file, Copilot's hooks file), as setup wants it (`wanted`)

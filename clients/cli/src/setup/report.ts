@@ -1,5 +1,5 @@
 import path from "node:path";
-import { changeKind, type ChangeKind, type FileChange, type SetupTarget } from "./plan.js";
+import { changeKind, type ChangeKind, type FileChange, type SetupTarget } from "./file-change.js";
 import type { ActivationReport } from "./service-activation.js";
 import { compactDiff } from "./text-diff.js";
 

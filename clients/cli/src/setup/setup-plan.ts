@@ -12,7 +12,7 @@ import type { InstallPaths, SetupLocations } from "./locations.js";
 import { planLoginService } from "./login-service.js";
 import { claudeMcpEntry, copilotMcpEntry, cursorMcpEntry, planMcpServer } from "./mcp-json.js";
 import { openCodeMcpEntry, openCodePluginText, planOpenCodeConfig, planOpenCodePlugin } from "./opencode.js";
-import { combineChanges, type FileChange, type SetupTarget } from "./plan.js";
+import { combineChanges, type FileChange, type SetupTarget } from "./file-change.js";
 
 export interface PlanInput {
   locations: SetupLocations;
@@ -24,83 +24,127 @@ export interface PlanInput {
   hookEndpoint?: HttpHookEndpoint;
 }
 
+/** What one target's plan is given: its own files' contents, and what setup (or uninstall) brings. */
+interface TargetPlanning {
+  loc: SetupLocations;
+  home: string | undefined;
+  /** The content of one of the target's files (null when it does not exist); reading a file it does not list throws. */
+  read(file: string): string | null;
+  /** The target's files and their contents, for the plans that take them whole. */
+  contents: ReadonlyMap<string, string | null>;
+  /** This installation's entry points for setup; undefined for uninstall. */
+  paths: InstallPaths | undefined;
+  hookEndpoint: HttpHookEndpoint | undefined;
+  /** This installation's hook script, by which uninstall knows memd's hooks that run it from a directory not named memd. */
+  installedHook: string | undefined;
+}
+
+/**
+ * One place setup wires memd into, described once: the files it reads and may change, and the
+ * changes (setup when `paths` is given, removal when not), in the order they are applied. A plan
+ * can read only the files its target lists, so that none is planned without being read first
+ * (apply would then find it "changed while memctl was planning").
+ */
+interface TargetDescription {
+  files(loc: SetupLocations): string[];
+  plan(target: TargetPlanning): FileChange[];
+}
+
+const TARGETS: Record<SetupTarget, TargetDescription> = {
+  claude: {
+    files: (loc) => [loc.claudeSettings, loc.claudeJson, loc.hookEndpoint.listenFile, loc.hookEndpoint.tokenFile, loc.claudeCommand],
+    plan: ({ loc, home, read, contents, paths, hookEndpoint, installedHook }) => [
+      paths ? planClaudeHooks(loc.claudeSettings, read(loc.claudeSettings), paths, home, hookEndpoint) : planClaudeHooksRemoval(loc.claudeSettings, read(loc.claudeSettings), installedHook),
+      ...(paths && hookEndpoint ? planHookEndpoint(loc.hookEndpoint, contents, hookEndpoint) : [planHookEndpointRemoval(loc.hookEndpoint, contents)]),
+      // ~/.claude.json holds Claude Code's private state too: keep a new one private.
+      planMcpServer("claude", loc.claudeJson, read(loc.claudeJson), paths && claudeMcpEntry(paths, home), 0o600),
+      planCommandFile("claude", loc.claudeCommand, read(loc.claudeCommand), paths ? claudeCommandText(paths, home) : null, "the /memd command"),
+    ],
+  },
+  codex: {
+    files: (loc) => [loc.codexConfig, loc.codexHooks, loc.codexSkill, loc.codexLegacyPrompt],
+    plan: ({ loc, home, read, paths, installedHook }) => {
+      const config = read(loc.codexConfig);
+      const hooksBefore = read(loc.codexHooks);
+      const hooks = paths ? planCodexHooks(loc.codexHooks, hooksBefore, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooksBefore, installedHook);
+      // codex exec runs only trusted hooks: memd's are trusted in config.toml as they are written.
+      const trust = (text: string | null) => memdHookTrust(loc.codexHooks, text, installedHook);
+      const configChange = paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config);
+      return [
+        withCodexHookTrust(configChange, trust(hooks.after), trust(hooksBefore)),
+        hooks,
+        planCommandFile("codex", loc.codexSkill, read(loc.codexSkill), paths ? codexSkillText(paths, home) : null, "the memd skill ($memd)"),
+        planCommandFile("codex", loc.codexLegacyPrompt, read(loc.codexLegacyPrompt), null, "the memd prompt (/prompts:memd), which Codex no longer reads"),
+      ];
+    },
+  },
+  cursor: {
+    files: (loc) => [loc.cursorMcp, loc.cursorHooks],
+    plan: ({ loc, home, read, paths, installedHook }) => [
+      planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644),
+      planCursorHooks(loc.cursorHooks, read(loc.cursorHooks), paths, home, installedHook),
+    ],
+  },
+  gemini: {
+    files: (loc) => [loc.geminiSettings],
+    plan: ({ loc, home, read, paths, installedHook }) => {
+      const settings = read(loc.geminiSettings);
+      const hooks = paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook);
+      // settings.json holds the MCP servers too: one change, written once.
+      return [combineChanges(hooks, planMcpServer("gemini", loc.geminiSettings, hooks.after, paths && cursorMcpEntry(paths, home), 0o644))];
+    },
+  },
+  copilot: {
+    files: (loc) => [loc.copilotHooks, loc.copilotMcp],
+    plan: ({ loc, home, read, paths, installedHook }) => [
+      planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook),
+      planMcpServer("copilot", loc.copilotMcp, read(loc.copilotMcp), paths && copilotMcpEntry(paths, home), 0o644),
+    ],
+  },
+  opencode: {
+    files: (loc) => [loc.opencodeConfig, loc.opencodePlugin, loc.opencodeCommand],
+    plan: ({ loc, home, read, paths }) => [
+      planOpenCodeConfig(loc.opencodeConfig, read(loc.opencodeConfig), paths && openCodeMcpEntry(paths, home)),
+      planOpenCodePlugin(loc.opencodePlugin, read(loc.opencodePlugin), paths ? openCodePluginText(paths, home) : null),
+      planCommandFile("opencode", loc.opencodeCommand, read(loc.opencodeCommand), paths ? openCodeCommandText(paths, home) : null, "the /memd command"),
+    ],
+  },
+  service: {
+    // No login service where memd knows of none (platform null): nothing to read or write.
+    files: (loc) => (loc.platform === null ? [] : [loc.platform === "linux" ? loc.systemdUnit : loc.launchAgent]),
+    plan: ({ loc, read, paths }) => {
+      if (loc.platform === null) return [];
+      const service = planLoginService(loc, read(loc.platform === "linux" ? loc.systemdUnit : loc.launchAgent), paths);
+      return service ? [service] : [];
+    },
+  },
+};
+
 /** The files a plan reads, so that the caller can read them all first. */
 export function planFiles(locations: SetupLocations, targets: readonly SetupTarget[], agentsMdPath?: string): string[] {
-  const files: string[] = [];
-  if (targets.includes("claude")) {
-    files.push(locations.claudeSettings, locations.claudeJson, locations.hookEndpoint.listenFile, locations.hookEndpoint.tokenFile, locations.claudeCommand);
-  }
-  if (targets.includes("codex")) files.push(locations.codexConfig, locations.codexHooks, locations.codexSkill, locations.codexLegacyPrompt);
-  if (targets.includes("cursor")) files.push(locations.cursorMcp, locations.cursorHooks);
-  if (targets.includes("gemini")) files.push(locations.geminiSettings);
-  if (targets.includes("copilot")) files.push(locations.copilotHooks, locations.copilotMcp);
-  if (targets.includes("opencode")) files.push(locations.opencodeConfig, locations.opencodePlugin, locations.opencodeCommand);
-  if (targets.includes("service") && locations.platform !== null) {
-    files.push(locations.platform === "linux" ? locations.systemdUnit : locations.launchAgent);
-  }
-  if (agentsMdPath !== undefined) files.push(agentsMdPath);
-  return files;
+  return [...targets.flatMap((target) => TARGETS[target].files(locations)), ...(agentsMdPath === undefined ? [] : [agentsMdPath])];
 }
 
 /**
  * Every change setup (paths and agentsMdBody given) or uninstall (neither given) makes, in the
  * order they are applied. Pure: throws SetupError, naming the file, before anything is written.
- * installedHook, this installation's hook script, is how uninstall knows memd's hooks that run
- * it from a directory not named memd.
  */
 function plan(input: PlanInput, paths: InstallPaths | undefined, agentsMdBody: string | undefined, installedHook: string | undefined): FileChange[] {
-  const { locations: loc, targets } = input;
-  const home = loc.memdHome;
-  const read = (file: string) => input.contents.get(file) ?? null;
-  const changes: FileChange[] = [];
-  if (targets.includes("claude")) {
-    const settings = read(loc.claudeSettings);
-    const state = read(loc.claudeJson);
-    changes.push(paths ? planClaudeHooks(loc.claudeSettings, settings, paths, home, input.hookEndpoint) : planClaudeHooksRemoval(loc.claudeSettings, settings, installedHook));
-    if (paths && input.hookEndpoint) changes.push(...planHookEndpoint(loc.hookEndpoint, input.contents, input.hookEndpoint));
-    else changes.push(planHookEndpointRemoval(loc.hookEndpoint, input.contents));
-    // ~/.claude.json holds Claude Code's private state too: keep a new one private.
-    changes.push(planMcpServer("claude", loc.claudeJson, state, paths && claudeMcpEntry(paths, home), 0o600));
-    changes.push(planCommandFile("claude", loc.claudeCommand, read(loc.claudeCommand), paths ? claudeCommandText(paths, home) : null, "the /memd command"));
-  }
-  if (targets.includes("codex")) {
-    const config = read(loc.codexConfig);
-    const hooksBefore = read(loc.codexHooks);
-    const hooks = paths ? planCodexHooks(loc.codexHooks, hooksBefore, paths, home) : planCodexHooksRemoval(loc.codexHooks, hooksBefore, installedHook);
-    // codex exec runs only trusted hooks: memd's are trusted in config.toml as they are written.
-    const trust = (text: string | null) => memdHookTrust(loc.codexHooks, text, installedHook);
-    const configChange = paths ? planCodexConfig(loc.codexConfig, config, paths, home) : planCodexConfigRemoval(loc.codexConfig, config);
-    changes.push(withCodexHookTrust(configChange, trust(hooks.after), trust(hooksBefore)));
-    changes.push(hooks);
-    changes.push(planCommandFile("codex", loc.codexSkill, read(loc.codexSkill), paths ? codexSkillText(paths, home) : null, "the memd skill ($memd)"));
-    changes.push(planCommandFile("codex", loc.codexLegacyPrompt, read(loc.codexLegacyPrompt), null, "the memd prompt (/prompts:memd), which Codex no longer reads"));
-  }
-  if (targets.includes("cursor")) {
-    changes.push(planMcpServer("cursor", loc.cursorMcp, read(loc.cursorMcp), paths && cursorMcpEntry(paths, home), 0o644));
-    changes.push(planCursorHooks(loc.cursorHooks, read(loc.cursorHooks), paths, home, installedHook));
-  }
-  if (targets.includes("gemini")) {
-    const settings = read(loc.geminiSettings);
-    const hooks = paths ? planGeminiHooks(loc.geminiSettings, settings, paths, home) : planGeminiHooksRemoval(loc.geminiSettings, settings, installedHook);
-    // settings.json holds the MCP servers too: one change, written once.
-    changes.push(combineChanges(hooks, planMcpServer("gemini", loc.geminiSettings, hooks.after, paths && cursorMcpEntry(paths, home), 0o644)));
-  }
-  if (targets.includes("copilot")) {
-    changes.push(planCopilotHooks(loc.copilotHooks, read(loc.copilotHooks), paths ? copilotHooksText(paths, home) : null, installedHook));
-    changes.push(planMcpServer("copilot", loc.copilotMcp, read(loc.copilotMcp), paths && copilotMcpEntry(paths, home), 0o644));
-  }
-  if (targets.includes("opencode")) {
-    changes.push(planOpenCodeConfig(loc.opencodeConfig, read(loc.opencodeConfig), paths && openCodeMcpEntry(paths, home)));
-    changes.push(planOpenCodePlugin(loc.opencodePlugin, read(loc.opencodePlugin), paths ? openCodePluginText(paths, home) : null));
-    changes.push(planCommandFile("opencode", loc.opencodeCommand, read(loc.opencodeCommand), paths ? openCodeCommandText(paths, home) : null, "the /memd command"));
-  }
-  if (targets.includes("service")) {
-    const file = loc.platform === "darwin" ? loc.launchAgent : loc.systemdUnit;
-    const service = planLoginService(loc, read(file), paths);
-    if (service) changes.push(service);
-  }
+  const { locations: loc } = input;
+  const changes = input.targets.flatMap((target) => {
+    const files = TARGETS[target].files(loc);
+    const contents = new Map(files.map((file) => [file, input.contents.get(file) ?? null]));
+    const read = (file: string) => {
+      if (!contents.has(file)) throw new Error(`setup's plan for ${target} reads ${file}, which its files do not list`);
+      return contents.get(file) ?? null;
+    };
+    const planned = TARGETS[target].plan({ loc, home: loc.memdHome, read, contents, paths, hookEndpoint: input.hookEndpoint, installedHook });
+    const unlisted = planned.find((change) => !contents.has(change.path));
+    if (unlisted) throw new Error(`setup's plan for ${target} changes ${unlisted.path}, which its files do not list`);
+    return planned;
+  });
   if (input.agentsMdPath !== undefined) {
-    const before = read(input.agentsMdPath);
+    const before = input.contents.get(input.agentsMdPath) ?? null;
     changes.push(agentsMdBody !== undefined ? planAgentsMd(input.agentsMdPath, before, agentsMdBody) : planAgentsMdRemoval(input.agentsMdPath, before));
   }
   return changes;

@@ -23,6 +23,12 @@ export interface RecordChange {
 export type ChangeListener = (changes: readonly RecordChange[]) => void;
 
 /**
+ * The durable queues of work the database fills in the transaction that makes the work: the
+ * embedding jobs, the vault's outbox and the hub's outboxes (memories and history events).
+ */
+export type WorkQueue = "embedding" | "vault" | "hub";
+
+/**
  * What the store announces after each committed transaction: the records it created, updated or
  * deleted, whichever code path wrote them (a service, maintenance, the vault watcher, a hub pull).
  * Nothing is announced for a transaction that was rolled back. Listeners are called after the
@@ -35,4 +41,10 @@ export type ChangeListener = (changes: readonly RecordChange[]) => void;
 export interface ChangeFeed {
   /** Tells `listener` of every batch committed from now on, until the returned function is called. */
   subscribe(listener: ChangeListener): () => void;
+  /**
+   * Calls `wake` after each committed transaction that queued work in `queue`, whoever queued it
+   * (a trigger on a memory's change, a re-queue, a repair): the worker that drains the queue
+   * needs no other call and no polling to learn of new work.
+   */
+  onQueued(queue: WorkQueue, wake: () => void): () => void;
 }

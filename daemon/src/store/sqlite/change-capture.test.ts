@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../memory/memory.js";
 import { buildMemory } from "../../memory/new-memory.js";
 import type { RecordChange } from "../ports/change-feed.js";
-import { SqliteStore } from "./sqlite-store.js";
+import type { SqliteStore } from "./sqlite-store.js";
+import { openStore } from "../open-store.js";
 
 let dir: string;
 let store: SqliteStore;
@@ -43,7 +44,7 @@ const brief = (changes: readonly RecordChange[]) => changes.map((c) => `${c.kind
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-changes-"));
   listenerErrors = [];
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now, onChangeListenerError: (error) => listenerErrors.push(error) });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now, onChangeListenerError: (error) => listenerErrors.push(error) });
 });
 afterEach(() => {
   store.close();
@@ -137,5 +138,28 @@ describe("the change feed", () => {
     store.modify(saved.id, (current) => ({ ...current, content: "Sessions are cached for 30 minutes" }));
     store.modify(saved.id, (current) => ({ ...current, tags: ["cache"] }));
     expect(brief(await announced)).toEqual([`memory created ${saved.id}`]);
+  });
+
+  it("wakes the worker of each work queue a commit filled, whoever filled it, and none for a rolled-back write", async () => {
+    store.vectors.ensureSpace({ provider: "test", model: "words", dimensions: 4 }, now());
+    store.vault.configure(path.join(dir, "vault"));
+    const old = memory("We deploy with Capistrano");
+    const taken = memory("An id a correction cannot take");
+    store.insert(old);
+    store.insert(taken);
+    await nextBatch();
+    const woken: string[] = [];
+    for (const queue of ["embedding", "vault", "hub"] as const) store.changes.onQueued(queue, () => woken.push(queue));
+    // Queued by triggers, then rolled back with the failed insert: no one is woken.
+    expect(() => store.supersede(old.id, (current) => ({ old: { ...current, status: "superseded" }, next: { ...taken, content: "We deploy with Kamal" } }), event("updated"))).toThrow(/UNIQUE constraint failed/);
+    // No memory changed: a re-queue written straight into the vault's outbox, which the feed of records does not announce.
+    store.vault.queue(old.id);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(woken).toEqual(["vault"]);
+    woken.length = 0;
+    const announced = nextBatch();
+    store.insert(memory("Invoices are numbered per tenant"), event("created"));
+    await announced;
+    expect(woken.sort()).toEqual(["embedding", "vault"]);
   });
 });

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { coalesceChanges } from "../../changes/coalesce-changes.js";
-import type { ChangeFeed, ChangeKind, ChangeListener, RecordChange, RecordKind } from "../ports/change-feed.js";
+import type { ChangeFeed, ChangeKind, ChangeListener, RecordChange, RecordKind, WorkQueue } from "../ports/change-feed.js";
 import { MEMORY_CHANGED } from "./migrations.js";
 
 /**
@@ -41,8 +41,17 @@ const SOURCES: readonly ChangeSource[] = [
   },
 ];
 
+/** The tables each work queue is kept in (see migrations 2, 11 and 12). */
+const QUEUE_TABLES: Readonly<Record<WorkQueue, readonly string[]>> = {
+  embedding: ["embedding_jobs"],
+  vault: ["vault_outbox"],
+  hub: ["hub_outbox", "hub_event_outbox"],
+};
+
 /** The connection's own log of changes not yet announced: a temporary table, written in the writer's transaction. */
 const LOG = "temp.memd_changes";
+/** The work queues filled since the last announcement, likewise. */
+const QUEUED = "temp.memd_queued";
 /** Called by the triggers, so that the log is read once the transaction that wrote it is over. */
 const WAKE = "memd_changes_written";
 
@@ -55,8 +64,11 @@ const WAKE = "memd_changes_written";
  */
 export class ChangeCapture implements ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly wakes = new Map<WorkQueue, Set<() => void>>();
   private readonly read: Database.Statement;
   private readonly clear: Database.Statement;
+  private readonly readQueued: Database.Statement;
+  private readonly clearQueued: Database.Statement;
   private scheduled = false;
   private closed = false;
 
@@ -69,9 +81,13 @@ export class ChangeCapture implements ChangeFeed {
       return null;
     });
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${LOG.slice("temp.".length)} (kind TEXT NOT NULL, id TEXT NOT NULL, change TEXT NOT NULL, memory_id TEXT NOT NULL, project TEXT NOT NULL)`);
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${QUEUED.slice("temp.".length)} (queue TEXT PRIMARY KEY) WITHOUT ROWID`);
     for (const source of SOURCES) db.exec(triggersOf(source));
+    for (const [queue, tables] of Object.entries(QUEUE_TABLES)) for (const table of tables) db.exec(queueTriggerOf(queue, table));
     this.read = db.prepare(`SELECT rowid, kind, id, change, memory_id AS memoryId, project FROM ${LOG} ORDER BY rowid`);
     this.clear = db.prepare(`DELETE FROM ${LOG} WHERE rowid <= ?`);
+    this.readQueued = db.prepare(`SELECT queue FROM ${QUEUED}`).pluck();
+    this.clearQueued = db.prepare(`DELETE FROM ${QUEUED}`);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -81,10 +97,18 @@ export class ChangeCapture implements ChangeFeed {
     return () => this.listeners.delete(own);
   }
 
+  onQueued(queue: WorkQueue, wake: () => void): () => void {
+    const own = () => wake();
+    const wakes = this.wakes.get(queue) ?? new Set();
+    this.wakes.set(queue, wakes.add(own));
+    return () => wakes.delete(own);
+  }
+
   /** Stops announcing; what is still in the log is dropped with the connection. */
   close(): void {
     this.closed = true;
     this.listeners.clear();
+    this.wakes.clear();
   }
 
   private schedule(): void {
@@ -103,18 +127,22 @@ export class ChangeCapture implements ChangeFeed {
       setImmediate(() => this.announce());
       return;
     }
+    const queued = this.readQueued.all() as WorkQueue[];
+    if (queued.length > 0) this.clearQueued.run();
     const rows = this.read.all() as (RecordChange & { rowid: number })[];
     const last = rows.at(-1);
-    if (!last) return;
-    this.clear.run(last.rowid);
+    if (last) this.clear.run(last.rowid);
     const changes = coalesceChanges(rows.map(({ kind, id, change, memoryId, project }) => ({ kind, id, change, memoryId, project })));
-    if (changes.length === 0) return;
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(changes);
-      } catch (error) {
-        this.onListenerError(error);
-      }
+    if (changes.length > 0) for (const listener of [...this.listeners]) this.tell(() => listener(changes));
+    for (const queue of queued) for (const wake of [...(this.wakes.get(queue) ?? [])]) this.tell(wake);
+  }
+
+  /** A listener that throws is reported; the others are still told. */
+  private tell(listener: () => void): void {
+    try {
+      listener();
+    } catch (error) {
+      this.onListenerError(error);
     }
   }
 }
@@ -128,4 +156,9 @@ function triggersOf(source: ChangeSource): string {
     CREATE TEMP TRIGGER IF NOT EXISTS ${name}_insert AFTER INSERT ON main.${source.table} BEGIN ${log("created", "new")} END;
     CREATE TEMP TRIGGER IF NOT EXISTS ${name}_update AFTER UPDATE ON main.${source.table}${source.updatedWhen ? ` WHEN ${source.updatedWhen}` : ""} BEGIN ${log("updated", "new")} END;
     CREATE TEMP TRIGGER IF NOT EXISTS ${name}_delete AFTER DELETE ON main.${source.table} BEGIN ${log("deleted", "old")} END;`;
+}
+
+/** The temporary trigger that notes a work queue filled (a row inserted or replaced in one of its tables). */
+function queueTriggerOf(queue: string, table: string): string {
+  return `CREATE TEMP TRIGGER IF NOT EXISTS memd_queued_${table} AFTER INSERT ON main.${table} BEGIN INSERT OR IGNORE INTO ${QUEUED} (queue) VALUES ('${queue}'); SELECT ${WAKE}(); END;`;
 }

@@ -12,7 +12,8 @@ import { queryChunks } from "../../keywords/query-phrases.js";
 import { COLUMN_WEIGHTS } from "./search-mirror.js";
 import { type MemoryRow, rowToMemory } from "./memory-row.js";
 import type { RankingFacets } from "../store.js";
-import { SqliteStore } from "./sqlite-store.js";
+import type { SqliteStore } from "./sqlite-store.js";
+import { openStore } from "../open-store.js";
 
 const NOW = Date.UTC(2026, 10, 29);
 const LIMITS = { maxContentBytes: 65536 };
@@ -29,7 +30,7 @@ function id(): string {
 }
 
 function open(): SqliteStore {
-  return new SqliteStore({ file, backupDir: path.join(dir, "backups"), now: () => NOW });
+  return openStore({ file, backupDir: path.join(dir, "backups"), now: () => NOW });
 }
 
 /** The dev set's memories and a synthetic corpus: prose, identifiers, paths, several projects. */

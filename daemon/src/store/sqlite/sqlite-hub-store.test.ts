@@ -5,7 +5,8 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../memory/memory.js";
 import { buildMemory } from "../../memory/new-memory.js";
-import { SqliteStore } from "./sqlite-store.js";
+import type { SqliteStore } from "./sqlite-store.js";
+import { openStore } from "../open-store.js";
 
 let dir: string;
 let store: SqliteStore;
@@ -20,7 +21,7 @@ function memory(content: string, extra: Partial<MemoryRecord> = {}): MemoryRecor
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-hub-store-"));
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now });
 });
 afterEach(() => {
   store.close();

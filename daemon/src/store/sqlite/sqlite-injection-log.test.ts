@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NewInjection } from "../../injections/injection.js";
 import { DAY_MS } from "../../lifecycle/half-lives.js";
 import { buildMemory } from "../../memory/new-memory.js";
-import { SqliteStore } from "./sqlite-store.js";
+import type { SqliteStore } from "./sqlite-store.js";
+import { openStore } from "../open-store.js";
 
 const DAY1 = Date.UTC(2026, 10, 28, 9);
 const DAY2 = DAY1 + DAY_MS;
@@ -30,7 +31,7 @@ function injection(extra: Partial<NewInjection> = {}): NewInjection {
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-injections-"));
-  store = new SqliteStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => DAY2 });
+  store = openStore({ file: path.join(dir, "memd.db"), backupDir: path.join(dir, "backups"), now: () => DAY2 });
 });
 afterEach(() => {
   store.close();

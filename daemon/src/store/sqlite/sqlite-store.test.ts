@@ -6,9 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SchemaTooNewError } from "../../errors.js";
 import type { MemoryRecord } from "../../memory/memory.js";
 import { buildMemory } from "../../memory/new-memory.js";
-import { extractEntities } from "../../recall/entities.js";
 import { MIGRATIONS } from "./migrations.js";
+import { normalizedContentHash } from "../../lifecycle/content-hash.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { openStore } from "../open-store.js";
 
 let dir: string;
 let file: string;
@@ -22,7 +23,7 @@ function memory(content: string, extra: Partial<MemoryRecord> = {}): MemoryRecor
 }
 
 function open(migrations = MIGRATIONS): SqliteStore {
-  return new SqliteStore({ file, backupDir: path.join(dir, "backups"), now, migrations });
+  return openStore({ file, backupDir: path.join(dir, "backups"), now, migrations });
 }
 
 beforeEach(() => {
@@ -263,10 +264,11 @@ describe("SqliteStore projects", () => {
 
 describe("SqliteStore entity links", () => {
   it("links every memory of a database from before the graph when opened with an extractor, past the first step", () => {
-    const unlinked = open();
+    // A database of a memd from before the graph: its memories were stored without links.
+    const unlinked = new SqliteStore({ file, backupDir: path.join(dir, "backups"), now, entitiesOf: () => [], contentHashOf: normalizedContentHash });
     unlinked.importMany(Array.from({ length: 2500 }, (_, i) => memory(`Ticket PAY-${1000 + i} needs a refund retry`)));
     unlinked.close();
-    const store = new SqliteStore({ file, backupDir: path.join(dir, "backups"), now, entitiesOf: extractEntities });
+    const store = openStore({ file, backupDir: path.join(dir, "backups"), now });
     const graph = (ticket: string) =>
       store.searchGraph({ keys: [ticket], projects: undefined, statuses: ["active"], limit: 5, hopFrom: 0, hopEntities: 0, hopDiscount: 0 }).map((hit) => hit.facets.id);
     expect(graph("pay-1000")).toHaveLength(1);

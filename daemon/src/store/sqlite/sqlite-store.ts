@@ -32,10 +32,10 @@ export interface SqliteStoreOptions {
   now: () => number;
   /** Replaces the built-in migrations (tests use it to simulate upgrades). */
   migrations?: readonly Migration[];
-  /** The entities a memory names, linked in the entity graph whenever it is written. */
-  entitiesOf?: (memory: MemoryRecord) => readonly LinkedEntity[];
-  /** The normalised content hash that finds exact duplicates. */
-  contentHashOf?: (content: string) => string;
+  /** The entities a memory names, linked in the entity graph whenever it is written (store/open-store.ts gives memd's own). */
+  entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
+  /** The normalised content hash that finds exact duplicates (store/open-store.ts gives memd's own). */
+  contentHashOf: (content: string) => string;
   /** Told, once per memory, of a stored row that could only be read by repairing some of its values. */
   onUnreadableRow?: UnreadableRowReport;
   /** Told of an error thrown by a listener of the change feed (the other listeners are still told). */
@@ -84,7 +84,7 @@ export class SqliteStore implements MemoryStore {
   private mirroring: NodeJS.Immediate | undefined;
   private readonly sql: StatementCache;
   private readonly entitiesOf: (memory: MemoryRecord) => readonly LinkedEntity[];
-  private readonly contentHashOf: ((content: string) => string) | undefined;
+  private readonly contentHashOf: (content: string) => string;
   /** Reports each repaired memory once: a row is read on every search that finds it. */
   private readonly reportUnreadable: UnreadableRowReport;
   private readonly readRow = (row: MemoryRow): MemoryRecord => rowToMemory(row, this.reportUnreadable);
@@ -124,10 +124,10 @@ export class SqliteStore implements MemoryStore {
     this.updateStmt = this.sql(`UPDATE memories SET ${sets} WHERE id = @id`);
     this.getStmt = this.sql("SELECT * FROM memories WHERE id = ?");
     this.graph = new EntityGraph(this.db);
-    this.entitiesOf = options.entitiesOf ?? (() => []);
+    this.entitiesOf = options.entitiesOf;
     this.contentHashOf = options.contentHashOf;
-    if (options.entitiesOf && this.graph.isEmpty()) this.relinkAll();
-    if (this.contentHashOf) this.hashUnhashed();
+    if (this.graph.isEmpty()) this.relinkAll();
+    this.hashUnhashed();
     this.search = this.loadMirror();
     // Last: what opening the database wrote (links, hashes) is nobody's news.
     this.changes = new ChangeCapture(this.db, options.onChangeListenerError ?? (() => {}));
@@ -149,20 +149,20 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  /** Hashes memories written before hashing existed (or by a store opened without a hasher). */
+  /** Hashes memories written before hashing existed. */
   private hashUnhashed(): void {
     const rows = this.sql("SELECT seq, content FROM memories WHERE content_hash = ''").all() as { seq: number; content: string }[];
     if (rows.length === 0) return;
     const set = this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?");
     this.db.transaction(() => {
-      for (const row of rows) set.run(this.contentHashOf?.(row.content) ?? "", row.seq);
+      for (const row of rows) set.run(this.contentHashOf(row.content), row.seq);
     })();
   }
 
   /** Derived columns and links that follow every write of a memory. */
   private afterWrite(seq: number, memory: MemoryRecord): void {
     this.graph.setLinks(seq, this.entitiesOf(memory));
-    if (this.contentHashOf) this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
+    this.sql("UPDATE memories SET content_hash = ? WHERE seq = ?").run(this.contentHashOf(memory.content), seq);
   }
 
   /**
@@ -431,8 +431,10 @@ export class SqliteStore implements MemoryStore {
     this.sql("VACUUM INTO ?").run(backupFile);
     return this.db.transaction(() => {
       const rows = this.sql("SELECT id, seq FROM memories WHERE status = 'archived'").all() as { id: string; seq: number }[];
-      this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(rows.map((r) => r.id)));
-      this.sql("DELETE FROM contradictions WHERE memory_id IN (SELECT value FROM json_each(?1)) OR other_id IN (SELECT value FROM json_each(?1))").run(JSON.stringify(rows.map((r) => r.id)));
+      const ids = JSON.stringify(rows.map((r) => r.id));
+      this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(ids);
+      // better-sqlite3 refuses one value for a numbered parameter used twice (?1 ... ?1): it is given twice.
+      this.sql("DELETE FROM contradictions WHERE memory_id IN (SELECT value FROM json_each(?)) OR other_id IN (SELECT value FROM json_each(?))").run(ids, ids);
       this.sql("DELETE FROM memories WHERE status = 'archived'").run();
       return rows.map((r) => r.seq);
     }).immediate();
@@ -552,7 +554,6 @@ export class SqliteStore implements MemoryStore {
   }
 
   withSameContent(content: string): MemoryRecord[] {
-    if (!this.contentHashOf) return [];
     const rows = this
       // "content_hash != ''" lets SQLite use the partial index (it cannot infer it from a parameter).
       .sql("SELECT * FROM memories WHERE content_hash = ? AND content_hash != '' ORDER BY id")
