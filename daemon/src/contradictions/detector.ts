@@ -7,7 +7,7 @@
  */
 import { tokenize } from "../keywords/tokenize.js";
 import type { WeightedPhrase } from "../keywords/keyword-index.js";
-import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
+import { localProjects, type MemoryRecord } from "../memory/memory.js";
 import { extractEntities } from "../recall/entities.js";
 import { expandQuery, thesaurusVocabulary } from "../recall/query-expansion.js";
 import type { MemorySearch, MemoryRecords } from "../store/store.js";
@@ -67,7 +67,7 @@ export function createContradictionDetector(store: Pick<MemorySearch, "searchKey
       const claims = claimsOf(memory);
       // Nothing named, nothing to contradict.
       if (!claims.clauses.some((c) => c.mentions.length > 0 || c.gone.length > 0)) return none;
-      const projects = memory.project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [memory.project, GLOBAL_PROJECT];
+      const projects = localProjects(memory.project);
       const filter = { projects, kinds: [], statuses: ["active" as const] };
       // The search looks for what the claims were read from, not the whole of a long memory; its
       // keyword query is shorter still: a phrase search costs with every word of the query (16 ms

@@ -13,6 +13,7 @@ import type { MemoryRecord } from "../memory/memory.js";
 import type { InjectionRetention } from "../config/config.js";
 import { savedMemories } from "../changes/saved-memories.js";
 import type { ChangeFeed, InjectionLog, MemoryRecords } from "../store/store.js";
+import { archiveMemory } from "../memory/archive-memory.js";
 
 export interface ArchivedAction {
   memoryId: string;
@@ -217,11 +218,7 @@ export class Maintenance {
     const actions = plan.map((p) => ({ memoryId: p.id, reason: p.reason, relatedId: p.duplicateOf ?? "" }));
     if (!dryRun) {
       for (const action of actions) {
-        store.modify(
-          action.memoryId,
-          (m) => ({ ...m, status: "archived", archiveReason: action.reason, updatedAt: at }),
-          () => ({ at, action: "archived", sessionId: "", detail: action.relatedId ? `${action.reason} of ${action.relatedId}` : action.reason }),
-        );
+        archiveMemory(store, action.memoryId, { at, reason: action.reason, detail: action.relatedId ? `${action.reason} of ${action.relatedId}` : action.reason });
       }
     }
     return actions;
@@ -279,11 +276,7 @@ export class Maintenance {
         }));
       }
       for (const original of merged.archive) {
-        store.modify(
-          original.id,
-          (m) => ({ ...m, status: "archived", archiveReason: original.archiveReason, supersededBy: original.supersededBy, updatedAt: at }),
-          () => ({ at, action: "archived", sessionId: "", detail: `consolidated into ${original.supersededBy}` }),
-        );
+        archiveMemory(store, original.id, { at, reason: original.archiveReason, supersededBy: original.supersededBy, detail: `consolidated into ${original.supersededBy}` });
       }
     }
     return actions;

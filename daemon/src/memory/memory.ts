@@ -32,6 +32,17 @@ export function withinTimeRange(ms: number): number {
 
 export const GLOBAL_PROJECT = "global";
 
+/**
+ * The projects a read in `project` covers: the project and the global memories, once; the project
+ * alone with `excludeGlobal`; every project (undefined) when no project is named.
+ */
+export function localProjects(project: string, excludeGlobal?: boolean): string[];
+export function localProjects(project: string | undefined, excludeGlobal?: boolean): string[] | undefined;
+export function localProjects(project: string | undefined, excludeGlobal = false): string[] | undefined {
+  if (project === undefined) return undefined;
+  return excludeGlobal || project === GLOBAL_PROJECT ? [project] : [project, GLOBAL_PROJECT];
+}
+
 /** Times are milliseconds since the Unix epoch; optional times are null when unset. */
 export interface MemoryRecord {
   id: string;

@@ -3,7 +3,8 @@ import { DEFAULT_PROMOTION_CONFIG, evaluateCorroboration } from "../lifecycle/pr
 import type { Logger } from "../logger.js";
 import type { MemoryFilter, MemoryRecords, ScoredMemory } from "../store/store.js";
 import type { VectorStore } from "../store/vector-store.js";
-import { GLOBAL_PROJECT, type MemoryRecord } from "./memory.js";
+import { localProjects, type MemoryRecord } from "./memory.js";
+import { archiveMemory } from "./archive-memory.js";
 
 /** Why a memory was archived when it turned out to repeat an older one. */
 export const DUPLICATE_REASON = "duplicate";
@@ -66,11 +67,7 @@ export function mergeSimilar(
     const similarity = decision.similarity ?? 1;
     const detail = `a memory nearly identical in meaning was saved (${memory.id}, similarity ${similarity.toFixed(3)})`;
     reinforce(store, decision, { sessionId: memory.sessionId, project: memory.project, at, similarity, detail });
-    store.modify(
-      memory.id,
-      (m) => ({ ...m, status: "archived", archiveReason: DUPLICATE_REASON, supersededBy: decision.targetId, updatedAt: at }),
-      () => ({ at, action: "archived", sessionId: "", detail: `merged into ${decision.targetId} (similarity ${similarity.toFixed(3)})` }),
-    );
+    archiveMemory(store, memory.id, { at, reason: DUPLICATE_REASON, supersededBy: decision.targetId, detail: `merged into ${decision.targetId} (similarity ${similarity.toFixed(3)})` });
     outcome.mergedInto = decision.targetId;
   }
   // The write is evidence for every staged memory it matches, not only the one it may have merged into.
@@ -86,10 +83,6 @@ export function mergeSimilar(
   return outcome;
 }
 
-/** The projects whose memories a new memory may repeat or corroborate. */
-function neighbourProjects(project: string): string[] {
-  return project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [project, GLOBAL_PROJECT];
-}
 
 /** How many nearest memories a newly embedded one is compared with for dedup and corroboration. */
 const DEDUP_NEIGHBOURS = 10;
@@ -124,7 +117,7 @@ export function mergeNewlyEmbedded(
     const [found] = vectors.memoriesBySeq([seq]);
     const memory = found && store.get(found.memory.id);
     if (!memory) continue;
-    const filter = { projects: neighbourProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
+    const filter = { projects: localProjects(memory.project), kinds: [], statuses: ["active", "staged"] as const };
     const neighbours = neighboursOf(seq, filter, DEDUP_NEIGHBOURS);
     const outcome = mergeSimilar(store, memory, neighbours, at, contradictions && ((newer, older) => contradictions.contradicts(newer, older)));
     if (!outcome.mergedInto) contradictions?.checkNeighbours(memory, neighbours);

@@ -1,4 +1,4 @@
-import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
+import { localProjects, type MemoryRecord } from "../memory/memory.js";
 import type { MemoryFilter } from "../memory/memory-filter.js";
 import type { MemoryStore } from "../store/store.js";
 import { gatherCandidates, type VectorCandidates } from "./gather-candidates.js";
@@ -70,7 +70,7 @@ export async function hybridSearch(
   const window = temporalWindow(input.query, input.now);
   // The time phrase says when, not what: leave it out of what is matched.
   const text = window ? input.query.replace(window.phrase, " ").trim() || input.query : input.query;
-  const local = input.project === undefined ? undefined : input.excludeGlobal ? [input.project] : [input.project, GLOBAL_PROJECT];
+  const local = localProjects(input.project, input.excludeGlobal);
   const { lists, read: readEarly, vectorsSkipped } = await gatherCandidates(store, vectors, {
     text,
     window,

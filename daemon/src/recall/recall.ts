@@ -1,6 +1,6 @@
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { EmbeddingRuntime } from "../embed/embedding-runtime.js";
-import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
+import { localProjects, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
 import { unlessLocked } from "../store/database-locked.js";
 import type { MemoryStore } from "../store/store.js";
 import { extractEntities } from "./entities.js";
@@ -108,7 +108,7 @@ export async function recall(store: MemoryStore, embeddings: EmbeddingRuntime | 
 function associate(store: MemoryStore, embeddings: EmbeddingRuntime | null, matches: readonly RecalledItem[], input: RecallInput): RecalledItem[] {
   const seeds = matches.slice(0, ASSOCIATE_FROM).map((item) => item.memory);
   const taken = new Set(matches.map((item) => item.memory.id));
-  const projects = input.project === undefined ? undefined : input.excludeGlobal ? [input.project] : [input.project, GLOBAL_PROJECT];
+  const projects = localProjects(input.project, input.excludeGlobal);
   const keys = [...new Set(seeds.flatMap((memory) => extractEntities(memory).map((entity) => entity.key)))];
   const graphHits = store.searchGraph({ keys, projects, statuses: ["active"], limit: ASSOCIATE_MAX * 3, hopFrom: 0, hopEntities: 0, hopDiscount: 0 });
   const read = store.memoriesBySeq(graphHits.map((hit) => hit.seq));

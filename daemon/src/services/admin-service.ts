@@ -15,6 +15,7 @@ import type { ServiceDeps } from "./deps.js";
 import { embedderStatus, healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
 import { instructionsText } from "./instructions.js";
+import { namedProjectFilter } from "./project-resolver.js";
 
 const PURGE_CONFIRMATION = "delete archived memories";
 
@@ -38,7 +39,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
 
     timeline(req) {
       const days = boundedCount("days", req.days, DEFAULT_TIMELINE_DAYS, MAX_TIMELINE_DAYS);
-      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+      const project = namedProjectFilter(deps.resolveProject, req.project);
       const today = Math.floor(deps.now() / DAY_MS) * DAY_MS;
       const since = today - (days - 1) * DAY_MS;
       const byDay = new Map<string, { key: string; count: bigint }[]>();
@@ -62,7 +63,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     stats(req) {
-      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+      const project = namedProjectFilter(deps.resolveProject, req.project);
       const stats = store.stats(project);
       const counts = (record: Record<string, number>) =>
         Object.entries(record).map(([key, count]) => ({ key, count: BigInt(count) }));
@@ -84,7 +85,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     async *export(req, ctx) {
-      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+      const project = namedProjectFilter(deps.resolveProject, req.project);
       for (const memory of store.exportAll(project)) {
         // An export cut short must not end like a whole one.
         if (ctx.signal.aborted) throw stopped(ctx.signal, "export");

@@ -2,12 +2,13 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { ContradictionService } from "../../../gen/memd/v1/contradiction_service_pb.js";
 import { InvalidInputError } from "../errors.js";
 import { refuseSecretIn } from "../memory/identifier-secrets.js";
-import { GLOBAL_PROJECT } from "../memory/memory.js";
+import { localProjects } from "../memory/memory.js";
 import { boundedCount } from "./bounded-count.js";
 import { contradictionToPb, resolutionFromPb } from "./contradiction-convert.js";
 import { memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
+import { namedProjectFilter } from "./project-resolver.js";
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
@@ -18,8 +19,7 @@ export function createContradictionService(deps: ServiceDeps): ServiceImpl<typeo
   return {
     listContradictions(req) {
       const pageSize = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
-      const projects = project === undefined ? undefined : [...new Set([project, GLOBAL_PROJECT])];
+      const projects = localProjects(namedProjectFilter(deps.resolveProject, req.project));
       const after = decodePageToken(req.pageToken);
       const beforeId = after === undefined ? undefined : Number(after);
       if (beforeId !== undefined && !Number.isSafeInteger(beforeId)) {

@@ -6,7 +6,7 @@ import {
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import { withAuthor } from "../memory/author.js";
-import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus } from "../memory/memory.js";
+import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus, localProjects } from "../memory/memory.js";
 import { promoteMemory, rejectMemory, restoreMemory, supersedeMemory } from "../memory/corrections.js";
 import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
@@ -32,6 +32,8 @@ import { syncSkillProposals } from "./skill-service.js";
 import { briefSession, suggestPointers } from "./suggest.js";
 import { injectionCaller } from "./injection-caller.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
+import { archiveMemory } from "../memory/archive-memory.js";
+import { namedProjectFilter } from "./project-resolver.js";
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
@@ -79,8 +81,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     }
     const limit = boundedCount("limit", req.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
     const project = req.allProjects ? undefined : deps.resolveProject(req);
-    const projects =
-      project === undefined ? undefined : req.excludeGlobal ? [project] : [...new Set([project, GLOBAL_PROJECT])];
+    const projects = localProjects(project, req.excludeGlobal);
     const filter = { projects, kinds: kindsFromPb(req.kinds), statuses: orDefault(statusesFromPb(req.statuses)) };
     const mode = req.mode === SearchMode.UNSPECIFIED ? SearchMode.KEYWORD : req.mode;
     let results;
@@ -196,21 +197,17 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const id = validateId(req.id);
       const at = now();
       const reason = redact(req.reason.trim());
-      const memory = store.modify(
-        id,
-        (current) => (current.status === "archived" ? current : { ...current, status: "archived", archiveReason: reason, updatedAt: at }),
-        () => ({ at, action: "archived", sessionId: "", detail: reason }),
-      );
+      const memory = archiveMemory(store, id, { at, reason, keepArchived: true });
       return { memory: memoryToPb(memory) };
     },
 
     list(req) {
       if (req.reviewDue) {
-        const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+        const project = namedProjectFilter(deps.resolveProject, req.project);
         return { memories: rulesDueForReview(store, project, now()).map(memoryToPb), nextPageToken: "" };
       }
       const pageSize = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-      const project = req.project.trim() === "" ? undefined : deps.resolveProject({ project: req.project, cwd: "" });
+      const project = namedProjectFilter(deps.resolveProject, req.project);
       const filter: MemoryFilter = {
         projects: project === undefined ? undefined : [project],
         kinds: kindsFromPb(req.kinds),

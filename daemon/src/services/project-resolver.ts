@@ -21,3 +21,8 @@ export function createProjectResolver(store: ProjectRegistry): ProjectResolver {
     return store.projectForRoot(root, name);
   };
 }
+
+/** A project filter a request names without a working directory: that project, or every project (undefined) when empty. */
+export function namedProjectFilter(resolve: ProjectResolver, project: string): string | undefined {
+  return resolve({ project, cwd: "" });
+}

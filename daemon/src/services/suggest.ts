@@ -7,7 +7,7 @@ import { InvalidInputError } from "../errors.js";
 import type { InjectedMemory } from "../injections/injection.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { withAuthor } from "../memory/author.js";
-import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord } from "../memory/memory.js";
+import { GLOBAL_PROJECT, type MemoryKind, type MemoryRecord, localProjects } from "../memory/memory.js";
 import { type BriefingContradiction, type BriefingZone, composeBriefing, DEFAULT_BRIEFING_ITEMS } from "../recall/briefing.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { promptQuery, renderPointers, selectPointers } from "../recall/prompt-pointers.js";
@@ -171,7 +171,7 @@ function recordPointers(deps: ServiceDeps, caller: InjectionCaller, at: number, 
 
 /** The project's (and global's) open contradictions, newest first, with both memories. */
 function openContradictions(deps: ServiceDeps, project: string): BriefingContradiction[] {
-  const projects = project === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [project, GLOBAL_PROJECT];
+  const projects = localProjects(project);
   return deps.store.contradictions.list({ projects, settled: false, limit: BRIEF_CONTRADICTIONS }).flatMap((c) => {
     const newer = deps.store.get(c.memoryId);
     const older = deps.store.get(c.otherId);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConflictError, FailedPreconditionError, InvalidInputError, NotFoundError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
+import { GLOBAL_PROJECT, type MemoryRecord, localProjects } from "../memory/memory.js";
 import { validateId } from "../memory/validate.js";
 import { resolveProjectRoot } from "../project/project-root.js";
 import type { ProjectHint, ProjectResolver } from "../services/project-resolver.js";
@@ -46,7 +46,7 @@ export function graduationScope(deps: GraduationDeps, hint: ProjectHint, project
  */
 export function proposeSkills(deps: GraduationDeps, scope: GraduationScope, limit: number, logger: Logger, config: GraduationConfig = DEFAULT_GRADUATION_CONFIG): PlannedSkill[] {
   const { store } = deps;
-  const projects = scope.project === undefined ? undefined : [...new Set([scope.project, GLOBAL_PROJECT])];
+  const projects = localProjects(scope.project);
   const memories = store.list({ projects, kinds: [...config.kinds], statuses: ["active"] }, { limit: MAX_CANDIDATES });
   if (memories.length === 0) return [];
   const ids = memories.map((m) => m.id);

@@ -4,6 +4,7 @@ import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { FileEdit } from "./file-edit.js";
+import { archiveMemory } from "../memory/archive-memory.js";
 
 /**
  * What a person's change of a vault file does to the memory it stands for, each step recorded
@@ -69,9 +70,5 @@ export function createFromFile({ store, limits }: VaultEditTarget, relative: str
 /** Archives the memory whose file `relative` a person deleted (never deletes it: the file comes back, archived). */
 export function archiveForDeletedFile({ store }: VaultEditTarget, memory: MemoryRecord, relative: string, at: number): void {
   const reason = `its file ${relative} was deleted from the vault`;
-  store.modify(
-    memory.id,
-    (stored) => ({ ...stored, status: "archived", archiveReason: reason, updatedAt: at }),
-    () => ({ at, action: "archived", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `deleting ${relative} from the vault` }) }),
-  );
+  archiveMemory(store, memory.id, { at, reason, detail: JSON.stringify({ provenance: "human", by: `deleting ${relative} from the vault` }) });
 }
