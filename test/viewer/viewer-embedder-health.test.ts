@@ -49,13 +49,28 @@ describeUnless(chromiumMissing, "the viewer's Health page when the embedder's mo
     await page.goto((await daemon.clients.viewer.openViewer({})).url);
     await page.goto(`http://127.0.0.1:${port}/ui/#/health`);
     const embedder = page.getByRole("region", { name: "Health" }).getByRole("region", { name: "Embedder" });
-    await expect.poll(() => embedder.textContent()).toMatch(/model in memoryno: the last (load|\d+ loads) failed; tried again soon/);
-    expect(await embedder.textContent()).toMatch(/load errorONNX Runtime cannot load .*model\.onnx/);
+    // The daemon tries the model again (1 s, 2 s, 4 s...), and the page shows the state it read:
+    // "loading" while a retry runs. Read the page again until it shows a failed load.
+    let shown = "";
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await embedder.waitFor();
+        shown = (await embedder.textContent()) ?? "";
+        return shown;
+      }, { timeout: 30_000 })
+      .toMatch(/model in memoryno: the last (load|\d+ loads) failed; tried again soon/);
+    expect(shown).toMatch(/load errorONNX Runtime cannot load .*model\.onnx/);
 
     fs.writeFileSync(modelFile, graph);
     await expect.poll(async () => (await daemon.clients.admin.health({})).health?.embedder?.modelState, { timeout: 30_000 }).toBe(EmbedderModelState.LOADED);
-    await page.reload();
-    await expect.poll(() => embedder.textContent()).toMatch(/model in memoryyesload error-/);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await embedder.waitFor();
+        return embedder.textContent();
+      }, { timeout: 30_000 })
+      .toMatch(/model in memoryyesload error-/);
     await page.context().close();
   });
 });
