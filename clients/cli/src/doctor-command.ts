@@ -6,8 +6,9 @@ import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
 import { isDaemonDown } from "../../transport/daemon-down.js";
 import { action, type CliContext, CliFailure } from "./context.js";
 import { locationsFor, NO_SYSTEMD, systemdRuns, targetsParser } from "./setup-commands.js";
+import { agentPresence } from "./setup/agent-targets.js";
 import { readContents } from "./setup/apply.js";
-import { agentChecks, agentDir, claudeHookEndpoint, type DoctorCheck, serviceFileChecks, shownPath } from "./setup/doctor.js";
+import { agentChecks, claudeHookEndpoint, type DoctorCheck, serviceFileChecks, shownPath } from "./setup/doctor.js";
 import { installedPaths, LAUNCHD_LABEL, missingEntryPoints, type SetupLocations, SYSTEMD_UNIT } from "./setup/locations.js";
 import { SETUP_TARGETS, type SetupTarget } from "./setup/file-change.js";
 import { type CommandRunner, runCommand } from "./setup/service-activation.js";
@@ -47,8 +48,9 @@ async function runDoctor(ctx: CliContext, opts: DoctorOptions, command: Command)
       if (checks.at(-1)?.status === "ok") checks.push(...serviceStateChecks(loc, systemdRuns(opts), runCommand));
       continue;
     }
-    if (!fs.existsSync(agentDir(loc, target))) {
-      checks.push({ subject: target, status: "note", message: `not installed here (${shownPath(agentDir(loc, target), loc.home)} does not exist)` });
+    const presence = agentPresence(loc, target);
+    if (!presence.installed) {
+      checks.push({ subject: target, status: "note", message: `not installed here (${shownPath(presence.where, loc.home)} does not exist)` });
       continue;
     }
     const found = agentChecks(target, input);
