@@ -9,6 +9,7 @@ import type { HubPort, HubState, PushResult } from "./hub-port.js";
 import { findLostRows, followHubIdentity } from "./hub-reconcile.js";
 import { eventFromHub, memoryFromHub } from "./hub-record.js";
 import { redactedUrl, userOf } from "./hub-url.js";
+import { backoffMs } from "../backoff.js";
 
 export interface HubSyncOptions {
   store: HubStore;
@@ -54,6 +55,7 @@ export interface HubSyncStatus {
 const DEFAULT_IDLE_MS = 5_000;
 const DEFAULT_BATCH = 500;
 const DEFAULT_APPLY_CHUNK = 100;
+const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 const STOP_WAIT_MS = 2_000;
 
@@ -162,7 +164,7 @@ export class HubSync {
         await this.drop();
       }
       if (this.stopped) break;
-      const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
+      const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : backoffMs(this.failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
       await this.pause.sleep(backoff);
     }
   }

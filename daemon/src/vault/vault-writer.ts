@@ -9,6 +9,7 @@ import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { FileThread } from "./file-thread-client.js";
 import type { WriteOutcome, WriteTask } from "./file-writing.js";
 import { FIRST_RETRY_MS, MAX_RETRY_MS, WriteRetries } from "./write-retries.js";
+import { backoffMs } from "../backoff.js";
 
 export interface VaultWriterOptions {
   store: MemoryRecords;
@@ -306,9 +307,9 @@ export class VaultWriter {
 
   /** The writer as a whole waits before its next drain, twice as long as last time; returns how many waits in a row this makes. */
   private pause(): number {
-    this.pauseMs = Math.min(Math.max(this.pauseMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
+    this.pauseMs = backoffMs(++this.pauses, FIRST_RETRY_MS, MAX_RETRY_MS);
     this.pausedUntil = Date.now() + this.pauseMs;
-    return ++this.pauses;
+    return this.pauses;
   }
 
   /** A job whose file failed waits before it is tried again (see WriteRetries); the log hears of it at most once a minute. */
