@@ -7,6 +7,7 @@ import type { VaultStore } from "../store/vault-store.js";
 import { isKindFolderName } from "./file-name.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
 import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
+import { LINKS_REFUSED } from "./vault-folders.js";
 
 /** A file the rebuild could not use. */
 export interface VaultProblem {
@@ -63,13 +64,13 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
     const relative = entry.path;
     if (entry.kind === "temporary") continue;
     if (entry.kind === "link") {
-      problem({ path: relative, line: 0, reason: `is a symbolic link to ${entry.target}: memd neither reads nor writes through links in its vault, so it was left out of the rebuild` });
+      problem({ path: relative, line: 0, reason: `is a symbolic link to ${entry.target}: ${LINKS_REFUSED}, so it was left out of the rebuild` });
       continue;
     }
     outcome.files += 1;
     const found = files.read(relative);
     if (found.kind !== "text") {
-      const why = found.kind === "link" ? `${found.link} is a symbolic link: memd reads nothing through it` : found.kind === "refused" ? found.reason : "is gone";
+      const why = found.kind === "link" ? `${found.link} is a symbolic link: ${LINKS_REFUSED}` : found.kind === "refused" ? found.reason : "is gone";
       problem({ path: relative, line: 0, reason: `was not read: ${why}` });
       continue;
     }

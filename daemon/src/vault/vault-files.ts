@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isTemporaryName, replaceFile, temporaryName } from "../memory-files/markdown-files.js";
-import { type Folder, lstatOrNull, openVaultFolder, VaultPathError } from "./vault-folders.js";
+import { type Folder, LINKS_REFUSED, lstatOrNull, openVaultFolder, VaultPathError } from "./vault-folders.js";
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
@@ -11,12 +11,7 @@ const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
  * blog post or ~/.ssh/config) is left alone and reported, never read, never written through.
  * The vault's own directory is the person's choice and may be reached through links; below it,
  * every folder is opened one name at a time with O_NOFOLLOW and every file with O_NOFOLLOW.
- *
- * On Linux a folder is held open while it is used and the names in it are reached through
- * /proc/self/fd/<fd>/<name>, which resolves against that open folder, as openat(2) does: a
- * folder swapped for a link between memd's check and its write cannot redirect the write (Node
- * has no openat). Elsewhere (macOS) each folder is checked with lstat on the way down instead,
- * which leaves a window of a few system calls between the check and the use.
+ * How a folder is held so that one swapped for a link cannot redirect a write: vault-folders.ts.
  *
  * Only regular files are read (a FIFO named x.md would block the reader forever; it is opened
  * without blocking and refused), and none larger than the limit the daemon sets.
@@ -205,7 +200,7 @@ export class VaultFiles {
   private regularFileMode(file: string, relative: string): number | undefined {
     const stats = lstatOrNull(file);
     if (stats === null) return undefined;
-    if (stats.isSymbolicLink()) throw new VaultPathError(relative, true, `${relative} is a symbolic link: memd neither reads nor writes through links in its vault, and leaves this one alone`);
+    if (stats.isSymbolicLink()) throw new VaultPathError(relative, true, `${relative} is a symbolic link: ${LINKS_REFUSED}, and leaves this one alone`);
     if (!stats.isFile()) throw new VaultPathError(relative, false, `${relative} is not a file: memd writes a memory's file there once it is gone`);
     return stats.mode & 0o777;
   }
