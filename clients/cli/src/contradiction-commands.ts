@@ -42,7 +42,7 @@ export function registerContradictionCommands(program: Command): void {
 }
 
 /** A contradiction in a few lines: its id and subject, then the newer and the older memory. */
-export function formatContradiction(c: Contradiction): string {
+function formatContradiction(c: Contradiction): string {
   const subject = c.subject === "" ? "" : ` ${c.subject}:`;
   const says = c.newerSays !== "" || c.olderSays !== "" ? ` ${c.newerSays} against ${c.olderSays}` : "";
   const settled = c.resolution === ContradictionResolution.UNSPECIFIED ? "open" : `settled ${enumName(ContradictionResolutionSchema, c.resolution)}`;

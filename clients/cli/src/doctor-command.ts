@@ -95,7 +95,7 @@ function installationChecks(loc: SetupLocations): DoctorCheck[] {
 }
 
 /** Whether the service manager has the login service enabled and running. */
-export function serviceStateChecks(loc: SetupLocations, systemd: boolean, run: CommandRunner): DoctorCheck[] {
+function serviceStateChecks(loc: SetupLocations, systemd: boolean, run: CommandRunner): DoctorCheck[] {
   if (loc.platform === "darwin") {
     const service = `gui/${process.getuid?.() ?? 0}/${LAUNCHD_LABEL}`;
     return run(["launchctl", "print", service]).code === 0
