@@ -11,6 +11,7 @@
  * when a developer would say its members exclude each other in one codebase.
  */
 import { escapeRegExp } from "../escape-reg-exp.js";
+
 const SLOT_LINES = `
 auth provider: auth, authentication, login, sign, sso, identity | Clerk, Auth0, Okta, Cognito, Firebase Auth, Keycloak, Supabase Auth, NextAuth/Auth.js, ~Lucia, custom JWT, WorkOS, Stytch, ~Ory, FusionAuth, ~Passport
 js package manager: package, install, lockfile, monorepo, workspace | npm, pnpm, yarn/yarn berry, ~bun
