@@ -3,7 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Option, type Command } from "commander";
 import { type Contradiction, ContradictionResolution, ContradictionResolutionSchema, ContradictionSchema } from "../../../gen/memd/v1/contradiction_pb.js";
 import { action } from "./context.js";
-import { enumName } from "./enums.js";
+import { enumName, intParser } from "./enums.js";
 import { formatMemoryLine } from "./format.js";
 
 const KEEP = { newer: ContradictionResolution.KEPT_NEWER, older: ContradictionResolution.KEPT_OLDER, both: ContradictionResolution.COMPATIBLE } as const;
@@ -30,7 +30,7 @@ export function registerContradictionCommands(program: Command): void {
   command
     .command("settle")
     .description("say which memory holds: newer or older (the other is superseded by it), or both (never asked again)")
-    .argument("<id>", "the contradiction", (value) => Number.parseInt(value, 10))
+    .argument("<id>", "the contradiction", intParser)
     .addOption(new Option("--keep <which>", "the memory that holds").choices(["newer", "older", "both"]).makeOptionMandatory())
     .action(
       action(async (ctx, id: number, opts: { keep: keyof typeof KEEP }) => {
