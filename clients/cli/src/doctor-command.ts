@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { type Command, Option } from "commander";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
 import { isDaemonDown } from "../../transport/daemon-down.js";
+import { createTcpTransport } from "../../transport/transport.js";
 import { action, type CliContext, CliFailure } from "./context.js";
 import { locationsFor, NO_SYSTEMD, systemdRuns, targetsParser } from "./setup-commands.js";
 import { agentPresence } from "./setup/agent-targets.js";
@@ -116,15 +116,7 @@ function serviceStateChecks(loc: SetupLocations, systemd: boolean, run: CommandR
  */
 async function hookPortCheck(ctx: CliContext, port: number): Promise<DoctorCheck> {
   const where = `127.0.0.1:${port}`;
-  const token = readToken(ctx.endpoint.tokenFile);
-  const transport = createConnectTransport({
-    baseUrl: `http://${where}`,
-    httpVersion: "1.1",
-    interceptors: [(next) => async (req) => {
-      req.header.set("Authorization", `Bearer ${token}`);
-      return next(req);
-    }],
-  });
+  const transport = createTcpTransport({ port, token: readToken(ctx.endpoint.tokenFile) });
   try {
     await createClient(AdminService, transport).health({}, { timeoutMs: ANSWER_WITHIN_MS });
     return { subject: "claude", status: "ok", message: `Claude Code's http hooks reach memd on ${where}` };
