@@ -9,7 +9,6 @@ import { type LabelledPair, PARTS, type PartName, type PartScore, readPairs, sco
 import { startBenchDaemon } from "./daemon-process.js";
 import { findRepoRoot } from "./recall-options.js";
 import { formatTable, numericColumns } from "./table.js";
-
 import { CHECK_OPTION, CHECK_USAGE, targetsExitCode, verdict } from "./targets.js";
 
 /** A labelled pair names its kinds as memctl does ("decision"). */
