@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { WakeableSleep } from "../wakeable-sleep.js";
 import type { Logger } from "../logger.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
@@ -254,7 +255,7 @@ export class HubSync {
       store.settleEvents(events.map((d) => d.eventId));
       this.reportRefusedEvents(result);
       this.counts.pushed += present.length;
-      await yieldTurn();
+      await nextTurn();
     }
   }
 
@@ -294,7 +295,7 @@ export class HubSync {
           return record && record.id === row.id ? [{ record, seq: row.cursor.seq }] : [];
         });
         store.applyMemories(versions, (chunk.at(-1) as { cursor: StreamCursor }).cursor);
-        await yieldTurn();
+        await nextTurn();
       }
       this.counts.pulled += page.length;
       if (page.length < this.batch) break;
@@ -310,7 +311,7 @@ export class HubSync {
       });
       store.applyEvents(events, (page.at(-1) as { cursor: StreamCursor }).cursor);
       if (page.length < this.batch) break;
-      await yieldTurn();
+      await nextTurn();
     }
   }
 
@@ -324,10 +325,6 @@ export class HubSync {
       return undefined;
     }
   }
-}
-
-function yieldTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function describe(error: unknown): string {

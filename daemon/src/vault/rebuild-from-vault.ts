@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { OWN } from "../memory/author.js";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
@@ -56,7 +57,7 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
     outcome.events += store.importEvents(batch.flatMap((b) => b.history));
     vault.putFiles(batch.map((b) => ({ memoryId: b.memory.id, path: b.path, hash: b.hash })));
     batch = [];
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   };
   const seen = new Map<string, string>();
   const files = new VaultFiles(dir, maxVaultFileBytes(limits.maxContentBytes));

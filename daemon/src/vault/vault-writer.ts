@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
@@ -206,7 +207,7 @@ export class VaultWriter {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.step())) await new Promise((resolve) => setImmediate(resolve));
+    while (!this.stopped && (await this.step())) await nextTurn();
   }
 
   /**
