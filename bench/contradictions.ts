@@ -3,12 +3,16 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { readClaims } from "../daemon/src/contradictions/claims.js";
 import { judgeContradiction, LIKELY_CONTRADICTION } from "../daemon/src/contradictions/judge.js";
+import { enumParser } from "../clients/cli/src/enums.js";
 import { MemoryKindSchema } from "../gen/memd/v1/memory_pb.js";
 import { type LabelledPair, PARTS, type PartName, type PartScore, readPairs, scorePart, TARGETS, type Verdicts } from "./contradiction-pairs.js";
 import { startBenchDaemon } from "./daemon-process.js";
 import { findRepoRoot } from "./recall-options.js";
 import { formatTable, numericColumns } from "./table.js";
 import { CHECK_OPTION, CHECK_USAGE, targetsExitCode, verdict } from "./targets.js";
+
+/** A labelled pair names its kinds as memctl does ("decision"). */
+const kindOf = enumParser(MemoryKindSchema);
 
 const USAGE = `usage: node dist/bench/contradictions.js [--rules-only] [--check] [--misses tune|lme] [--json]
 
@@ -108,12 +112,6 @@ function crowdedScore(pairs: readonly LabelledPair[], outcome: ReadonlyMap<strin
     found: contradicting.filter((p) => outcome.get(p.id)?.own === true).length,
     namedOthers: pairs.filter((p) => (outcome.get(p.id)?.others ?? 0) > 0).length,
   };
-}
-
-function kindOf(name: string): number {
-  const value = MemoryKindSchema.values.find((v) => v.localName.toLowerCase() === name);
-  if (!value) throw new Error(`unknown memory kind "${name}"`);
-  return value.number;
 }
 
 function row(what: string, name: string, score: PartScore): string[] {

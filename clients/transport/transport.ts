@@ -51,6 +51,25 @@ export function createSocketTransport(options: SocketTransportOptions): Transpor
   return createConnectTransport({ ...common, httpVersion: "1.1", nodeOptions: { socketPath: options.socketPath } });
 }
 
+export interface TcpTransportOptions {
+  /** The loopback port memd listens on. */
+  port: number;
+  /** memd's TCP token, sent as a bearer token on every call. */
+  token: string;
+}
+
+/** A transport to the daemon over loopback TCP, as a process other than memd's own clients reaches it. */
+export function createTcpTransport(options: TcpTransportOptions): Transport {
+  return createConnectTransport({
+    baseUrl: `http://127.0.0.1:${options.port}`,
+    httpVersion: "1.1",
+    interceptors: [(next) => (req) => {
+      req.header.set("Authorization", `Bearer ${options.token}`);
+      return next(req);
+    }],
+  });
+}
+
 export interface MemdClients {
   memory: Client<typeof MemoryService>;
   admin: Client<typeof AdminService>;

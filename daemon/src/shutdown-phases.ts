@@ -3,7 +3,7 @@
  * connections, calls in flight finish, those still running are aborted, the background workers
  * stop, the database closes, the log is flushed, and the instance lock goes last.
  */
-export const SHUTDOWN_PHASES = ["stop accepting", "drain", "abort", "stop workers", "close the store", "flush the log", "release the lock"] as const;
+const SHUTDOWN_PHASES = ["stop accepting", "drain", "abort", "stop workers", "close the store", "flush the log", "release the lock"] as const;
 
 export type ShutdownPhase = (typeof SHUTDOWN_PHASES)[number];
 

@@ -65,6 +65,11 @@ describe("memctl against a running daemon", () => {
     expect((await cli("frobnicate")).code).toBe(2);
     expect((await cli("add", "x", "--kind", "bogus")).code).toBe(2);
     expect((await cli("add", "x", "--importance", "high")).code).toBe(2);
+    for (const id of ["abc", "7x", "7.5"]) {
+      const settle = await cli("contradictions", "settle", id, "--keep", "newer");
+      expect(settle.code).toBe(2);
+      expect(settle.stderr).toMatch(/expected a (whole )?number/);
+    }
     expect((await cli("--help")).code).toBe(0);
   });
 

@@ -3,7 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Option, type Command } from "commander";
 import { type Contradiction, ContradictionResolution, ContradictionResolutionSchema, ContradictionSchema } from "../../../gen/memd/v1/contradiction_pb.js";
 import { action } from "./context.js";
-import { enumName } from "./enums.js";
+import { enumName, intParser } from "./enums.js";
 import { formatMemoryLine } from "./format.js";
 
 const KEEP = { newer: ContradictionResolution.KEPT_NEWER, older: ContradictionResolution.KEPT_OLDER, both: ContradictionResolution.COMPATIBLE } as const;
@@ -30,7 +30,7 @@ export function registerContradictionCommands(program: Command): void {
   command
     .command("settle")
     .description("say which memory holds: newer or older (the other is superseded by it), or both (never asked again)")
-    .argument("<id>", "the contradiction", (value) => Number.parseInt(value, 10))
+    .argument("<id>", "the contradiction", intParser)
     .addOption(new Option("--keep <which>", "the memory that holds").choices(["newer", "older", "both"]).makeOptionMandatory())
     .action(
       action(async (ctx, id: number, opts: { keep: keyof typeof KEEP }) => {
@@ -42,7 +42,7 @@ export function registerContradictionCommands(program: Command): void {
 }
 
 /** A contradiction in a few lines: its id and subject, then the newer and the older memory. */
-export function formatContradiction(c: Contradiction): string {
+function formatContradiction(c: Contradiction): string {
   const subject = c.subject === "" ? "" : ` ${c.subject}:`;
   const says = c.newerSays !== "" || c.olderSays !== "" ? ` ${c.newerSays} against ${c.olderSays}` : "";
   const settled = c.resolution === ContradictionResolution.UNSPECIFIED ? "open" : `settled ${enumName(ContradictionResolutionSchema, c.resolution)}`;

@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { type Command, Option } from "commander";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
 import { isDaemonDown } from "../../transport/daemon-down.js";
+import { createTcpTransport } from "../../transport/transport.js";
 import { action, type CliContext, CliFailure } from "./context.js";
 import { locationsFor, NO_SYSTEMD, systemdRuns, targetsParser } from "./setup-commands.js";
+import { agentPresence } from "./setup/agent-targets.js";
 import { readContents } from "./setup/apply.js";
-import { agentChecks, agentDir, claudeHookEndpoint, type DoctorCheck, serviceFileChecks, shownPath } from "./setup/doctor.js";
+import { agentChecks, claudeHookEndpoint, type DoctorCheck, serviceFileChecks, shownPath } from "./setup/doctor.js";
 import { installedPaths, LAUNCHD_LABEL, missingEntryPoints, type SetupLocations, SYSTEMD_UNIT } from "./setup/locations.js";
 import { SETUP_TARGETS, type SetupTarget } from "./setup/file-change.js";
 import { type CommandRunner, runCommand } from "./setup/service-activation.js";
@@ -47,8 +48,9 @@ async function runDoctor(ctx: CliContext, opts: DoctorOptions, command: Command)
       if (checks.at(-1)?.status === "ok") checks.push(...serviceStateChecks(loc, systemdRuns(opts), runCommand));
       continue;
     }
-    if (!fs.existsSync(agentDir(loc, target))) {
-      checks.push({ subject: target, status: "note", message: `not installed here (${shownPath(agentDir(loc, target), loc.home)} does not exist)` });
+    const presence = agentPresence(loc, target);
+    if (!presence.installed) {
+      checks.push({ subject: target, status: "note", message: `not installed here (${shownPath(presence.where, loc.home)} does not exist)` });
       continue;
     }
     const found = agentChecks(target, input);
@@ -93,7 +95,7 @@ function installationChecks(loc: SetupLocations): DoctorCheck[] {
 }
 
 /** Whether the service manager has the login service enabled and running. */
-export function serviceStateChecks(loc: SetupLocations, systemd: boolean, run: CommandRunner): DoctorCheck[] {
+function serviceStateChecks(loc: SetupLocations, systemd: boolean, run: CommandRunner): DoctorCheck[] {
   if (loc.platform === "darwin") {
     const service = `gui/${process.getuid?.() ?? 0}/${LAUNCHD_LABEL}`;
     return run(["launchctl", "print", service]).code === 0
@@ -114,15 +116,7 @@ export function serviceStateChecks(loc: SetupLocations, systemd: boolean, run: C
  */
 async function hookPortCheck(ctx: CliContext, port: number): Promise<DoctorCheck> {
   const where = `127.0.0.1:${port}`;
-  const token = readToken(ctx.endpoint.tokenFile);
-  const transport = createConnectTransport({
-    baseUrl: `http://${where}`,
-    httpVersion: "1.1",
-    interceptors: [(next) => async (req) => {
-      req.header.set("Authorization", `Bearer ${token}`);
-      return next(req);
-    }],
-  });
+  const transport = createTcpTransport({ port, token: readToken(ctx.endpoint.tokenFile) });
   try {
     await createClient(AdminService, transport).health({}, { timeoutMs: ANSWER_WITHIN_MS });
     return { subject: "claude", status: "ok", message: `Claude Code's http hooks reach memd on ${where}` };

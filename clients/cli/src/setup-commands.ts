@@ -13,6 +13,7 @@ import { agentsSectionBody, portableSocketPath } from "./setup/agents-md.js";
 import { applyChanges, readContents } from "./setup/apply.js";
 import { hookEndpoint } from "./setup/hook-endpoint.js";
 import { installedPaths, missingEntryPoints, type SetupLocations, setupLocations } from "./setup/locations.js";
+import { agentPresence } from "./setup/agent-targets.js";
 import { changeKind, SETUP_TARGETS, type SetupTarget } from "./setup/file-change.js";
 import { formatOutcome, outcomeJson, type SetupOutcome, type SkippedTarget } from "./setup/report.js";
 import { activateService, deactivateService, forgetService, runCommand } from "./setup/service-activation.js";
@@ -97,34 +98,15 @@ function chooseTargets(
   noService: string | null,
 ): { targets: SetupTarget[]; skipped: SkippedTarget[] } {
   const skipped: SkippedTarget[] = [];
-  const found: Record<SetupTarget, boolean> = {
-    claude: !detect || fs.existsSync(loc.claudeDir) || fs.existsSync(loc.claudeJson),
-    codex: !detect || fs.existsSync(loc.codexDir),
-    cursor: !detect || fs.existsSync(loc.cursorDir),
-    gemini: !detect || fs.existsSync(loc.geminiDir),
-    copilot: !detect || fs.existsSync(loc.copilotDir),
-    opencode: !detect || fs.existsSync(loc.opencodeDir),
-    service: true,
-  };
-  const where: Record<SetupTarget, string> = {
-    claude: loc.claudeDir,
-    codex: loc.codexDir,
-    cursor: loc.cursorDir,
-    gemini: loc.geminiDir,
-    copilot: loc.copilotDir,
-    opencode: loc.opencodeDir,
-    service: "",
-  };
   const targets = (only ?? [...SETUP_TARGETS]).filter((target) => {
     if (target === "service" && noService !== null) {
       skipped.push({ target, reason: noService });
       return false;
     }
-    if (only === undefined && !found[target]) {
-      skipped.push({ target, reason: `${where[target]} does not exist (add --only ${target} to set it up anyway)` });
-      return false;
-    }
-    return true;
+    if (only !== undefined || !detect || target === "service") return true;
+    const presence = agentPresence(loc, target);
+    if (!presence.installed) skipped.push({ target, reason: `${presence.where} does not exist (add --only ${target} to set it up anyway)` });
+    return presence.installed;
   });
   return { targets, skipped };
 }

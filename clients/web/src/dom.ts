@@ -1,3 +1,4 @@
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 /** An element with its text, class and attributes: the page builds its views from these. */
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -65,4 +66,9 @@ export function acting(redraw: () => Promise<void>): Act {
         showProblem(describe(error));
       }
     };
+}
+
+/** A time as the viewer shows it, in UTC to the second ("2026-12-03 17:38:00"), or `missing`. */
+export function timeText(t: Timestamp | undefined, missing = "-"): string {
+  return t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : missing;
 }

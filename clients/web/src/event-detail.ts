@@ -1,3 +1,6 @@
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { timeText } from "./dom.js";
+
 /** One line of a history entry's detail: a field and its value in words, or a group of fields (a version it replaced). */
 export type DetailField = { label: string; text: string } | { label: string; fields: DetailField[] };
 
@@ -36,7 +39,7 @@ function valueText(key: string, value: unknown): string {
   if (value === null || value === undefined || value === "") return "-";
   if (Array.isArray(value)) return value.length === 0 ? "-" : value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v))).join(", ");
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (typeof value === "number" && /At$/.test(key) && Number.isFinite(value)) return new Date(value).toISOString().replace("T", " ").slice(0, 19);
+  if (typeof value === "number" && /At$/.test(key) && Number.isFinite(value)) return timeText(timestampFromMs(value));
   return String(value);
 }
 

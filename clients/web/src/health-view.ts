@@ -1,10 +1,8 @@
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Count } from "../../../gen/memd/v1/admin_service_pb.js";
 import { EmbedderModelState, EmbedderState } from "../../../gen/memd/v1/memory_service_pb.js";
 import { admin, vault } from "./daemon.js";
-import { el } from "./dom.js";
+import { el, timeText } from "./dom.js";
 
-const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "none yet");
 
 /** The daemon, its embedder and queue, the vault, the last maintenance run, and the lifecycle ledger as a chart. */
 export async function renderHealth(view: HTMLElement): Promise<void> {
@@ -33,14 +31,14 @@ export async function renderHealth(view: HTMLElement): Promise<void> {
         ? [
             ["folder", files.dir],
             ["files", `${files.files}, ${files.pending} waiting to be written`],
-            ["last write", time(files.lastWriteTime)],
+            ["last write", timeText(files.lastWriteTime, "none yet")],
             ["not read", files.unreadable.length === 0 ? "-" : files.unreadable.map((p) => `${p.path}${p.line ? `:${p.line}` : ""}: ${p.reason}`).join("; ")],
             ["left alone", files.held.length === 0 ? "-" : files.held.map((p) => p.path).join("; ")],
           ]
         : [["vault", "off (--no-vault)"]],
     ),
     section("Last maintenance", [
-      ["when", m ? `${time(m.endTime)} (${m.trigger})` : "none since memd started"],
+      ["when", m ? `${timeText(m.endTime, "none yet")} (${m.trigger})` : "none since memd started"],
       ["changed", m ? (m.error ? `failed: ${m.error}` : `${m.consolidated} clusters merged, ${m.archived} memories archived`) : "-"],
     ]),
     el("h3", { text: "Lifecycle ledger" }),

@@ -1,8 +1,8 @@
-import { timestampDate, timestampFromMs, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { type Injection, InjectionKind, type InjectionSession, type InjectionTotals } from "../../../gen/memd/v1/injection_service_pb.js";
 import { MemoryKind } from "../../../gen/memd/v1/memory_pb.js";
 import { injections } from "./daemon.js";
-import { el } from "./dom.js";
+import { el, timeText } from "./dom.js";
 
 /** The days of totals shown, and the sessions listed, on the overview. */
 const DAYS = 30;
@@ -11,7 +11,6 @@ const SESSIONS = 100;
 const SESSION_RECORDS = 1000;
 const DAY_MS = 86_400_000;
 
-const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "-");
 const kindName = (kind: MemoryKind) => (MemoryKind[kind] ?? "").toLowerCase();
 const sessionHref = (id: string) => `#/injections/${encodeURIComponent(id)}`;
 
@@ -80,7 +79,7 @@ function sessionsTable(sessions: readonly InjectionSession[]): HTMLElement {
           el("th", { attrs: { scope: "row" } }, s.sessionId === "" ? "(no session)" : el("a", { text: s.sessionId, attrs: { href: sessionHref(s.sessionId) } })),
           el("td", { text: s.agent || "-" }),
           el("td", { text: s.project || "-" }),
-          el("td", { text: time(s.lastTime) }),
+          el("td", { text: timeText(s.lastTime) }),
           el("td", { text: String(s.injections) }),
           el("td", { text: String(s.tokens) }),
           el("td", { text: String(s.prompts) }),
@@ -124,7 +123,7 @@ function injectionItem(r: Injection): HTMLLIElement {
   return el(
     "li",
     { className: given === 0 && r.tokens === 0 ? "empty" : "" },
-    el("time", { text: time(r.time) }),
+    el("time", { text: timeText(r.time) }),
     el("span", { className: "action", text: `${KIND_WORDS[r.kind]} via ${r.via}` }),
     el("span", { className: "detail", text: size }),
     r.prompt === "" ? "" : el("blockquote", { text: r.prompt, attrs: { "aria-label": "The prompt, redacted" } }),

@@ -1,12 +1,10 @@
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Memory, MemoryKind, MemoryStatus, Provenance, Tier } from "../../../gen/memd/v1/memory_pb.js";
 import type { InjectionTally, MemoryEvent } from "../../../gen/memd/v1/memory_service_pb.js";
 import { memory as memories } from "./daemon.js";
-import { type Act, acting, button, el } from "./dom.js";
+import { type Act, acting, button, el, timeText } from "./dom.js";
 import { type DetailField, detailFields } from "./event-detail.js";
 
 const name = (values: Record<number, string>, value: number) => (values[value] ?? String(value)).toLowerCase();
-const time = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString().replace("T", " ").slice(0, 19) : "-");
 const memoryLink = (id: string) => (id === "" ? el("span", { text: "-" }) : el("a", { text: id, attrs: { href: `#/memory/${id}` } }));
 
 /**
@@ -32,7 +30,7 @@ export async function renderMemory(view: HTMLElement, id: string): Promise<void>
 /** How often agents were told about a memory, and where last: "injected 3 times, last in session S (codex) at T". */
 function injected(t: InjectionTally): (Node | string)[] {
   const session = t.lastSessionId ? [" in session ", el("a", { text: t.lastSessionId, attrs: { href: `#/injections/${encodeURIComponent(t.lastSessionId)}` } })] : [];
-  return [`injected ${t.count} ${t.count === 1 ? "time" : "times"}, last`, ...session, `${t.lastAgent ? ` (${t.lastAgent})` : ""} at ${time(t.lastTime)}`];
+  return [`injected ${t.count} ${t.count === 1 ? "time" : "times"}, last`, ...session, `${t.lastAgent ? ` (${t.lastAgent})` : ""} at ${timeText(t.lastTime)}`];
 }
 
 function injectedLine(t: InjectionTally | undefined): HTMLElement | string {
@@ -55,10 +53,10 @@ function fields(m: Memory): HTMLDListElement {
     ["concepts", m.concepts.join(", ") || "-"],
     ["files", m.files.join(", ") || "-"],
     ["tags", m.tags.join(", ") || "-"],
-    ["created", time(m.createTime)],
-    ["updated", time(m.updateTime)],
-    ["expires", time(m.expireTime)],
-    ["review", time(m.reviewTime)],
+    ["created", timeText(m.createTime)],
+    ["updated", timeText(m.updateTime)],
+    ["expires", timeText(m.expireTime)],
+    ["review", timeText(m.reviewTime)],
     ["session", m.sessionId || "-"],
     ["agent", m.sourceAgent || "-"],
     ["supersedes", memoryLink(m.supersedes)],
@@ -126,7 +124,7 @@ function timeline(chain: readonly Memory[], events: readonly MemoryEvent[], curr
       el(
         "li",
         { className: `status-${name(MemoryStatus, claim.status)}` },
-        el("time", { text: time(claim.createTime) }),
+        el("time", { text: timeText(claim.createTime) }),
         el("span", { className: "action", text: name(MemoryStatus, claim.status) }),
         claim.id === current ? el("span", { text: claim.content }) : el("a", { text: claim.content, attrs: { href: `#/memory/${claim.id}` } }),
       ),
@@ -139,7 +137,7 @@ function timeline(chain: readonly Memory[], events: readonly MemoryEvent[], curr
       el(
         "li",
         {},
-        el("time", { text: time(event.time) }),
+        el("time", { text: timeText(event.time) }),
         el("span", { className: "action", text: event.action }),
         detail(event),
         // An agent told of a memory before it was taken out of use may still act on it.

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../escape-reg-exp.js";
 import { type CaptureCandidate, candidate, tidyStatement } from "./candidate.js";
 import { directivesIn } from "./extract-preferences.js";
 import { splitSentences } from "./sentences.js";
@@ -111,8 +112,4 @@ function envKeys(sentence: string): string[] {
     }
   });
   return keys;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

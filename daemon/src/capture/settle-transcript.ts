@@ -17,7 +17,7 @@ const TAIL_BYTES = 64 * 1024;
 
 /**
  * Waits until a transcript is written: until its last part holds `endMarker` when one is given,
- * else until QUIET_MS pass without a change of size or modification time; at most MAX_WAIT_MS.
+ * else until QUIET_MS pass without a change of size or modification time; at most QUIET_MAX_WAIT_MS (MARKER_MAX_WAIT_MS with a marker).
  * A hook's sweep starts as soon as the hook has its answer, and an agent may still be writing
  * the session then: Copilot CLI flushes its events.jsonl after its sessionEnd hook returns (seen
  * with 1.0.102: 4 of 15 lines written when the hook ran, and under load no file at all), its last

@@ -10,6 +10,8 @@
  * Kept to the vocabulary of software work, as the recall thesaurus is: a slot earns its place
  * when a developer would say its members exclude each other in one codebase.
  */
+import { escapeRegExp } from "../escape-reg-exp.js";
+
 const SLOT_LINES = `
 auth provider: auth, authentication, login, sign, sso, identity | Clerk, Auth0, Okta, Cognito, Firebase Auth, Keycloak, Supabase Auth, NextAuth/Auth.js, ~Lucia, custom JWT, WorkOS, Stytch, ~Ory, FusionAuth, ~Passport
 js package manager: package, install, lockfile, monorepo, workspace | npm, pnpm, yarn/yarn berry, ~bun
@@ -119,7 +121,7 @@ function compile(lines: string): { slots: Map<string, Slot>; members: Member[]; 
   const members = [...byValue.values()];
   // Longest aliases first, so that "Grafana Loki" wins over "Loki" and "ruff format" over "Ruff".
   const aliases = members.flatMap((m) => m.aliases).sort((a, b) => b.length - a.length);
-  const escaped = aliases.map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(/ /g, "[\\s-]+"));
+  const escaped = aliases.map((a) => escapeRegExp(a).replace(/ /g, "[\\s-]+"));
   return { slots, members, pattern: new RegExp(`(?<![\\w./@-])(?:${escaped.join("|")})(?![\\w@]|[./-]\\w)`, "gi") };
 }
 

@@ -8,6 +8,7 @@ import type { Clause, ClaimValue, MemoryClaims, Mention } from "./claims.js";
 import { sameQuantity } from "./quantities.js";
 import { asserts, type Stance, stanceAt } from "./stance.js";
 import type { AnchorWord } from "./words.js";
+import { escapeRegExp } from "../escape-reg-exp.js";
 
 /** A finding at or above this score is a likely contradiction: reported at once, queued to settle. */
 export const LIKELY_CONTRADICTION = 0.7;
@@ -189,7 +190,7 @@ function gonePhrase(from: MemoryClaims, other: MemoryClaims, fromIsOlder = false
   const words = new Set(from.clauses.flatMap((c) => c.anchors.map((w) => w.stem)));
   for (const clause of from.clauses) {
     for (const phrase of clause.gone) {
-      const pattern = new RegExp(`(?<![\\w.-])${phrase.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?![\\w-])`, "i");
+      const pattern = new RegExp(`(?<![\\w.-])${escapeRegExp(phrase)}(?![\\w-])`, "i");
       for (const target of other.clauses) {
         const m = pattern.exec(target.text);
         if (!m || m.index === undefined || target.reason || !asserts(stanceAt(target.text, m.index, m.index + m[0].length)) || scopesDiffer(clause, target)) continue;

@@ -52,7 +52,7 @@ const RULES: readonly Rule[] = [
   { family: "clock", pattern: new RegExp(String.raw`${BEFORE}([01]?\d|2[0-3]):([0-5]\d)(?:\s*(am|pm))?${AFTER}`, "gi"), read: (m) => clockMinutes(m) },
   // "27:12" as a run's time: minutes and seconds.
   { family: "duration", pattern: new RegExp(String.raw`${BEFORE}(\d{2,3}):([0-5]\d)${AFTER}`, "g"), read: (m) => (Number(m[1]) * 60 + Number(m[2])) * 1000 },
-  { family: "version", pattern: new RegExp(String.raw`${BEFORE}v?(\d+(?:\.(?:\d+|x)){1,3})${AFTER}`, "gi"), read: (m) => versionValue(m[1] as string) },
+  { family: "version", pattern: new RegExp(String.raw`${BEFORE}v?(\d+(?:\.(?:\d+|x)){1,3})${AFTER}`, "gi"), read: (m) => (m[1] as string).toLowerCase() },
   { family: "size", pattern: new RegExp(String.raw`${BEFORE}${NUMBER_UNIT}(bytes?|b|kb|mb|gb|tb|kib|mib|gib|ki|mi|gi)\b`, "gi"), read: (m) => scaled(m, SIZE_BYTES) },
   {
     family: "duration",
@@ -95,11 +95,6 @@ export function sameQuantity(a: Quantity, b: Quantity): boolean {
   return Math.abs(a.value - b.value) <= 1e-9 * Math.max(1, Math.abs(a.value), Math.abs(b.value));
 }
 
-/** A plain count as a version, for "Node 20" against "Node 20.x". */
-export function asVersion(quantity: Quantity): Quantity {
-  return quantity.family === "count" ? { ...quantity, family: "version", value: String(quantity.value) } : quantity;
-}
-
 function numberValue(text: string): number | undefined {
   const lower = text.toLowerCase();
   if (lower in NUMBER_WORDS) return NUMBER_WORDS[lower];
@@ -119,8 +114,4 @@ function clockMinutes(m: RegExpMatchArray): number {
   const hours = Number(m[1]);
   const hour24 = suffix === "pm" && hours < 12 ? hours + 12 : suffix === "am" && hours === 12 ? 0 : hours;
   return hour24 * 60 + Number(m[2]);
-}
-
-function versionValue(text: string): string {
-  return text.toLowerCase();
 }

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../config/config.js";
+import { type EmbedderChoice, isLoopbackHost } from "../config/config.js";
 import { type Embedder, EmbedderSetupError, type EmbeddingSpace } from "./embedder.js";
 import { LOCAL_SPACE, type LocalEmbedderOptions, createLocalEmbedder } from "./local-embedder.js";
 import { type OllamaEmbedderOptions, createOllamaEmbedder } from "./ollama-embedder.js";
@@ -12,13 +12,12 @@ import { type OnnxModelSpec, readOnnxModelDir } from "./onnx-model-dir.js";
 import { createAsymmetricEmbedder } from "./asymmetric-embedder.js";
 import { createStaticEmbedder, isStaticModelName, loadStaticModel } from "./static-embedder.js";
 
-export const EMBEDDER_SETTINGS = ["auto", "static", "local", "asymmetric", "onnx", "ollama", "openai"] as const;
 /**
  * "auto" picks Ollama when it answers on this machine with the model, else an installed ONNX
  * model, else the static table distilled from USE-lite; never OpenAI. "local" is the full
  * USE-lite encoder; "asymmetric" embeds memories with it and queries with the static table.
  */
-export type EmbedderSetting = (typeof EMBEDDER_SETTINGS)[number];
+export type EmbedderSetting = Exclude<EmbedderChoice, "none">;
 
 export interface ChooseEmbedderOptions {
   setting: EmbedderSetting;

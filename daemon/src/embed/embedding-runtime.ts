@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { UnavailableError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryFilter } from "../memory/memory-filter.js";
@@ -108,7 +109,7 @@ export class EmbeddingRuntime {
       // A page is held in the tick that read it: a vector stored meanwhile cannot be overwritten by an older one.
       for (const page of this.options.vectorStore.storedVectors(space.id)) {
         for (const { memorySeq, vector } of page) index.hold(memorySeq, vector);
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         if (this.closed || this.current.index !== index) return;
       }
     } catch (error) {
@@ -286,7 +287,7 @@ async function loadIndex(options: EmbeddingRuntimeOptions, space: SpaceRecord): 
   for (const { memorySeq, project, code } of options.vectorStore.codes(space.id)) {
     index.addCode(memorySeq, code, project);
     // Yield now and then, so that a large index loads without stalling other requests.
-    if (++loaded % 20_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++loaded % 20_000 === 0) await nextTurn();
   }
   return index;
 }

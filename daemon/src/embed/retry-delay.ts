@@ -1,3 +1,5 @@
+import { backoffMs } from "../backoff.js";
+
 const BASE_MS = 1000;
 const MAX_RETRYABLE_MS = 5 * 60_000;
 /** A permanent failure (bad key, unknown model) may be fixed by the user; look again later, rarely. */
@@ -6,6 +8,6 @@ const PERMANENT_MS = 10 * 60_000;
 /** How long to wait before embedding a failed batch again: exponential, capped, honouring Retry-After. */
 export function retryDelayMs(attempts: number, retryable: boolean, retryAfterMs?: number): number {
   if (!retryable) return PERMANENT_MS;
-  const exponential = Math.min(MAX_RETRYABLE_MS, BASE_MS * 2 ** Math.max(0, attempts));
+  const exponential = backoffMs(attempts + 1, BASE_MS, MAX_RETRYABLE_MS);
   return Math.max(exponential, Math.min(retryAfterMs ?? 0, MAX_RETRYABLE_MS));
 }

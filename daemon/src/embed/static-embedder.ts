@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { type Embedder, EmbedderSetupError, EmbeddingError, type EmbeddingPurpose, type EmbeddingSpace } from "./embedder.js";
 import { LOCAL_MAX_INPUT_CHARS } from "./local-embedder.js";
 import { PieceTokenizer } from "./piece-tokenizer.js";
@@ -95,7 +96,7 @@ export function createStaticEmbedder(model: StaticModel, maxInputChars = LOCAL_M
       if (abandoned?.aborted) throw new EmbeddingError("the caller stopped waiting for this embedding", false);
       vectors.push(embedOne(text));
       if (purpose === "document" && performance.now() - slice > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         slice = performance.now();
       }
     }

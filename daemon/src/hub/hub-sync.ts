@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { WakeableSleep } from "../wakeable-sleep.js";
 import type { Logger } from "../logger.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
@@ -9,6 +10,7 @@ import type { HubPort, HubState, PushResult } from "./hub-port.js";
 import { findLostRows, followHubIdentity } from "./hub-reconcile.js";
 import { eventFromHub, memoryFromHub } from "./hub-record.js";
 import { redactedUrl, userOf } from "./hub-url.js";
+import { backoffMs } from "../backoff.js";
 
 export interface HubSyncOptions {
   store: HubStore;
@@ -54,6 +56,7 @@ export interface HubSyncStatus {
 const DEFAULT_IDLE_MS = 5_000;
 const DEFAULT_BATCH = 500;
 const DEFAULT_APPLY_CHUNK = 100;
+const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 const STOP_WAIT_MS = 2_000;
 
@@ -162,7 +165,7 @@ export class HubSync {
         await this.drop();
       }
       if (this.stopped) break;
-      const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
+      const backoff = this.failures === 0 ? this.options.idleMs ?? DEFAULT_IDLE_MS : backoffMs(this.failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
       await this.pause.sleep(backoff);
     }
   }
@@ -252,7 +255,7 @@ export class HubSync {
       store.settleEvents(events.map((d) => d.eventId));
       this.reportRefusedEvents(result);
       this.counts.pushed += present.length;
-      await yieldTurn();
+      await nextTurn();
     }
   }
 
@@ -292,7 +295,7 @@ export class HubSync {
           return record && record.id === row.id ? [{ record, seq: row.cursor.seq }] : [];
         });
         store.applyMemories(versions, (chunk.at(-1) as { cursor: StreamCursor }).cursor);
-        await yieldTurn();
+        await nextTurn();
       }
       this.counts.pulled += page.length;
       if (page.length < this.batch) break;
@@ -308,7 +311,7 @@ export class HubSync {
       });
       store.applyEvents(events, (page.at(-1) as { cursor: StreamCursor }).cursor);
       if (page.length < this.batch) break;
-      await yieldTurn();
+      await nextTurn();
     }
   }
 
@@ -322,10 +325,6 @@ export class HubSync {
       return undefined;
     }
   }
-}
-
-function yieldTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function describe(error: unknown): string {

@@ -2,9 +2,9 @@ import { unionLists } from "../lifecycle/union-lists.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { redactMemory } from "../memory/redact-memory.js";
 import { redact } from "../redact/redact-secrets.js";
-import { ChatError, type ChatModel, modelLabel } from "./chat-model.js";
+import { type ChatModel, modelLabel } from "./chat-model.js";
 import { missingIdentifiers } from "../lifecycle/identifier-tokens.js";
-import { parseJsonObject, stringList } from "./json-reply.js";
+import { askForJson, parseJsonObject, stringList } from "./json-reply.js";
 import { consolidationPrompt } from "./prompts.js";
 
 /** What a model made of a cluster, once checked. */
@@ -39,15 +39,10 @@ export function createClusterSummariser(model: ChatModel): ClusterSummariser {
       const contents = [...members].sort((a, b) => a.createdAt - b.createdAt).map((m) => redact(m.content));
       const total = contents.reduce((sum, c) => sum + c.length, 0);
       if (total > MAX_PROMPT_CONTENT_CHARS) return { ok: false, reason: `the cluster holds ${total} characters, over ${MAX_PROMPT_CONTENT_CHARS}` };
-      let text: string;
-      try {
-        // A summary is never longer than its members (checked below), so this bounds the worst case.
-        ({ text } = await model.complete(consolidationPrompt(members[0]?.kind ?? "note", contents), { maxTokens: Math.ceil(total / 2) + 64, json: true }));
-      } catch (error) {
-        if (error instanceof ChatError) return { ok: false, reason: error.message };
-        throw error;
-      }
-      const checked = checkSummary(contents, text);
+      // A summary is never longer than its members (checked below), so this bounds the worst case.
+      const asked = await askForJson(model, consolidationPrompt(members[0]?.kind ?? "note", contents), Math.ceil(total / 2) + 64);
+      if (!asked.ok) return asked;
+      const checked = checkSummary(contents, asked.text);
       return checked.ok ? { ok: true, summary: checked.summary, madeBy: label } : checked;
     },
   };

@@ -1,6 +1,6 @@
 import { redact } from "../redact/redact-secrets.js";
-import { ChatError, type ChatModel, modelLabel } from "./chat-model.js";
-import { parseJsonObject } from "./json-reply.js";
+import { type ChatModel, modelLabel } from "./chat-model.js";
+import { askForJson, parseJsonObject } from "./json-reply.js";
 import { contradictionPrompt } from "./prompts.js";
 
 /** A model's judgement of a pair, once checked. */
@@ -27,17 +27,9 @@ export function createContradictionJudge(model: ChatModel): ContradictionJudge {
   return {
     label,
     async judge(older, newer) {
-      let text: string;
-      try {
-        ({ text } = await model.complete(contradictionPrompt(redact(older.slice(0, MAX_MEMORY_CHARS)), redact(newer.slice(0, MAX_MEMORY_CHARS))), {
-          maxTokens: MAX_COMPLETION_TOKENS,
-          json: true,
-        }));
-      } catch (error) {
-        if (error instanceof ChatError) return { ok: false, reason: error.message };
-        throw error;
-      }
-      const reply = parseJsonObject(text);
+      const asked = await askForJson(model, contradictionPrompt(redact(older.slice(0, MAX_MEMORY_CHARS)), redact(newer.slice(0, MAX_MEMORY_CHARS))), MAX_COMPLETION_TOKENS);
+      if (!asked.ok) return asked;
+      const reply = parseJsonObject(asked.text);
       if (!reply || typeof reply.contradicts !== "boolean") return { ok: false, reason: 'the reply is not a JSON object with a boolean "contradicts"' };
       const field = (value: unknown) => (typeof value === "string" ? redact(value.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, MAX_FIELD_CHARS)) : "");
       return { ok: true, contradicts: reply.contradicts, subject: field(reply.subject), newer: field(reply.newer), older: field(reply.older) };

@@ -1,3 +1,16 @@
+import { ChatError, type ChatMessage, type ChatModel } from "./chat-model.js";
+
+/** Asks the model for a JSON reply: its text, or why the model gave none. Errors other than the model's own are thrown. */
+export async function askForJson(model: ChatModel, messages: readonly ChatMessage[], maxTokens: number): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  try {
+    const { text } = await model.complete(messages, { maxTokens, json: true });
+    return { ok: true, text };
+  } catch (error) {
+    if (error instanceof ChatError) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
 /**
  * The JSON object a model replied with, or undefined. Models asked for JSON sometimes wrap it in
  * a Markdown fence or a sentence anyway, so the outermost braces are taken.

@@ -2,8 +2,8 @@ import type { CaptureCandidate } from "../capture/candidate.js";
 import { splitSentences } from "../capture/sentences.js";
 import type { TranscriptEvent, TranscriptToolUse } from "../capture/transcript-event.js";
 import { redact } from "../redact/redact-secrets.js";
-import { ChatError, type ChatModel, modelLabel } from "./chat-model.js";
-import { parseJsonObject } from "./json-reply.js";
+import { type ChatModel, modelLabel } from "./chat-model.js";
+import { askForJson, parseJsonObject } from "./json-reply.js";
 import { distilledCandidates } from "./distilled-candidates.js";
 import { distillationPrompt } from "./prompts.js";
 
@@ -34,14 +34,9 @@ export function createTranscriptDistiller(model: ChatModel): TranscriptDistiller
     async distill(events) {
       const { text, speakers } = distillationText(events, MAX_TRANSCRIPT_CHARS);
       if (text === "") return { ok: true, candidates: [] };
-      let reply: string;
-      try {
-        ({ text: reply } = await model.complete(distillationPrompt(text, MAX_DISTILLED), { maxTokens: MAX_COMPLETION_TOKENS, json: true }));
-      } catch (error) {
-        if (error instanceof ChatError) return { ok: false, reason: error.message };
-        throw error;
-      }
-      const parsed = parseJsonObject(reply);
+      const asked = await askForJson(model, distillationPrompt(text, MAX_DISTILLED), MAX_COMPLETION_TOKENS);
+      if (!asked.ok) return asked;
+      const parsed = parseJsonObject(asked.text);
       if (!parsed || !Array.isArray(parsed.memories)) return { ok: false, reason: 'the reply is not a JSON object with a "memories" list' };
       return { ok: true, candidates: distilledCandidates(parsed.memories, speakers, label).slice(0, MAX_DISTILLED) };
     },

@@ -47,7 +47,7 @@ export interface SimilarOutcome {
  * later memory is ever merged into the earlier, so the decision is the same whichever vector
  * arrives first.
  */
-export function mergeSimilar(
+function mergeSimilar(
   store: MemoryRecords,
   memory: MemoryRecord,
   neighbours: readonly ScoredMemory[],

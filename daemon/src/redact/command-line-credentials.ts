@@ -2,6 +2,7 @@ import { type CommandLineForm, COMMAND_LINE_FORMS } from "./command-line-forms.j
 import { isPlaceholder } from "./placeholder.js";
 import type { SecretFinding } from "./secret-types.js";
 import { readSecretValue } from "./secret-value.js";
+import { escapeRegExp } from "../escape-reg-exp.js";
 
 /**
  * Passwords given on a command line in the forms of COMMAND_LINE_FORMS: `mysql -pX`,
@@ -218,6 +219,6 @@ for (const form of COMMAND_LINE_FORMS) {
 
 // Most texts name none of the programs: they are passed over without being split into words.
 const PROGRAM_MENTION = new RegExp(
-  `(?<![A-Za-z0-9_-])(?:${[...PROGRAMS.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`,
+  `(?<![A-Za-z0-9_-])(?:${[...PROGRAMS.keys()].map((p) => escapeRegExp(p)).join("|")})(?![A-Za-z0-9_-])`,
   "i",
 );

@@ -3,6 +3,7 @@ import { redactDeep } from "../redact/redact-deep.js";
 import type { VaultFileRecord } from "../store/vault-store.js";
 import { foreignProperties, type MemoryFileLinks, parseMemoryFile, renderMemoryFile, textHash } from "./memory-file.js";
 import { type VaultFiles, type VaultRead } from "./vault-files.js";
+import { LINKS_REFUSED } from "./vault-folders.js";
 
 /**
  * The file side of the vault writer, run in its own thread (file-thread.ts): rendering a
@@ -92,7 +93,7 @@ function writeOne(files: VaultFiles, task: WriteTask, claimed: Set<string>): Pro
 function textOf(read: VaultRead, relative: string): string | null {
   if (read.kind === "text") return read.text;
   if (read.kind === "missing") return null;
-  throw new Error(read.kind === "link" ? `${read.link} is a symbolic link: memd neither reads nor writes through links in its vault, and leaves this one alone` : `${relative} ${read.reason}`);
+  throw new Error(read.kind === "link" ? `${read.link} is a symbolic link: ${LINKS_REFUSED}, and leaves this one alone` : `${relative} ${read.reason}`);
 }
 
 function freeFor(files: VaultFiles, task: WriteTask): boolean {

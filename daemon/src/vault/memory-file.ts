@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { Document, LineCounter, Scalar, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Node } from "yaml";
+import { Document, Scalar, isAlias, isMap, isScalar, isSeq, visit, type Node } from "yaml";
 import { InvalidInputError } from "../errors.js";
+import { checkedFrontmatter, FileFormatError, uniqueKey } from "./frontmatter-yaml.js";
 import {
   EARLIEST_TIME_MS, LATEST_TIME_MS, MEMORY_KINDS, MEMORY_STATUSES, PROVENANCES, TIERS, withinTimeRange,
   type MemoryEvent, type MemoryRecord,
@@ -77,12 +78,6 @@ export function parseMemoryFile(text: string): ParsedMemoryFile {
 }
 
 /** A problem with the file at a line, thrown inside the parser and returned by parseMemoryFile. */
-class FileFormatError extends Error {
-  constructor(readonly line: number, reason: string) {
-    super(reason);
-  }
-}
-
 /**
  * The properties a person added to a file's frontmatter that memd neither stores nor derives
  * (Obsidian's aliases or cssclasses, say), as plain values, so that memd rewriting the file keeps
@@ -92,40 +87,17 @@ class FileFormatError extends Error {
 export function foreignProperties(text: string): Record<string, unknown> | null {
   const parts = splitFile(text);
   if (typeof parts === "string") return null;
-  const doc = frontmatterDocument(parts.frontmatter);
-  if (doc.errors.length > 0) return null;
+  let doc: Document.Parsed;
+  try {
+    ({ doc } = checkedFrontmatter(parts.frontmatter));
+  } catch (error) {
+    if (error instanceof FileFormatError) return null;
+    throw error;
+  }
   // Two --- lines with nothing between: a new memory's file, with no properties of its own.
   if (doc.contents === null) return {};
-  if (!isMap(doc.contents) || tooDeep(doc.contents) !== null) return null;
-  try {
-    return Object.fromEntries(Object.entries(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * How far YAML aliases may expand when a frontmatter is read as values (the yaml package's
- * maxAliasCount, its default): nested aliases (`b: [*a, *a, ...]`, `c: [*b, *b, ...]`) grow
- * exponentially, and memd writes none of its own.
- */
-const MAX_ALIAS_COUNT = 100;
-
-/**
- * How deep lists and mappings may nest in a frontmatter: memd's own nest 3 deep (a history
- * entry), Obsidian's properties 2. The YAML parser, the redactor and the renderer each take a
- * stack frame per level, so a file nested a few hundred deep would pass the parser and fail
- * later, on every write of its memory; it is refused as it is read instead.
- */
-const MAX_NESTING = 32;
-
-/**
- * A frontmatter's YAML document. Duplicate keys are checked by readFrontmatter, not by the
- * parser, whose check compares every key of a mapping with every other (a frontmatter of 20,000
- * keys took 14 s on the daemon's event loop).
- */
-function frontmatterDocument(yaml: string, lineCounter?: LineCounter): Document.Parsed {
-  return parseDocument(yaml, { lineCounter, schema: "core", version: "1.2", uniqueKeys: false, prettyErrors: true });
+  if (!isMap(doc.contents)) return null;
+  return Object.fromEntries(Object.entries(doc.toJS() as Record<string, unknown>).filter(([key]) => !MEMD_KEYS.has(key)));
 }
 
 /** The frontmatter's YAML and the body of a file, or why it has no frontmatter. */
@@ -174,27 +146,12 @@ interface Codec<T> {
 type HistoryEntry = Omit<MemoryEvent, "memoryId">;
 
 function readFrontmatter(yaml: string): Partial<MemoryRecord> & { history?: HistoryEntry[] | null } {
-  const lineCounter = new LineCounter();
-  const doc = frontmatterDocument(yaml, lineCounter);
-  // The frontmatter starts on the file's line 2.
-  const lineOf = (node: Node | null | undefined, fallback = 2) =>
-    node?.range ? lineCounter.linePos(node.range[0]).line + 1 : fallback;
-  const error = doc.errors[0];
-  if (error) {
-    const at = error.linePos?.[0];
-    const message = error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, "");
-    throw new FileFormatError((at?.line ?? 1) + 1, `the frontmatter is not valid YAML (column ${at?.col ?? 1}): ${message}`);
-  }
+  const { doc, lineOf } = checkedFrontmatter(yaml);
   const out: Partial<MemoryRecord> & { history?: HistoryEntry[] | null } = {};
   if (doc.contents === null) return out;
   if (!isMap(doc.contents)) {
     throw new FileFormatError(lineOf(doc.contents), `the frontmatter is ${describe(doc.contents)}, not a mapping: write one "key: value" per line`);
   }
-  const deep = tooDeep(doc.contents);
-  if (deep !== null) {
-    throw new FileFormatError(lineOf(deep), `the frontmatter nests lists and mappings more than ${MAX_NESTING} deep: memd reads no such file; keep properties flat`);
-  }
-  refuseAliasBomb(doc, lineOf);
   const byKey = new Map<string, keyof FrontmatterFields>(
     (Object.entries(FIELDS) as [keyof FrontmatterFields, Codec<unknown>][]).map(([field, codec]) => [codec.key, field]),
   );
@@ -244,49 +201,6 @@ function readHistory(found: Found, doc: Document.Parsed): HistoryEntry[] | null 
       detail: readText(fields.get("detail") ?? missing("detail")),
     };
   });
-}
-
-/** A mapping's key, refused when the mapping had it already (which value would count?). */
-function uniqueKey(seen: Set<string>, key: Scalar, lineOf: (node: Node) => number): string {
-  const name = String(key.value);
-  if (seen.has(name)) throw new FileFormatError(lineOf(key), `the frontmatter is not valid YAML (column 1): map keys must be unique, and ${name} appears twice: keep one`);
-  seen.add(name);
-  return name;
-}
-
-/** The first list or mapping nested deeper than MAX_NESTING, found without recursion; null when none is. */
-function tooDeep(top: Node): Node | null {
-  const stack: [unknown, number][] = [[top, 1]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, depth] = next;
-    if (!isMap(node) && !isSeq(node)) continue;
-    if (depth > MAX_NESTING) return node;
-    for (const item of node.items) {
-      if (isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1]);
-      else stack.push([item, depth + 1]);
-    }
-  }
-  return null;
-}
-
-/** Refuses a frontmatter whose aliases expand past MAX_ALIAS_COUNT, before anything reads their values. */
-function refuseAliasBomb(doc: Document.Parsed, lineOf: (node: Node) => number): void {
-  let first: Node | undefined;
-  visit(doc, {
-    Alias(_key, node) {
-      first = node;
-      return visit.BREAK;
-    },
-  });
-  if (first === undefined) return;
-  try {
-    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch {
-    throw new FileFormatError(
-      lineOf(first),
-      "the frontmatter's YAML aliases (*name) expand to far too many values, as a YAML alias bomb does: memd reads no such file; write the values out instead of aliasing them",
-    );
-  }
 }
 
 const text = (key: string): Codec<string> => ({ key, write: (v) => v, read: readText });

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { OWN } from "../memory/author.js";
 import { validateImported } from "../memory/imported-memory.js";
 import type { MemoryEvent, MemoryRecord } from "../memory/memory.js";
@@ -7,6 +8,7 @@ import type { VaultStore } from "../store/vault-store.js";
 import { isKindFolderName } from "./file-name.js";
 import { parseMemoryFile, textHash } from "./memory-file.js";
 import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
+import { LINKS_REFUSED } from "./vault-folders.js";
 
 /** A file the rebuild could not use. */
 export interface VaultProblem {
@@ -55,7 +57,7 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
     outcome.events += store.importEvents(batch.flatMap((b) => b.history));
     vault.putFiles(batch.map((b) => ({ memoryId: b.memory.id, path: b.path, hash: b.hash })));
     batch = [];
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   };
   const seen = new Map<string, string>();
   const files = new VaultFiles(dir, maxVaultFileBytes(limits.maxContentBytes));
@@ -63,13 +65,13 @@ export async function rebuildFromVault(dir: string, store: MemoryRecords, vault:
     const relative = entry.path;
     if (entry.kind === "temporary") continue;
     if (entry.kind === "link") {
-      problem({ path: relative, line: 0, reason: `is a symbolic link to ${entry.target}: memd neither reads nor writes through links in its vault, so it was left out of the rebuild` });
+      problem({ path: relative, line: 0, reason: `is a symbolic link to ${entry.target}: ${LINKS_REFUSED}, so it was left out of the rebuild` });
       continue;
     }
     outcome.files += 1;
     const found = files.read(relative);
     if (found.kind !== "text") {
-      const why = found.kind === "link" ? `${found.link} is a symbolic link: memd reads nothing through it` : found.kind === "refused" ? found.reason : "is gone";
+      const why = found.kind === "link" ? `${found.link} is a symbolic link: ${LINKS_REFUSED}` : found.kind === "refused" ? found.reason : "is gone";
       problem({ path: relative, line: 0, reason: `was not read: ${why}` });
       continue;
     }

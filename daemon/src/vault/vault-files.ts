@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isTemporaryName, replaceFile, temporaryName } from "../memory-files/markdown-files.js";
-import { type Folder, lstatOrNull, openVaultFolder, VaultPathError } from "./vault-folders.js";
+import { type Folder, LINKS_REFUSED, lstatOrNull, openVaultFolder, VaultPathError } from "./vault-folders.js";
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
@@ -11,12 +11,7 @@ const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
  * blog post or ~/.ssh/config) is left alone and reported, never read, never written through.
  * The vault's own directory is the person's choice and may be reached through links; below it,
  * every folder is opened one name at a time with O_NOFOLLOW and every file with O_NOFOLLOW.
- *
- * On Linux a folder is held open while it is used and the names in it are reached through
- * /proc/self/fd/<fd>/<name>, which resolves against that open folder, as openat(2) does: a
- * folder swapped for a link between memd's check and its write cannot redirect the write (Node
- * has no openat). Elsewhere (macOS) each folder is checked with lstat on the way down instead,
- * which leaves a window of a few system calls between the check and the use.
+ * How a folder is held so that one swapped for a link cannot redirect a write: vault-folders.ts.
  *
  * Only regular files are read (a FIFO named x.md would block the reader forever; it is opened
  * without blocking and refused), and none larger than the limit the daemon sets.
@@ -54,38 +49,11 @@ export class VaultFiles {
   /** A file's text, read without following a link anywhere below the vault's directory. */
   read(relative: string): VaultRead {
     const { folder: parts, name } = split(relative);
-    let folder: Folder | null;
-    try {
-      folder = openVaultFolder(this.root, parts, false);
-    } catch (error) {
-      if (error instanceof VaultPathError && error.link) return { kind: "link", link: error.at, target: this.linkTarget(error.at) };
-      if (error instanceof VaultPathError) return { kind: "missing" };
-      throw error;
-    }
-    if (folder === null) return { kind: "missing" };
-    try {
-      let fd: number;
-      try {
-        fd = fs.openSync(path.join(folder.dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-        if (code === "ELOOP" || code === "EMLINK") return { kind: "link", link: relative, target: this.linkTarget(relative) };
-        throw error;
-      }
-      try {
-        const stats = fs.fstatSync(fd);
-        if (!stats.isFile()) return { kind: "refused", reason: `is ${stats.isDirectory() ? "a folder" : "not a regular file (a pipe, socket or device)"}: memd reads only files` };
-        if (stats.size > this.maxFileBytes) {
-          return { kind: "refused", reason: `is ${stats.size} bytes, more than the ${this.maxFileBytes} a memory's file can hold: memd does not read it` };
-        }
-        return { kind: "text", text: fs.readFileSync(fd, "utf8"), mtimeMs: stats.mtimeMs };
-      } finally {
-        fs.closeSync(fd);
-      }
-    } finally {
-      folder.close();
-    }
+    return this.inFolder(
+      parts,
+      (refused): VaultRead => (refused?.link ? { kind: "link", link: refused.at, target: this.linkTarget(refused.at) } : { kind: "missing" }),
+      (folder) => this.readIn(folder, name, relative),
+    );
   }
 
   /**
@@ -115,8 +83,8 @@ export class VaultFiles {
   /** Removes a file when `removable` says so of its text; a link, or anything but a file, stays. */
   remove(relative: string, removable: (text: string) => boolean): void {
     const { folder: parts, name } = split(relative);
-    this.inFolder(parts, undefined, (folder) => {
-      const found = this.read(relative);
+    this.inFolder(parts, () => undefined, (folder) => {
+      const found = this.readIn(folder, name, relative);
       if (found.kind === "text" && removable(found.text)) fs.rmSync(path.join(folder.dir, name), { force: true });
     });
   }
@@ -155,7 +123,7 @@ export class VaultFiles {
   removeTemporary(relative: string, before: number): boolean {
     const { folder: parts, name } = split(relative);
     if (!isTemporaryName(name)) return false;
-    return this.inFolder(parts, false, (folder) => {
+    return this.inFolder(parts, () => false, (folder) => {
       const file = path.join(folder.dir, name);
       const stats = lstatOrNull(file);
       if (stats === null || !stats.isFile() || stats.mtimeMs >= before) return false;
@@ -167,7 +135,7 @@ export class VaultFiles {
   /** What the link at `relative` points to, read without following it or any link on the way; "" when no link is there. */
   linkTarget(relative: string): string {
     const { folder: parts, name } = split(relative);
-    return this.inFolder(parts, "", (folder) => {
+    return this.inFolder(parts, () => "", (folder) => {
       try {
         return fs.readlinkSync(path.join(folder.dir, name));
       } catch {
@@ -181,19 +149,22 @@ export class VaultFiles {
   }
 
   private list(parts: readonly string[]): fs.Dirent[] {
-    return this.inFolder(parts, [], (folder) => fs.readdirSync(folder.dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)));
+    return this.inFolder(parts, () => [], (folder) => fs.readdirSync(folder.dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)));
   }
 
-  /** `use` of the open folder at `parts`, closed after; `absent` when it does not exist or a link or file is on the way. */
-  private inFolder<T>(parts: readonly string[], absent: T, use: (folder: Folder) => T): T {
+  /**
+   * `use` of the open folder at `parts`, closed after; `absent` when it does not exist, or with
+   * the refusal when a link or a file is on the way.
+   */
+  private inFolder<T>(parts: readonly string[], absent: (refused: VaultPathError | null) => T, use: (folder: Folder) => T): T {
     let folder: Folder | null;
     try {
       folder = openVaultFolder(this.root, parts, false);
     } catch (error) {
-      if (error instanceof VaultPathError) return absent;
+      if (error instanceof VaultPathError) return absent(error);
       throw error;
     }
-    if (folder === null) return absent;
+    if (folder === null) return absent(null);
     try {
       return use(folder);
     } finally {
@@ -201,11 +172,34 @@ export class VaultFiles {
     }
   }
 
+  /** The text of the file `name` in the open folder (`relative` is its path in the vault): only a regular file, not too large. */
+  private readIn(folder: Folder, name: string, relative: string): VaultRead {
+    let fd: number;
+    try {
+      fd = fs.openSync(path.join(folder.dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+      if (code === "ELOOP" || code === "EMLINK") return { kind: "link", link: relative, target: this.linkTarget(relative) };
+      throw error;
+    }
+    try {
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) return { kind: "refused", reason: `is ${stats.isDirectory() ? "a folder" : "not a regular file (a pipe, socket or device)"}: memd reads only files` };
+      if (stats.size > this.maxFileBytes) {
+        return { kind: "refused", reason: `is ${stats.size} bytes, more than the ${this.maxFileBytes} a memory's file can hold: memd does not read it` };
+      }
+      return { kind: "text", text: fs.readFileSync(fd, "utf8"), mtimeMs: stats.mtimeMs };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   /** The mode of the regular file at `file` (undefined when there is none); a link or a folder there is refused. */
   private regularFileMode(file: string, relative: string): number | undefined {
     const stats = lstatOrNull(file);
     if (stats === null) return undefined;
-    if (stats.isSymbolicLink()) throw new VaultPathError(relative, true, `${relative} is a symbolic link: memd neither reads nor writes through links in its vault, and leaves this one alone`);
+    if (stats.isSymbolicLink()) throw new VaultPathError(relative, true, `${relative} is a symbolic link: ${LINKS_REFUSED}, and leaves this one alone`);
     if (!stats.isFile()) throw new VaultPathError(relative, false, `${relative} is not a file: memd writes a memory's file there once it is gone`);
     return stats.mode & 0o777;
   }

@@ -4,9 +4,14 @@ import path from "node:path";
 /**
  * The vault's folders opened without following a link (see vault-files.ts). On Linux a folder
  * stays open while it is used and the names in it are reached through /proc/self/fd/<fd>/<name>,
- * which resolves against that open folder as openat(2) does (Node has no openat); elsewhere each
- * folder is checked with lstat on the way down.
+ * which resolves against that open folder as openat(2) does (Node has no openat): a folder
+ * swapped for a link between memd's check and its write cannot redirect the write. Elsewhere
+ * (macOS) each folder is checked with lstat on the way down, which leaves a window of a few
+ * system calls between the check and the use.
  */
+
+/** Why memd leaves a symbolic link in its vault alone, in every message about one. */
+export const LINKS_REFUSED = "memd neither reads nor writes through links in its vault";
 
 /** A symbolic link, or a file, where memd needs a folder (or a link where it writes a file). */
 export class VaultPathError extends Error {
@@ -108,7 +113,7 @@ function openFolderNoFollow(file: string, at: string): number | null {
 function checkFolder(stats: fs.Stats | null, at: string): void {
   // Gone again since the open failed counts as a link: something is changing the path under memd.
   if (stats === null || stats.isSymbolicLink()) {
-    throw new VaultPathError(at, true, `${at} is a symbolic link: memd neither reads nor writes through links in its vault, and leaves this one alone`);
+    throw new VaultPathError(at, true, `${at} is a symbolic link: ${LINKS_REFUSED}, and leaves this one alone`);
   }
   if (!stats.isDirectory()) throw new VaultPathError(at, false, `${at} is a file where memd keeps a folder: memd writes there once it is gone`);
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.js";
 import { isKindFolderName, isMemoryFilePath } from "./file-name.js";
 import type { VaultProblem } from "./rebuild-from-vault.js";
+import { LINKS_REFUSED } from "./vault-folders.js";
 
 const MAX_LINKS = 1000;
 
@@ -64,7 +65,7 @@ export class LinksLeftAlone {
     return [...this.links].map(([relative, target]) => ({
       path: relative,
       line: 0,
-      reason: `a symbolic link to ${target}: memd neither reads nor writes through links in its vault, so it left this one alone (put the file or folder itself here to make it memd's)`,
+      reason: `a symbolic link to ${target}: ${LINKS_REFUSED}, so it left this one alone (put the file or folder itself here to make it memd's)`,
     }));
   }
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
@@ -97,7 +98,7 @@ export class VaultWatcher {
       if (this.stopped) return;
       if (entry.kind === "link") this.linkFound(entry.path, entry.target);
       else if (entry.kind === "file") this.look(path.join(dir, entry.path));
-      if (++read % SCAN_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++read % SCAN_STEP === 0) await nextTurn();
     }
     this.guard(dir, () => this.sweepMissing());
     this.options.logger.info({ vault: dir, files: read, unreadable: this.problems.size, links: this.links.size }, "watching the vault for edits");

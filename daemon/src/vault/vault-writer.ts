@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
@@ -9,6 +10,7 @@ import { fileStem, vaultFolder, vaultPath } from "./file-name.js";
 import { FileThread } from "./file-thread-client.js";
 import type { WriteOutcome, WriteTask } from "./file-writing.js";
 import { FIRST_RETRY_MS, MAX_RETRY_MS, WriteRetries } from "./write-retries.js";
+import { backoffMs } from "../backoff.js";
 
 export interface VaultWriterOptions {
   store: MemoryRecords;
@@ -205,7 +207,7 @@ export class VaultWriter {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.step())) await new Promise((resolve) => setImmediate(resolve));
+    while (!this.stopped && (await this.step())) await nextTurn();
   }
 
   /**
@@ -306,9 +308,9 @@ export class VaultWriter {
 
   /** The writer as a whole waits before its next drain, twice as long as last time; returns how many waits in a row this makes. */
   private pause(): number {
-    this.pauseMs = Math.min(Math.max(this.pauseMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
+    this.pauseMs = backoffMs(++this.pauses, FIRST_RETRY_MS, MAX_RETRY_MS);
     this.pausedUntil = Date.now() + this.pauseMs;
-    return ++this.pauses;
+    return this.pauses;
   }
 
   /** A job whose file failed waits before it is tried again (see WriteRetries); the log hears of it at most once a minute. */

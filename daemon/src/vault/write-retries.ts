@@ -1,4 +1,5 @@
 import type { VaultJob } from "../store/vault-store.js";
+import { backoffMs } from "../backoff.js";
 
 /** The wait after a file's first failure; it doubles with each failure after. */
 export const FIRST_RETRY_MS = 1000;
@@ -42,7 +43,7 @@ export class WriteRetries {
   failed(job: VaultJob, path: string, reason: string, now: number): FailingFile & { waitMs: number } {
     const previous = this.failing.get(job.memoryId);
     const attempts = previous?.token === job.token ? previous.attempts + 1 : 1;
-    const waitMs = Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
+    const waitMs = backoffMs(attempts, FIRST_RETRY_MS, MAX_RETRY_MS);
     const failing = { memoryId: job.memoryId, token: job.token, path, reason, attempts, retryAt: now + waitMs };
     this.failing.set(job.memoryId, failing);
     return { ...failing, waitMs };

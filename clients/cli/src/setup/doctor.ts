@@ -2,6 +2,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { type HttpHookEndpoint, isMemdHook } from "./claude-settings.js";
 import { type CodexHookStatus, codexHookStatuses, codexHooksSwitchedOff } from "./codex-hook-trust.js";
+import { type AgentTarget, agentName, agentPresence } from "./agent-targets.js";
 import { hookEndpoint } from "./hook-endpoint.js";
 import { isJsonObject, type JsonObject } from "./json-file.js";
 import type { InstallPaths, SetupLocations } from "./locations.js";
@@ -20,17 +21,6 @@ export interface DoctorCheck {
   /** What to run or change. */
   fix?: string;
 }
-
-export type AgentTarget = Exclude<SetupTarget, "service">;
-
-const AGENT_NAMES: Record<AgentTarget, string> = {
-  claude: "Claude Code",
-  codex: "Codex",
-  cursor: "Cursor",
-  gemini: "Gemini CLI",
-  copilot: "Copilot CLI",
-  opencode: "OpenCode",
-};
 
 /** What setup wires into each agent, for the line that says it is all there. */
 const WIRED: Record<AgentTarget, string> = {
@@ -54,12 +44,6 @@ export function shownPath(file: string, home: string): string {
   return file === home || file.startsWith(`${home}${path.sep}`) ? `~${file.slice(home.length)}` : file;
 }
 
-/** The folder whose existence says the agent is installed (setup's own test). */
-export function agentDir(loc: SetupLocations, target: AgentTarget): string {
-  const dirs: Record<AgentTarget, string> = { claude: loc.claudeDir, codex: loc.codexDir, cursor: loc.cursorDir, gemini: loc.geminiDir, copilot: loc.copilotDir, opencode: loc.opencodeDir };
-  return dirs[target];
-}
-
 /**
  * Claude Code's http hook endpoint as setup left it: setup records a port in MEMD_HOME/listen
  * only when it writes http hooks, and takes it out when it writes command hooks.
@@ -81,7 +65,7 @@ const withoutTail = (message: string) => message.replace(/\s*Nothing was changed
  */
 export function agentChecks(target: AgentTarget, input: DoctorInput): DoctorCheck[] {
   const { locations: loc, contents, paths } = input;
-  const name = AGENT_NAMES[target];
+  const name = agentName(target);
   const check = (status: CheckStatus, message: string, fix?: string): DoctorCheck => ({ subject: target, status, message, ...(fix === undefined ? {} : { fix }) });
   const setup = `memctl setup --only ${target}`;
   const endpoint = target === "claude" ? claudeHookEndpoint(loc, contents) : undefined;
@@ -96,7 +80,7 @@ export function agentChecks(target: AgentTarget, input: DoctorInput): DoctorChec
     return [check("problem", `${name}'s settings cannot be read as memd's: ${withoutTail(error.message)}`, `fix that file, then run ${setup}`)];
   }
   if (present.every(unchanged)) {
-    return [check("note", `memd is not set up for ${name} (${shownPath(agentDir(loc, target), loc.home)} has none of its hooks or entries)`, setup)];
+    return [check("note", `memd is not set up for ${name} (${shownPath(agentPresence(loc, target).where, loc.home)} has none of its hooks or entries)`, setup)];
   }
   const drifted = wanted.filter((change) => !unchanged(change));
   const out =

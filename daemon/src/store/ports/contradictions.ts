@@ -28,7 +28,7 @@ export interface Contradictions {
 
 export type ContradictionResolution = "kept_newer" | "kept_older" | "compatible";
 
-/** Where a pair was found: which write found it, or the language model's judgement. */
+/** Where a pair was found: the write that found it, or a newly embedded memory's neighbours (the model that judged it is the record's detector). */
 export type ContradictionSource = "save" | "checkpoint" | "import" | "sweep" | "embedding";
 
 export interface ContradictionRecord {
