@@ -6,7 +6,7 @@ import { phraseRows } from "./phrase-rows.js";
 import { appendPosting, emptyPostingList, type PostingList } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
 import { COLUMN_BREAK, countTokens, RowTokens, splitColumns } from "./row-tokens.js";
-import { TermStatistics } from "./term-statistics.js";
+import { GroupSizes, rowsInGroups } from "./term-statistics.js";
 import { TopHits } from "./top-hits.js";
 
 export { KEY_CLASSES } from "./pruned-search.js";
@@ -77,8 +77,8 @@ export class KeywordIndex<Facets> {
   private dead = 0;
   private rows = 0;
   private tokens = 0;
-  /** Document frequencies and lengths per group, for scopes that name their groups (see search). */
-  private statistics = new TermStatistics();
+  /** Rows and tokens per group, for scopes that name their groups (see search). */
+  private groupSizes = new GroupSizes();
   // Per-search scratch, sized to the slots and reused: searches run one at a time.
   private scores = new Float64Array(0);
   private matched = new Uint8Array(0);
@@ -102,9 +102,8 @@ export class KeywordIndex<Facets> {
     if (slot === undefined) return false;
     const before = this.keys[slot] as number;
     if (before >>> 8 !== key >>> 8) {
-      const terms = this.termsOf(slot);
-      this.statistics.remove(terms, before >>> 8, this.lengths[slot] as number);
-      this.statistics.add(terms, key >>> 8, this.lengths[slot] as number);
+      this.groupSizes.remove(before >>> 8, this.lengths[slot] as number);
+      this.groupSizes.add(key >>> 8, this.lengths[slot] as number);
     }
     this.keys[slot] = key;
     this.classBySeq.set(seq, key % KEY_CLASSES);
@@ -159,7 +158,7 @@ export class KeywordIndex<Facets> {
       appendPosting(this.lists[id] as PostingList, slot, frequency, length);
       this.impactOrders.get(id)?.add(slot, frequency, length, seq);
     }
-    this.statistics.add(frequencies.keys(), key >>> 8, length);
+    this.groupSizes.add(key >>> 8, length);
     this.seqs[slot] = seq;
     this.keys[slot] = key;
     this.lengths[slot] = length;
@@ -174,9 +173,8 @@ export class KeywordIndex<Facets> {
   delete(seq: number): void {
     const slot = this.slotOf.get(seq);
     if (slot === undefined) return;
-    const terms = this.termsOf(slot);
-    for (const id of terms) (this.lists[id] as PostingList).live -= 1;
-    this.statistics.remove(terms, (this.keys[slot] as number) >>> 8, this.lengths[slot] as number);
+    for (const id of new Set(this.rowTokens.of(slot))) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
+    this.groupSizes.remove((this.keys[slot] as number) >>> 8, this.lengths[slot] as number);
     this.rowFacets[slot] = undefined;
     this.keys[slot] = DEAD_KEY;
     this.slotOf.delete(seq);
@@ -216,7 +214,7 @@ export class KeywordIndex<Facets> {
   /** One pass of search over scopes of the same groups, ranked with those groups' statistics. */
   private searchPass(weighted: readonly WeightedPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit<Facets>[][] {
     const within = scopes[0]?.groups;
-    const size = within === undefined ? { rows: this.rows, tokens: this.tokens } : this.statistics.size(within);
+    const size = within === undefined ? { rows: this.rows, tokens: this.tokens } : this.groupSizes.of(within);
     if (size.rows === 0) return scopes.map(() => []);
     const averageLength = size.tokens / size.rows;
     const classes = new Uint8Array(KEY_CLASSES);
@@ -270,18 +268,9 @@ export class KeywordIndex<Facets> {
     const list = term !== undefined ? (this.lists[term] as PostingList) : phraseRows(index, ids as number[]);
     if (list.live === 0) return undefined;
     if (within === undefined) return { list, idf: bm25Idf(this.rows, list.live) * weight, term };
-    const rowsWith = term !== undefined ? this.statistics.rowsWith(term, within.groups) : this.rowsIn(list, within.groups);
+    // A dead slot's key is in no group.
+    const rowsWith = rowsInGroups(list.slots, list.size, this.keys, within.groups);
     return rowsWith === 0 ? undefined : { list, idf: bm25Idf(within.rows, rowsWith) * weight, term };
-  }
-
-  /** How many live rows of a list belong to the groups. */
-  private rowsIn(list: PostingList, groups: Uint8Array): number {
-    let rows = 0;
-    for (let i = 0; i < list.size; i++) {
-      const key = this.keys[list.slots[i] as number] as number;
-      if (key !== DEAD_KEY && groups[key >>> 8] === 1) rows += 1;
-    }
-    return rows;
   }
 
   private table(averageLength: number): RowTable {
@@ -365,11 +354,6 @@ export class KeywordIndex<Facets> {
     return order;
   }
 
-  /** The distinct terms of a row. */
-  private termsOf(slot: number): number[] {
-    return [...new Set(this.rowTokens.of(slot))].filter((id) => id !== COLUMN_BREAK);
-  }
-
   private termId(token: string): number {
     let id = this.termIds.get(token);
     if (id === undefined) {
@@ -409,7 +393,7 @@ export class KeywordIndex<Facets> {
     this.termNames = [];
     this.lists = [];
     this.impactOrders = new Map();
-    this.statistics = new TermStatistics();
+    this.groupSizes = new GroupSizes();
     this.slotOf = new SeqTable();
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TermStatistics } from "./term-statistics.js";
+import { GroupSizes, rowsInGroups } from "./term-statistics.js";
 
 const groups = (...on: number[]) => {
   const set = new Uint8Array(Math.max(0, ...on) + 1);
@@ -7,40 +7,35 @@ const groups = (...on: number[]) => {
   return set;
 };
 
-describe("TermStatistics", () => {
-  it("counts the rows holding a term in the groups asked for, and in no others", () => {
-    const statistics = new TermStatistics();
-    statistics.add([0, 1], 0, 10);
-    statistics.add([0], 0, 4);
-    statistics.add([0, 2], 3, 6);
-    expect(statistics.rowsWith(0, groups(0))).toBe(2);
-    expect(statistics.rowsWith(0, groups(3))).toBe(1);
-    expect(statistics.rowsWith(0, groups(0, 3))).toBe(3);
-    expect(statistics.rowsWith(1, groups(3))).toBe(0);
-    expect(statistics.rowsWith(2, groups(0, 3))).toBe(1);
-    expect(statistics.rowsWith(7, groups(0, 3))).toBe(0);
+describe("GroupSizes", () => {
+  it("sums the rows and tokens of the groups asked for, and of no others", () => {
+    const sizes = new GroupSizes();
+    sizes.add(0, 10);
+    sizes.add(1, 4);
+    sizes.add(1, 6);
+    sizes.add(40, 3);
+    expect(sizes.of(groups(1))).toEqual({ rows: 2, tokens: 10 });
+    expect(sizes.of(groups(0, 1))).toEqual({ rows: 3, tokens: 20 });
+    expect(sizes.of(groups(40))).toEqual({ rows: 1, tokens: 3 });
+    expect(sizes.of(groups(99))).toEqual({ rows: 0, tokens: 0 });
   });
 
-  it("sums the rows and tokens of the groups asked for", () => {
-    const statistics = new TermStatistics();
-    statistics.add([0], 0, 10);
-    statistics.add([0], 1, 4);
-    statistics.add([1], 1, 6);
-    expect(statistics.size(groups(1))).toEqual({ rows: 2, tokens: 10 });
-    expect(statistics.size(groups(0, 1))).toEqual({ rows: 3, tokens: 20 });
-    expect(statistics.size(groups(5))).toEqual({ rows: 0, tokens: 0 });
+  it("takes a removed row back out of its group", () => {
+    const sizes = new GroupSizes();
+    sizes.add(2, 5);
+    sizes.add(2, 7);
+    sizes.remove(2, 5);
+    expect(sizes.of(groups(2))).toEqual({ rows: 1, tokens: 7 });
   });
+});
 
-  it("takes a removed row back out of its group, whichever group first held the term", () => {
-    const statistics = new TermStatistics();
-    statistics.add([0], 2, 5);
-    statistics.add([0], 1, 5);
-    statistics.remove([0], 2, 5);
-    expect(statistics.rowsWith(0, groups(1, 2))).toBe(1);
-    statistics.remove([0], 1, 5);
-    expect(statistics.rowsWith(0, groups(1, 2))).toBe(0);
-    expect(statistics.size(groups(1, 2))).toEqual({ rows: 0, tokens: 0 });
-    statistics.add([0], 1, 3);
-    expect(statistics.rowsWith(0, groups(1))).toBe(1);
+describe("rowsInGroups", () => {
+  it("counts the slots whose key's group is asked for, and no dead slot", () => {
+    // Keys: group 0, group 1, group 1, a dead slot (class 255 of the last group).
+    const keys = Uint32Array.of(0 * 256 + 3, 1 * 256 + 3, 1 * 256 + 7, 0xffff_ffff);
+    const slots = Int32Array.of(0, 1, 2, 3, 0);
+    expect(rowsInGroups(slots, 4, keys, groups(1))).toBe(2);
+    expect(rowsInGroups(slots, 4, keys, groups(0, 1))).toBe(3);
+    expect(rowsInGroups(slots, 5, keys, groups(0))).toBe(2);
   });
 });
