@@ -171,30 +171,28 @@ function frequencyIn(row: Row, phrase: readonly string[]): number {
 /** Every live row scored against every phrase in query order, then filtered, sorted and cut: the ranking the index must reproduce. */
 function bruteForce(rows: Map<number, Row>, phrases: readonly string[][], scopes: readonly KeywordScope<RandomFacets>[]): KeywordHit<RandomFacets>[][] {
   const wanted = phrases.filter((phrase) => phrase.length > 0);
+  const live = [...rows.entries()];
   const lengthOf = (row: Row) => row.columns.reduce((n, tokens) => n + tokens.length, 0) + row.extra;
-  const inGroups = (scope: KeywordScope<RandomFacets>, key: number) => scope.groups === undefined || scope.groups[Math.floor(key / 256)] === 1;
-  return scopes.map((scope) => {
-    // A scope of groups ranks with the statistics of its groups' rows alone.
-    const live = [...rows.entries()].filter(([, row]) => inGroups(scope, row.key));
-    const average = live.reduce((n, [, row]) => n + lengthOf(row), 0) / live.length;
-    const idfs = wanted.map((phrase) => bm25Idf(live.length, live.filter(([, row]) => frequencyIn(row, phrase) >= 0).length));
-    const scored = live.flatMap(([seq, row]) => {
-      let score = 0;
-      let held = 0;
-      wanted.forEach((phrase, i) => {
-        const frequency = frequencyIn(row, phrase);
-        if (frequency < 0) return;
-        held += 1;
-        score += bm25Term(idfs[i] as number, frequency, lengthOf(row), average);
-      });
-      return held === 0 ? [] : [{ seq, score, full: held === wanted.length, facets: { seq, key: row.key } }];
+  const average = live.reduce((n, [, row]) => n + lengthOf(row), 0) / live.length;
+  const idfs = wanted.map((phrase) => bm25Idf(live.length, live.filter(([, row]) => frequencyIn(row, phrase) >= 0).length));
+  const scored = live.flatMap(([seq, row]) => {
+    let score = 0;
+    let held = 0;
+    wanted.forEach((phrase, i) => {
+      const frequency = frequencyIn(row, phrase);
+      if (frequency < 0) return;
+      held += 1;
+      score += bm25Term(idfs[i] as number, frequency, lengthOf(row), average);
     });
-    scored.sort((a, b) => Number(b.full) - Number(a.full) || b.score - a.score || a.seq - b.seq);
-    return scored
-      .filter(({ facets: { key } }) => scope.classes[key % 256] === 1)
-      .filter((hit) => !scope.accept || scope.accept(hit.facets))
-      .slice(0, Math.max(0, scope.limit));
+    return held === 0 ? [] : [{ seq, score, full: held === wanted.length, facets: { seq, key: row.key } }];
   });
+  scored.sort((a, b) => Number(b.full) - Number(a.full) || b.score - a.score || a.seq - b.seq);
+  return scopes.map((scope) =>
+    scored
+      .filter(({ facets: { key } }) => scope.classes[key % 256] === 1 && (scope.groups === undefined || scope.groups[Math.floor(key / 256)] === 1))
+      .filter((hit) => !scope.accept || scope.accept(hit.facets))
+      .slice(0, Math.max(0, scope.limit)),
+  );
 }
 
 function randomScope(random: Random): KeywordScope<RandomFacets> {

@@ -6,7 +6,6 @@ import { phraseRows } from "./phrase-rows.js";
 import { appendPosting, emptyPostingList, type PostingList } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
 import { COLUMN_BREAK, countTokens, RowTokens, splitColumns } from "./row-tokens.js";
-import { GroupSizes, rowsInGroups } from "./term-statistics.js";
 import { TopHits } from "./top-hits.js";
 
 export { KEY_CLASSES } from "./pruned-search.js";
@@ -77,8 +76,6 @@ export class KeywordIndex<Facets> {
   private dead = 0;
   private rows = 0;
   private tokens = 0;
-  /** Rows and tokens per group, for scopes that name their groups (see search). */
-  private groupSizes = new GroupSizes();
   // Per-search scratch, sized to the slots and reused: searches run one at a time.
   private scores = new Float64Array(0);
   private matched = new Uint8Array(0);
@@ -100,11 +97,6 @@ export class KeywordIndex<Facets> {
   setFacets(seq: number, key: number, facets: Facets): boolean {
     const slot = this.slotOf.get(seq);
     if (slot === undefined) return false;
-    const before = this.keys[slot] as number;
-    if (before >>> 8 !== key >>> 8) {
-      this.groupSizes.remove(before >>> 8, this.lengths[slot] as number);
-      this.groupSizes.add(key >>> 8, this.lengths[slot] as number);
-    }
     this.keys[slot] = key;
     this.classBySeq.set(seq, key % KEY_CLASSES);
     this.rowFacets[slot] = facets;
@@ -158,7 +150,6 @@ export class KeywordIndex<Facets> {
       appendPosting(this.lists[id] as PostingList, slot, frequency, length);
       this.impactOrders.get(id)?.add(slot, frequency, length, seq);
     }
-    this.groupSizes.add(key >>> 8, length);
     this.seqs[slot] = seq;
     this.keys[slot] = key;
     this.lengths[slot] = length;
@@ -174,7 +165,6 @@ export class KeywordIndex<Facets> {
     const slot = this.slotOf.get(seq);
     if (slot === undefined) return;
     for (const id of new Set(this.rowTokens.of(slot))) if (id !== COLUMN_BREAK) (this.lists[id] as PostingList).live -= 1;
-    this.groupSizes.remove((this.keys[slot] as number) >>> 8, this.lengths[slot] as number);
     this.rowFacets[slot] = undefined;
     this.keys[slot] = DEAD_KEY;
     this.slotOf.delete(seq);
@@ -191,32 +181,11 @@ export class KeywordIndex<Facets> {
    * first (as FTS5's AND query before its OR query), each group by BM25. Scopes share one pass
    * over the posting lists, so a narrow and a wide search cost little more than the wide one;
    * with two phrases or more, lists that cannot change any scope's best rows are only probed
-   * (see searchPruned). A scope that names its groups ranks with the statistics of those groups
-   * alone (see TermStatistics): its rows score as they would in an index of nothing else, however
-   * much the other groups hold; scopes of the same groups share a pass.
+   * (see searchPruned).
    */
   search(phrases: readonly QueryPhrase[], scopes: readonly KeywordScope<Facets>[], weights?: readonly number[]): KeywordHit<Facets>[][] {
     if (this.rows === 0) return scopes.map(() => []);
-    const weighted = phrases.map((tokens, i) => ({ tokens, weight: weights?.[i] ?? 1 })).filter(({ tokens, weight }) => tokens.length > 0 && weight > 0);
-    const passes = new Map<string, number[]>();
-    scopes.forEach((scope, i) => {
-      const name = scope.groups === undefined ? "" : scope.groups.join("");
-      passes.set(name, [...(passes.get(name) ?? []), i]);
-    });
-    const found: KeywordHit<Facets>[][] = [];
-    for (const members of passes.values()) {
-      const hits = this.searchPass(weighted, members.map((i) => scopes[i] as KeywordScope<Facets>));
-      members.forEach((i, at) => (found[i] = hits[at] as KeywordHit<Facets>[]));
-    }
-    return found;
-  }
-
-  /** One pass of search over scopes of the same groups, ranked with those groups' statistics. */
-  private searchPass(weighted: readonly WeightedPhrase[], scopes: readonly KeywordScope<Facets>[]): KeywordHit<Facets>[][] {
-    const within = scopes[0]?.groups;
-    const size = within === undefined ? { rows: this.rows, tokens: this.tokens } : this.groupSizes.of(within);
-    if (size.rows === 0) return scopes.map(() => []);
-    const averageLength = size.tokens / size.rows;
+    const weighted = phrases.map((phrase, i) => ({ phrase, weight: weights?.[i] ?? 1 })).filter(({ phrase, weight }) => phrase.length > 0 && weight > 0);
     const classes = new Uint8Array(KEY_CLASSES);
     let groups: Uint8Array | undefined = new Uint8Array(0);
     for (const scope of scopes) {
@@ -226,12 +195,12 @@ export class KeywordIndex<Facets> {
       groups = scope.groups === undefined || groups === undefined ? undefined : union(groups, scope.groups);
     }
     classes[DEAD_KEY % KEY_CLASSES] = 0;
-    const matches = weighted.map(({ tokens, weight }) => this.match(tokens, weight, within && { groups: within, rows: size.rows }));
+    const matches = weighted.map(({ phrase, weight }) => this.match(phrase, weight));
     // An accept test can reject any row, so no scope's threshold is known before the end: scan everything.
     const tops =
       matches.filter((match) => match !== undefined).length >= 2 && scopes.every((scope) => scope.accept === undefined)
-        ? searchPruned(this.table(averageLength), matches, scopes, { classes, groups })
-        : this.searchAll(matches, scopes, { classes, groups }, averageLength);
+        ? searchPruned(this.table(), matches, scopes, { classes, groups })
+        : this.searchAll(matches, scopes, { classes, groups });
     return tops.map((top) => top.bestFirst().map((hit) => ({ ...hit, facets: this.rowFacets[this.slotOf.get(hit.seq) as number] as Facets })));
   }
 
@@ -242,7 +211,7 @@ export class KeywordIndex<Facets> {
    */
   groupCounts(phrase: QueryPhrase, scope: Omit<KeywordScope<Facets>, "limit">): Map<number, number> {
     const counts = new Map<number, number>();
-    const match = phrase.length === 0 ? undefined : this.match(phrase, 1);
+    const match = phrase.length === 0 ? undefined : this.match(phrase);
     if (match === undefined) return counts;
     const { list } = match;
     for (let i = 0; i < list.size; i++) {
@@ -257,34 +226,25 @@ export class KeywordIndex<Facets> {
 
   /**
    * The rows holding a phrase and its IDF, scaled by the phrase's weight (a synonym's counts for
-   * less than the query's own word); undefined when no row holds it. The IDF counts the rows of
-   * `within`'s groups (`rows` of them) where it is given, else every row.
+   * less than the query's own word); undefined when no row holds it.
    */
-  private match(phrase: QueryPhrase, weight: number, within?: { groups: Uint8Array; rows: number }): MatchedPhrase | undefined {
+  private match(phrase: QueryPhrase, weight = 1): MatchedPhrase | undefined {
     const ids = phrase.map((token) => this.termIds.get(token));
     if (ids.some((id) => id === undefined)) return undefined;
     const term = ids.length === 1 ? (ids[0] as number) : undefined;
     const index = { lists: this.lists, keys: this.keys, deadKey: DEAD_KEY, lengths: this.lengths, tokens: this.rowTokens, weights: this.weights };
     const list = term !== undefined ? (this.lists[term] as PostingList) : phraseRows(index, ids as number[]);
-    if (list.live === 0) return undefined;
-    if (within === undefined) return { list, idf: bm25Idf(this.rows, list.live) * weight, term };
-    // A dead slot's key is in no group.
-    const rowsWith = rowsInGroups(list.slots, list.size, this.keys, within.groups);
-    return rowsWith === 0 ? undefined : { list, idf: bm25Idf(within.rows, rowsWith) * weight, term };
+    return list.live === 0 ? undefined : { list, idf: bm25Idf(this.rows, list.live) * weight, term };
   }
 
-  private table(averageLength: number): RowTable {
+  private table(): RowTable {
     const { keys, lengths, seqs, scores, matched: marks, touched, spare } = this;
-    return { keys, lengths, seqs, averageLength, scores, marks, touched, spare };
+    return { keys, lengths, seqs, averageLength: this.tokens / this.rows, scores, marks, touched, spare };
   }
 
   /** Every posting of every phrase scanned, every admitted row ranked in every scope that admits it. */
-  private searchAll(
-    matches: readonly (MatchedPhrase | undefined)[],
-    scopes: readonly KeywordScope<Facets>[],
-    admitted: { classes: Uint8Array; groups?: Uint8Array },
-    average: number,
-  ): TopHits[] {
+  private searchAll(matches: readonly (MatchedPhrase | undefined)[], scopes: readonly KeywordScope<Facets>[], admitted: { classes: Uint8Array; groups?: Uint8Array }): TopHits[] {
+    const average = this.tokens / this.rows;
     const { keys, matched, scores, lengths, touched } = this;
     let tops = scopes.map((scope) => new TopHits(Math.max(0, scope.limit)));
     const known = matches.filter((match) => match !== undefined);
@@ -393,7 +353,6 @@ export class KeywordIndex<Facets> {
     this.termNames = [];
     this.lists = [];
     this.impactOrders = new Map();
-    this.groupSizes = new GroupSizes();
     this.slotOf = new SeqTable();
     this.seqs = new Float64Array(0);
     this.keys = new Uint32Array(0);
