@@ -178,13 +178,19 @@ const GLOBAL_PROJECT = "global";
 /**
  * `count` of the dataset's queries, spread evenly over its kinds in proportion to their sizes
  * (every k-th query of the list sorted by kind, file order kept within a kind), and the memories
- * they need (see withNeededMemories). The same count picks the same queries on every run.
+ * they need: those of the projects the queries are asked in or whose memories they name, and
+ * the global ones. A query asked in no project needs them all. The same count picks the same
+ * queries on every run.
  */
 export function sampleDataset(dataset: Dataset, count: number): Dataset {
   if (count >= dataset.queries.length) return dataset;
   const kinds = [...new Set(dataset.queries.map((q) => q.kind))];
   const byKind = kinds.flatMap((kind) => dataset.queries.filter((q) => q.kind === kind));
-  return withNeededMemories(dataset, Array.from({ length: count }, (_, i) => byKind[Math.floor(((i + 0.5) * byKind.length) / count)] as DatasetQuery));
+  const queries = Array.from({ length: count }, (_, i) => byKind[Math.floor(((i + 0.5) * byKind.length) / count)] as DatasetQuery);
+  if (queries.some((q) => q.project === null)) return { ...dataset, queries };
+  const projectOf = new Map(dataset.memories.map((m) => [m.id, m.project]));
+  const projects = new Set([GLOBAL_PROJECT, ...queries.flatMap((q) => [q.project as string, ...[...q.relevant, ...q.must_not].map((id) => projectOf.get(id) as string)])]);
+  return { ...dataset, queries, memories: dataset.memories.filter((m) => projects.has(m.project)) };
 }
 
 /** Which half of a set's queries: "tune" to fit constants on, "held" to check them on. */
@@ -192,10 +198,11 @@ export type Half = "tune" | "held";
 export const HALVES: readonly Half[] = ["tune", "held"];
 
 /**
- * One half of the dataset's queries, and the memories they need: within each kind, the queries
- * ordered by a hash of their id, every other one. The halves are the same on every run and
- * machine, balanced over kinds, and chosen by nothing a query says, so a constant fitted on
- * "tune" is checked on "held" queries it never saw.
+ * One half of the dataset's queries, with every memory (the store is the same as for the whole
+ * set; only fewer queries are scored): within each kind, the queries ordered by a hash of their
+ * id, every other one. The halves are the same on every run and machine, balanced over kinds,
+ * and chosen by nothing a query says, so a constant fitted on "tune" is checked on "held"
+ * queries it never saw.
  */
 export function halveDataset(dataset: Dataset, half: Half): Dataset {
   const hash = (qid: string) => createHash("sha256").update(qid).digest("hex");
@@ -208,19 +215,7 @@ export function halveDataset(dataset: Dataset, half: Half): Dataset {
       .filter((_, i) => i % 2 === (half === "tune" ? 0 : 1))
       .map(({ q }) => q),
   );
-  return withNeededMemories(dataset, queries);
-}
-
-/**
- * The dataset with these queries and the memories they need: those of the projects the
- * queries are asked in or whose memories they name, and the global ones. A query asked in no
- * project needs them all.
- */
-function withNeededMemories(dataset: Dataset, queries: DatasetQuery[]): Dataset {
-  if (queries.some((q) => q.project === null)) return { ...dataset, queries };
-  const projectOf = new Map(dataset.memories.map((m) => [m.id, m.project]));
-  const projects = new Set([GLOBAL_PROJECT, ...queries.flatMap((q) => [q.project as string, ...[...q.relevant, ...q.must_not].map((id) => projectOf.get(id) as string)])]);
-  return { ...dataset, queries, memories: dataset.memories.filter((m) => projects.has(m.project)) };
+  return { ...dataset, queries };
 }
 
 /**

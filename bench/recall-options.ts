@@ -66,9 +66,9 @@ the top k), any@5 and @10 (queries with at least one in the top k: LongMemEval's
 all@10, nDCG@10 and the must-not violation rate, overall and per kind (any kind label the dataset
 uses); then asks Suggest with each query as a prompt and prints what a prompt hook would inject.
 --sample N measures N queries of each set, spread evenly over its kinds, and loads only the
-projects they need (for the fused path on sets whose embedding takes long). --half tune measures
-half of each kind's queries (chosen by a hash of their ids), --half held the other half: fit a
-constant on the first, report it on the second. With --embedder none,
+projects they need (for the fused path on sets whose embedding takes long). --half tune scores
+half of each kind's queries (chosen by a hash of their ids) on the whole store, --half held the
+other half: fit a constant on the first, report it on the second. With --embedder none,
 hybrid mode is keyword and graph alone and is labelled "hybrid (no vectors)", not fused. The ranked
 runs are written as JSONL for score.py. --embedder takes one MEMD_EMBEDDER (default static, the
 daemon's own default) or several, comma-separated, measured in turn on the same stores: memd is

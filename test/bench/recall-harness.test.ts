@@ -66,7 +66,7 @@ describe("bench:recall", () => {
     expect(sampleDataset(dataset, 2)).toEqual(sample);
   });
 
-  it("halves a set into tune and held queries, disjoint, half of each kind, the same on every run, each with the projects it needs", () => {
+  it("halves a set into tune and held queries, disjoint, half of each kind, the same on every run, each with every memory", () => {
     const projects = Array.from({ length: 10 }, (_, i) => `p${i}`);
     const dataset: Dataset = {
       dir: "d",
@@ -79,7 +79,7 @@ describe("bench:recall", () => {
     expect([...ids(tune), ...ids(held)].sort()).toEqual(ids(dataset).sort());
     expect(ids(tune).filter((qid) => ids(held).includes(qid))).toEqual([]);
     for (const half of [tune, held]) expect(half.queries.map((q) => q.kind).sort()).toEqual(["a", "a", "a", "b", "b"]);
-    expect(tune.memories.map((m) => m.project).sort()).toEqual(["global", ...tune.queries.map((q) => q.project as string)].sort());
+    expect(tune.memories).toEqual(dataset.memories);
     expect(halveDataset(dataset, "tune")).toEqual(tune);
   });
 
