@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -190,6 +191,31 @@ export function sampleDataset(dataset: Dataset, count: number): Dataset {
   const projectOf = new Map(dataset.memories.map((m) => [m.id, m.project]));
   const projects = new Set([GLOBAL_PROJECT, ...queries.flatMap((q) => [q.project as string, ...[...q.relevant, ...q.must_not].map((id) => projectOf.get(id) as string)])]);
   return { ...dataset, queries, memories: dataset.memories.filter((m) => projects.has(m.project)) };
+}
+
+/** Which half of a set's queries: "tune" to fit constants on, "held" to check them on. */
+export type Half = "tune" | "held";
+export const HALVES: readonly Half[] = ["tune", "held"];
+
+/**
+ * One half of the dataset's queries, with every memory (the store is the same as for the whole
+ * set; only fewer queries are scored): within each kind, the queries ordered by a hash of their
+ * id, every other one. The halves are the same on every run and machine, balanced over kinds,
+ * and chosen by nothing a query says, so a constant fitted on "tune" is checked on "held"
+ * queries it never saw.
+ */
+export function halveDataset(dataset: Dataset, half: Half): Dataset {
+  const hash = (qid: string) => createHash("sha256").update(qid).digest("hex");
+  const kinds = [...new Set(dataset.queries.map((q) => q.kind))];
+  const queries = kinds.flatMap((kind) =>
+    dataset.queries
+      .filter((q) => q.kind === kind)
+      .map((q) => ({ q, key: hash(q.qid) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .filter((_, i) => i % 2 === (half === "tune" ? 0 : 1))
+      .map(({ q }) => q),
+  );
+  return { ...dataset, queries };
 }
 
 /**

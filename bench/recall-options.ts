@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "./bench-options.js";
+import { type Half, HALVES } from "./recall-dataset.js";
 
 /**
  * How a set is loaded: "one-store" puts every project in one daemon, as a user's store holds
@@ -34,6 +35,8 @@ export interface RecallOptions {
   queueTimeoutMs: number;
   /** Measure only this many of each set's queries (see sampleDataset); undefined measures all. */
   sample: number | undefined;
+  /** Measure only this half of each set's queries (see halveDataset); undefined measures all. */
+  half: Half | undefined;
 }
 
 /**
@@ -50,7 +53,7 @@ export const DEFAULT_SETS: readonly { dir: string; layouts: readonly Layout[] }[
 const DEFAULT_QUEUE_TIMEOUT_S = 180;
 
 export const RECALL_USAGE = `usage: node dist/bench/recall.js [DIR...] [--layout one-store,per-project] [--sample N]
-                             [--json] [--embedder static[,local,...]] [--queue-timeout 180]
+                             [--half tune|held] [--json] [--embedder static[,local,...]] [--queue-timeout 180]
 
 Loads each recall dataset (DIR/memories.jsonl and DIR/queries.jsonl; by default
 ${DEFAULT_SETS.map((s) => `${s.dir} (${s.layouts.join(", ")})`).join(", ")},
@@ -63,7 +66,9 @@ the top k), any@5 and @10 (queries with at least one in the top k: LongMemEval's
 all@10, nDCG@10 and the must-not violation rate, overall and per kind (any kind label the dataset
 uses); then asks Suggest with each query as a prompt and prints what a prompt hook would inject.
 --sample N measures N queries of each set, spread evenly over its kinds, and loads only the
-projects they need (for the fused path on sets whose embedding takes long). With --embedder none,
+projects they need (for the fused path on sets whose embedding takes long). --half tune scores
+half of each kind's queries (chosen by a hash of their ids) on the whole store, --half held the
+other half: fit a constant on the first, report it on the second. With --embedder none,
 hybrid mode is keyword and graph alone and is labelled "hybrid (no vectors)", not fused. The ranked
 runs are written as JSONL for score.py. --embedder takes one MEMD_EMBEDDER (default static, the
 daemon's own default) or several, comma-separated, measured in turn on the same stores: memd is
@@ -83,6 +88,7 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
         "queue-timeout": { type: "string" },
         layout: { type: "string" },
         sample: { type: "string" },
+        half: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       allowPositionals: true,
@@ -124,6 +130,8 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
   if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) {
     throw new UsageError(`--sample takes a number of queries, e.g. 20; got "${sampleText}"`);
   }
+  const half = parsed.values.half;
+  if (half !== undefined && !(HALVES as readonly string[]).includes(half)) throw new UsageError(`--half takes ${HALVES.join(" or ")}; got "${half}"`);
   return {
     sets,
     missing,
@@ -131,6 +139,7 @@ export function parseRecallOptions(argv: readonly string[], repoRoot: string): R
     embedders: (parsed.values.embedder ?? "static").split(",").map((name) => name.trim()).filter(Boolean),
     queueTimeoutMs: timeoutS * 1000,
     sample,
+    half: half as Half | undefined,
   };
 }
 

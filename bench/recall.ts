@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { UsageError } from "./bench-options.js";
 import { type BenchDaemon, startBenchDaemon } from "./daemon-process.js";
 import { summarize } from "./latency.js";
-import { type Dataset, readDataset, sampleDataset, splitByProject, toMemdMemories } from "./recall-dataset.js";
+import { type Dataset, halveDataset, readDataset, sampleDataset, splitByProject, toMemdMemories } from "./recall-dataset.js";
 import { importMemories, waitForEmbeddings } from "./recall-load.js";
 import { scoreRun, scoreSuggest } from "./recall-metrics.js";
 import { findRepoRoot, parseRecallOptions, RECALL_USAGE, type RecallOptions, type RecallSet } from "./recall-options.js";
@@ -43,7 +43,8 @@ async function main(): Promise<number> {
       // The data is read before memd starts: parsing a large set takes seconds, long enough for
       // the daemon to close the client's idle connection under it.
       const read = readDataset(set.dir);
-      const dataset = options.sample === undefined ? read : sampleDataset(read, options.sample);
+      const halved = options.half === undefined ? read : halveDataset(read, options.half);
+      const dataset = options.sample === undefined ? halved : sampleDataset(halved, options.sample);
       const stores: LoadedStore[] = [];
       for (const [k, embedder] of options.embedders.entries()) {
         const run = { embedder, stores, keepStores: k < options.embedders.length - 1 };

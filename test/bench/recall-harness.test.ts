@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Dataset, type DatasetMemory, type DatasetQuery, sampleDataset, splitByProject } from "../../bench/recall-dataset.js";
+import { type Dataset, type DatasetMemory, type DatasetQuery, halveDataset, sampleDataset, splitByProject } from "../../bench/recall-dataset.js";
 import { scoreRun } from "../../bench/recall-metrics.js";
 import { parseRecallOptions } from "../../bench/recall-options.js";
 import { formatRecallReport, type RecallReport, summaryLine } from "../../bench/recall-report.js";
@@ -66,6 +66,23 @@ describe("bench:recall", () => {
     expect(sampleDataset(dataset, 2)).toEqual(sample);
   });
 
+  it("halves a set into tune and held queries, disjoint, half of each kind, the same on every run, each with every memory", () => {
+    const projects = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    const dataset: Dataset = {
+      dir: "d",
+      memories: [...projects, "global"].map((p) => memory(`m-${p}`, p)),
+      queries: projects.map((p, i) => query(`q${i}`, p, i < 6 ? "a" : "b", [`m-${p}`])),
+    };
+    const tune = halveDataset(dataset, "tune");
+    const held = halveDataset(dataset, "held");
+    const ids = (set: Dataset) => set.queries.map((q) => q.qid);
+    expect([...ids(tune), ...ids(held)].sort()).toEqual(ids(dataset).sort());
+    expect(ids(tune).filter((qid) => ids(held).includes(qid))).toEqual([]);
+    for (const half of [tune, held]) expect(half.queries.map((q) => q.kind).sort()).toEqual(["a", "a", "a", "b", "b"]);
+    expect(tune.memories).toEqual(dataset.memories);
+    expect(halveDataset(dataset, "tune")).toEqual(tune);
+  });
+
   it("splits a set into one store per project that a query is asked in, each with the global memories", () => {
     const dataset: Dataset = {
       dir: "d",
@@ -75,6 +92,13 @@ describe("bench:recall", () => {
     const { parts, unplaced } = splitByProject(dataset);
     expect(parts.map((p) => [p.memories.map((m) => m.id), p.queries.map((q) => q.qid)])).toEqual([[["m1", "g"], ["q1"]], [["m2", "g"], ["q2"]]]);
     expect(unplaced).toBe(1);
+  });
+
+  it("takes --half tune or held, and refuses any other half", () => {
+    const options = parseRecallOptions(["--half", "held"], process.cwd());
+    if (options === "help") throw new Error("help");
+    expect(options.half).toBe("held");
+    expect(() => parseRecallOptions(["--half", "test"], process.cwd())).toThrow(/--half takes tune or held/);
   });
 
   it("measures LongMemEval in one store and per project by default, where it is present", () => {
