@@ -210,7 +210,7 @@ describe("memctl setup", () => {
     expect(cursor.mcpServers).toEqual({ ...(fixtureJson("cursor-mcp.json").mcpServers as object), memd: { command: process.execPath, args: [MCP_BIN] } });
 
     const unit = read(UNIT);
-    expect(unit).toContain(`\nExecStart=${process.execPath} ${DAEMON_BIN}\n`);
+    expect(unit).toContain(`\nExecStart=${process.execPath} --max-semi-space-size=1 ${DAEMON_BIN}\n`);
     expect(unit).toContain("\nRestart=on-failure\n");
     expect(unit).toMatch(/\nRestartSec=\d+\n/);
     expect(unit).toContain("\nWantedBy=default.target\n");
