@@ -275,7 +275,7 @@ describe("memctl setup", () => {
     expect(plist).toEqual({
       Label: "dev.memd.daemon",
       // A shell loads the optional settings file, then becomes node on the daemon.
-      ProgramArguments: ["/bin/sh", "-c", expect.stringContaining('exec "$@"'), "memd", expect.stringMatching(/\/memd\/env$/), process.execPath, DAEMON_BIN],
+      ProgramArguments: ["/bin/sh", "-c", expect.stringContaining('exec "$@"'), "memd", expect.stringMatching(/\/memd\/env$/), process.execPath, "--max-semi-space-size=1", DAEMON_BIN],
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
       StandardOutPath: path.join(home, ".memd/logs/memd.stdout.log"),
