@@ -82,9 +82,9 @@ function configure(db: Database.Database): void {
   // Opening and migrating may wait for another process's write lock: nothing else runs yet.
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
-  // SQLite's own default page cache (2 MB), where better-sqlite3 builds it with 16 MB: every
-  // search reads the in-memory mirror, and the rows it then reads are in the OS's file cache, so
-  // the larger cache was resident memory that bought no speed (bench save and hybrid).
+  // SQLite's own default page cache (2 MB), where better-sqlite3 builds it with 16 MB of the
+  // daemon's RSS: searches rank in the in-memory mirror, and the few rows a request then reads
+  // come from the OS's file cache when SQLite's misses them.
   db.pragma("cache_size = -2000");
 }
 
