@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DAEMON_NODE_OPTIONS } from "../clients/transport/daemon-node-options.js";
 import { waitForHealth } from "../clients/transport/daemon-start.js";
 import { createMemdClients, createSocketTransport, type MemdClients } from "../clients/transport/transport.js";
 
@@ -44,7 +45,8 @@ export async function startBenchDaemon(settings: DaemonSettings = {}, existingHo
   // A short prefix: the socket path inside it must stay under ~100 bytes.
   const home = existingHome ?? fs.mkdtempSync(path.join(os.tmpdir(), "memd-b-"));
   const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("MEMD_"));
-  const child = spawn(process.execPath, [daemonBin], {
+  // This build's daemon runs with the options users' daemons get; another build's as it was started then.
+  const child = spawn(process.execPath, [...(daemonBin === DAEMON_BIN ? DAEMON_NODE_OPTIONS : []), daemonBin], {
     env: { ...Object.fromEntries(inherited), ...settings, MEMD_HOME: home },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -17,6 +17,13 @@ const EMBEDDERS = ["static", "local"] as const;
 const BASELINE = "baseline local";
 const SEARCHES = 200;
 /**
+ * RSS is read this many times, a second apart, after the searches, and the median reported: the
+ * daemon goes on checking the imported memories for contradictions, and its heap rises and falls
+ * with that by 50-100 MiB within a minute, so one reading said more about when it was taken.
+ */
+const RSS_READINGS = 30;
+const RSS_READ_EVERY_MS = 1000;
+/**
  * How long the full encoder embeds before RSS is read: it needs 5-60 minutes per 10k memories
  * here, so it is read with the model loaded and part of the queue done; the static table finishes.
  */
@@ -67,7 +74,7 @@ export async function measureResidentMemory(
         phase = "searches";
         const nextQuery = corpus.queries(options.seeds.queries);
         for (let i = 0; i < SEARCHES; i++) await daemon.clients.memory.search({ ...nextQuery(), mode: SearchMode.HYBRID, limit: 10 });
-        row = { embedder, daemon: bin ?? "", memories, embedded: memories - wait.pendingAtEnd, rss: readRssKib(daemon.pid), error: "" };
+        row = { embedder, daemon: bin ?? "", memories, embedded: memories - wait.pendingAtEnd, rss: await medianRss(daemon.pid), error: "" };
       } catch (error) {
         // One daemon's failure is a finding, not the end of the section: the other rows still count.
         const reason = error instanceof Error ? error.message : String(error);
@@ -80,6 +87,20 @@ export async function measureResidentMemory(
     }
   }
   return rows;
+}
+
+/** The median of RSS_READINGS readings of the process's RSS, with its high-water mark at the end; null where there is no /proc. */
+async function medianRss(pid: number): Promise<ResidentSet | null> {
+  const readings: number[] = [];
+  let last: ResidentSet | null = null;
+  for (let i = 0; i < RSS_READINGS; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, RSS_READ_EVERY_MS));
+    last = readRssKib(pid);
+    if (last === null) return null;
+    readings.push(last.rssKib);
+  }
+  readings.sort((a, b) => a - b);
+  return { rssKib: readings[readings.length >> 1] as number, peakKib: (last as ResidentSet).peakKib };
 }
 
 export function formatResidentMemory(rows: readonly ResidentMemoryRow[]): string {
@@ -95,7 +116,7 @@ export function formatResidentMemory(rows: readonly ResidentMemoryRow[]): string
     }),
   );
   return [
-    "Daemon memory: synthetic memories imported, embedded, then 200 project-scoped HYBRID searches; RSS read after them",
+    `Daemon memory: synthetic memories imported, embedded, then ${SEARCHES} project-scoped HYBRID searches; RSS read after them, the median of ${RSS_READINGS} readings ${RSS_READ_EVERY_MS / 1000} s apart`,
     `static: the table distilled from USE-lite (the default), every memory embedded; local: the full USE-lite encoder (the old default), ` +
       `RSS read after ${LOCAL_EMBED_MS / 1000} s of embedding with its model loaded` +
       (baselineDaemon ? `; ${BASELINE}: ${baselineDaemon} (the old path: its search mirror and entity index), the same way` : ""),

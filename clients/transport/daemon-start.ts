@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { MemdEndpoint } from "./endpoint.js";
 import type { MemdClients } from "./transport.js";
+import { DAEMON_NODE_OPTIONS } from "./daemon-node-options.js";
 
 const POLL_MS = 50;
 
@@ -56,7 +57,7 @@ export async function startDetachedDaemon(options: {
   fs.mkdirSync(endpoint.logDir, { recursive: true, mode: 0o700 });
   const errFile = path.join(endpoint.logDir, "memd.stderr.log");
   const err = fs.openSync(errFile, "w", 0o600);
-  const child = spawn(process.execPath, [options.daemonMain, "--home", endpoint.home, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...DAEMON_NODE_OPTIONS, options.daemonMain, "--home", endpoint.home, ...(options.args ?? [])], {
     detached: true,
     stdio: ["ignore", "ignore", err],
   });

@@ -105,6 +105,11 @@ export class ContradictionWatch {
     this.importSoon();
   }
 
+  /** Imported memories waiting to be checked (Health reports it). */
+  get importsPending(): number {
+    return this.imported.length;
+  }
+
   /** Resolves once no imported memory waits to be checked and no pair waits for the model (tests wait on it). */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();

@@ -1,6 +1,6 @@
 import { bm25Term } from "./bm25.js";
 import { resized } from "../typed-arrays.js";
-import type { PostingList } from "./posting-list.js";
+import { frequencyAt, type PostingList } from "./posting-list.js";
 
 /**
  * Postings of one frequency, shortest row first (then lowest seq): best score first at any
@@ -42,7 +42,7 @@ export class ImpactOrder {
   constructor(list: PostingList, facts: SlotFacts, live: (slot: number) => boolean) {
     for (let i = 0; i < list.size; i++) {
       const slot = list.slots[i] as number;
-      if (live(slot)) this.add(slot, list.frequencies[i] as number, facts.lengths[slot] as number, facts.seqs[slot] as number);
+      if (live(slot)) this.add(slot, frequencyAt(list, i), facts.lengths[slot] as number, facts.seqs[slot] as number);
     }
   }
 

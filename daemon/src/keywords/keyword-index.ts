@@ -3,7 +3,7 @@ import { ImpactOrder } from "./impact-order.js";
 import { SeqTable } from "../seq-table.js";
 import { resized } from "../typed-arrays.js";
 import { phraseRows } from "./phrase-rows.js";
-import { appendPosting, emptyPostingList, type PostingList } from "./posting-list.js";
+import { appendPosting, emptyPostingList, FrequencyTable, frequencyAt, type PostingList } from "./posting-list.js";
 import { admits, KEY_CLASSES, type MatchedPhrase, type RowTable, searchPruned } from "./pruned-search.js";
 import { COLUMN_BREAK, countTokens, RowTokens, splitColumns } from "./row-tokens.js";
 import { TopHits } from "./top-hits.js";
@@ -63,6 +63,7 @@ export class KeywordIndex<Facets> {
   private termIds = new Map<string, number>();
   private termNames: string[] = [];
   private lists: PostingList[] = [];
+  private frequencies = new FrequencyTable();
   private impactOrders = new Map<number, ImpactOrder>();
   private slotOf = new SeqTable();
   /** Each row's class (its key's low byte) by seq, for classOf. */
@@ -266,7 +267,7 @@ export class KeywordIndex<Facets> {
         const slot = list.slots[i] as number;
         const key = keys[slot] as number;
         if (!admits(admitted, key)) continue;
-        this.rank(scopes, tops, slot, full, bm25Term(idf, list.frequencies[i] as number, lengths[slot] as number, average));
+        this.rank(scopes, tops, slot, full, bm25Term(idf, frequencyAt(list, i), lengths[slot] as number, average));
       }
       return tops;
     }
@@ -275,13 +276,14 @@ export class KeywordIndex<Facets> {
       if (match === undefined) continue;
       const { list, idf } = match;
       const { slots, frequencies } = list;
+      const { values } = list.table;
       for (let i = 0; i < list.size; i++) {
         const slot = slots[i] as number;
         const key = keys[slot] as number;
         if (!admits(admitted, key)) continue;
         if (matched[slot] === 0) touched[touchedCount++] = slot;
         matched[slot] = (matched[slot] as number) + 1;
-        scores[slot] = (scores[slot] as number) + bm25Term(idf, frequencies[i] as number, lengths[slot] as number, average);
+        scores[slot] = (scores[slot] as number) + bm25Term(idf, values[frequencies[i] as number] as number, lengths[slot] as number, average);
       }
     }
     for (let i = 0; i < touchedCount; i++) {
@@ -320,7 +322,7 @@ export class KeywordIndex<Facets> {
       id = this.termNames.length;
       this.termIds.set(token, id);
       this.termNames.push(token);
-      this.lists.push(emptyPostingList(4));
+      this.lists.push(emptyPostingList(4, this.frequencies));
     }
     return id;
   }
@@ -352,6 +354,7 @@ export class KeywordIndex<Facets> {
     this.termIds = new Map();
     this.termNames = [];
     this.lists = [];
+    this.frequencies = new FrequencyTable();
     this.impactOrders = new Map();
     this.slotOf = new SeqTable();
     this.seqs = new Float64Array(0);

@@ -1,4 +1,4 @@
-import { emptyPostingList, type PostingList, seekSlot } from "./posting-list.js";
+import { appendPosting, emptyPostingList, FrequencyTable, type PostingList, seekSlot } from "./posting-list.js";
 import type { RowTokens } from "./row-tokens.js";
 
 /** What finding a phrase's rows reads of the index, by slot. */
@@ -23,7 +23,8 @@ export function phraseRows(index: PhraseSource, ids: readonly number[]): Posting
   const { keys, deadKey, lengths, tokens, weights } = index;
   const [shortest, ...others] = ids.map((id) => index.lists[id] as PostingList).sort((a, b) => a.size - b.size) as [PostingList, ...PostingList[]];
   const at = new Int32Array(others.length);
-  const found = emptyPostingList(shortest.live);
+  // The phrase's frequencies are numbered apart from the index's: they are gone with the search.
+  const found = emptyPostingList(shortest.live, new FrequencyTable());
   rows: for (let i = 0; i < shortest.size; i++) {
     const slot = shortest.slots[i] as number;
     if (keys[slot] === deadKey) continue;
@@ -36,12 +37,7 @@ export function phraseRows(index: PhraseSource, ids: readonly number[]): Posting
     }
     const frequency = tokens.phraseFrequency(slot, ids, weights);
     if (frequency < 0) continue;
-    found.slots[found.size] = slot;
-    found.frequencies[found.size] = frequency;
-    found.size += 1;
-    found.maxFrequency = Math.max(found.maxFrequency, frequency);
-    found.minLength = Math.min(found.minLength, lengths[slot] as number);
+    appendPosting(found, slot, frequency, lengths[slot] as number);
   }
-  found.live = found.size;
   return found;
 }

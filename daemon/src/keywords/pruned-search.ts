@@ -1,5 +1,5 @@
 import { bm25Term } from "./bm25.js";
-import { type PostingList, seekSlot } from "./posting-list.js";
+import { frequencyAt, type PostingList, seekSlot } from "./posting-list.js";
 import { kthLargest, roundedDown, roundedUp, termBound } from "./score-bounds.js";
 import { TopHits } from "./top-hits.js";
 
@@ -85,6 +85,7 @@ export function searchPruned(
     }
     const { list, idf } = scanOrder[scanned] as MatchedPhrase;
     const { slots, frequencies } = list;
+    const { values } = list.table;
     for (let i = 0; i < list.size; i++) {
       const slot = slots[i] as number;
       const key = keys[slot] as number;
@@ -94,7 +95,7 @@ export function searchPruned(
         marks[slot] = mark | TOUCHED;
         touched[count++] = slot;
       }
-      scores[slot] = (scores[slot] as number) + bm25Term(idf, frequencies[i] as number, lengths[slot] as number, averageLength);
+      scores[slot] = (scores[slot] as number) + bm25Term(idf, values[frequencies[i] as number] as number, lengths[slot] as number, averageLength);
     }
   }
 
@@ -159,12 +160,13 @@ export function searchPruned(
 function addTerms(rows: RowTable, list: PostingList, idf: number, candidates: Int32Array, count: number): void {
   const { lengths, averageLength, scores, marks } = rows;
   const { slots, frequencies } = list;
+  const { values } = list.table;
   if (count * 2 * Math.log2(list.size + 1) < list.size) {
     for (let c = 0; c < count; c++) {
       const slot = candidates[c] as number;
       const k = seekSlot(list, slot, 0);
       if (k < list.size && slots[k] === slot) {
-        scores[slot] = (scores[slot] as number) + bm25Term(idf, frequencies[k] as number, lengths[slot] as number, averageLength);
+        scores[slot] = (scores[slot] as number) + bm25Term(idf, values[frequencies[k] as number] as number, lengths[slot] as number, averageLength);
       }
     }
     return;
@@ -172,7 +174,7 @@ function addTerms(rows: RowTable, list: PostingList, idf: number, candidates: In
   for (let i = 0; i < list.size; i++) {
     const slot = slots[i] as number;
     if (((marks[slot] as number) & CANDIDATE) === 0) continue;
-    scores[slot] = (scores[slot] as number) + bm25Term(idf, frequencies[i] as number, lengths[slot] as number, averageLength);
+    scores[slot] = (scores[slot] as number) + bm25Term(idf, values[frequencies[i] as number] as number, lengths[slot] as number, averageLength);
   }
 }
 
@@ -200,7 +202,7 @@ function fullRows(
       // Slots only grow along the shortest list: once a list runs out, no later row is in it.
       if (k === list.size) break rows;
       if (list.slots[k] !== slot) continue rows;
-      terms[index] = bm25Term(idf, list.frequencies[k] as number, length, averageLength);
+      terms[index] = bm25Term(idf, frequencyAt(list, k), length, averageLength);
     }
     let score = 0;
     for (let p = 0; p < phraseCount; p++) score += terms[p] as number;
@@ -251,7 +253,7 @@ function exactScore(rows: RowTable, phrases: readonly (MatchedPhrase | undefined
     if (phrase === undefined) continue;
     const k = seekSlot(phrase.list, slot, 0);
     if (k < phrase.list.size && phrase.list.slots[k] === slot) {
-      score += bm25Term(phrase.idf, phrase.list.frequencies[k] as number, length, rows.averageLength);
+      score += bm25Term(phrase.idf, frequencyAt(phrase.list, k), length, rows.averageLength);
     }
   }
   return score;

@@ -22,7 +22,9 @@ export class RowTokens {
   }
 
   set(slot: number, ids: Int32Array): void {
-    if (this.used + ids.length > this.arena.length) this.arena = resized(this.arena, Math.max(4096, this.arena.length * 2, this.used + ids.length));
+    // Grown by a quarter, not doubled: the arena is the index's largest array (20-30 MB at 100k
+    // memories), and doubling left up to half of it unused for good.
+    if (this.used + ids.length > this.arena.length) this.arena = resized(this.arena, Math.max(4096, Math.ceil(this.arena.length * 1.25), this.used + ids.length));
     this.arena.set(ids, this.used);
     this.starts[slot] = this.used;
     this.counts[slot] = ids.length;

@@ -13,6 +13,7 @@ export function healthStatus(deps: ServiceDeps): HealthStatus {
     pid: deps.daemon.pid,
     home: deps.daemon.home,
     embedder: embedderStatus(deps),
+    contradictionChecksPending: BigInt(deps.contradictions.importsPending),
   });
 }
 

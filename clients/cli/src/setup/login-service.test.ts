@@ -9,9 +9,9 @@ import { launchdPlist, launchdProgram, planLoginService, systemdUnit, systemdWor
 const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/daemon/src/main.js", mcp: "/opt/memd/dist/clients/mcp/src/main.js", hook: "/opt/memd/dist/hooks/src/main.js", shim: "/opt/memd/hooks/memd-hook.sh", cli: "/opt/memd/dist/clients/cli/src/main.js" };
 
 describe("systemd user unit", () => {
-  it("runs node on the daemon, restarts on failure and starts with the user's session", () => {
+  it("runs node on the daemon with a small young generation, restarts on failure and starts with the user's session", () => {
     const unit = systemdUnit(paths, [], "%h/.config/memd/env");
-    expect(unit).toContain("\nExecStart=/usr/bin/node /opt/memd/dist/daemon/src/main.js\n");
+    expect(unit).toContain("\nExecStart=/usr/bin/node --max-semi-space-size=4 /opt/memd/dist/daemon/src/main.js\n");
     expect(unit).toContain("\nRestart=on-failure\nRestartSec=5\n");
     expect(unit).toContain("\n[Install]\nWantedBy=default.target\n");
     expect(unit).toMatch(/\nDescription=memd: .+\n/);
@@ -56,15 +56,15 @@ describe("the launchd agent's program", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memd-launchd-"));
     try {
       const daemon = path.join(dir, "print-env.js");
-      fs.writeFileSync(daemon, "process.stdout.write(`${process.env.OPENAI_API_KEY ?? '-'} ${process.env.MEMD_LLM ?? '-'} ${process.argv.length}`)");
+      fs.writeFileSync(daemon, "process.stdout.write(`${process.env.OPENAI_API_KEY ?? '-'} ${process.env.MEMD_LLM ?? '-'} ${process.argv.length} ${process.execArgv.join(' ')}`)");
       const envFile = path.join(dir, "env");
       const run = () => {
         const [command, ...args] = launchdProgram({ ...paths, node: process.execPath, daemon }, envFile);
         return execFileSync(command as string, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
       };
-      expect(run()).toBe("- - 2");
+      expect(run()).toBe("- - 2 --max-semi-space-size=4");
       fs.writeFileSync(envFile, "OPENAI_API_KEY=sk-from-file\nMEMD_LLM=openai\n");
-      expect(run()).toBe("sk-from-file openai 2");
+      expect(run()).toBe("sk-from-file openai 2 --max-semi-space-size=4");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

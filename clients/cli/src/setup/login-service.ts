@@ -1,6 +1,7 @@
 import path from "node:path";
 import { LAUNCHD_LABEL, type InstallPaths, type SetupLocations } from "./locations.js";
 import type { FileChange } from "./file-change.js";
+import { DAEMON_NODE_OPTIONS } from "../../../transport/daemon-node-options.js";
 
 const RESTART_SEC = 5;
 
@@ -34,7 +35,7 @@ export function systemdUnit(paths: InstallPaths, environment: readonly [string, 
     "",
     "[Service]",
     "Type=simple",
-    `ExecStart=${[paths.node, paths.daemon].map((word) => systemdWord(word, "ExecStart")).join(" ")}`,
+    `ExecStart=${[paths.node, ...DAEMON_NODE_OPTIONS, paths.daemon].map((word) => systemdWord(word, "ExecStart")).join(" ")}`,
     "# Settings and secrets (OPENAI_API_KEY) as KEY=value lines; they override Environment= below.",
     `EnvironmentFile=-${envFile}`,
     ...environment.map(([name, value]) => `Environment=${systemdWord(`${name}=${value}`, "Environment")}`),
@@ -60,7 +61,7 @@ const LOAD_ENV_THEN_EXEC = 'if [ -f "$1" ]; then set -a; . "$1"; set +a; fi; shi
 
 /** The launchd agent's program: the shell loading `envFile`, then node running the daemon. */
 export function launchdProgram(paths: InstallPaths, envFile: string): string[] {
-  return ["/bin/sh", "-c", LOAD_ENV_THEN_EXEC, "memd", envFile, paths.node, paths.daemon];
+  return ["/bin/sh", "-c", LOAD_ENV_THEN_EXEC, "memd", envFile, paths.node, ...DAEMON_NODE_OPTIONS, paths.daemon];
 }
 
 /** The launchd agent: started at login, restarted unless it exited cleanly (memctl stop). */

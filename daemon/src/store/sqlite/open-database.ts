@@ -82,6 +82,10 @@ function configure(db: Database.Database): void {
   // Opening and migrating may wait for another process's write lock: nothing else runs yet.
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
+  // SQLite's own default page cache (2 MB), where better-sqlite3 builds it with 16 MB of the
+  // daemon's RSS: searches rank in the in-memory mirror, and the few rows a request then reads
+  // come from the OS's file cache when SQLite's misses them.
+  db.pragma("cache_size = -2000");
 }
 
 function backup(db: Database.Database, options: OpenDatabaseOptions, version: number): string {

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { SessionInjections } from "../ports/session-injections.js";
 import { type StatementCache, statementCache } from "./statement-cache.js";
+import { commitUnflushed } from "./unflushed-commit.js";
 
 /** What sessions were given (the session_injections table), on the store's connection. */
 export class SqliteSessionInjections implements SessionInjections {
@@ -20,9 +21,12 @@ export class SqliteSessionInjections implements SessionInjections {
       `INSERT INTO session_injections (session_id, memory_id, at) VALUES (?, ?, ?)
        ON CONFLICT (session_id, memory_id) DO UPDATE SET at = excluded.at`,
     );
-    this.db.transaction(() => {
+    // Not flushed to disk before the prompt's hook is answered (an fsync per prompt was the
+    // largest single cost of the hook route): what a power cut loses is only that these
+    // pointers may be shown again in the session.
+    commitUnflushed(this.db, () => {
       for (const id of memoryIds) insert.run(sessionId, id, at);
-    })();
+    });
   }
 
   forget(sessionId: string): number {
