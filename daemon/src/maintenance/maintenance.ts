@@ -13,7 +13,7 @@ import type { MemoryRecord } from "../memory/memory.js";
 import type { InjectionRetention } from "../config/config.js";
 import { savedMemories } from "../changes/saved-memories.js";
 import type { ChangeFeed, InjectionLog, MemoryRecords } from "../store/store.js";
-import { archiveMemory } from "../memory/archive-memory.js";
+import { archiveMemory } from "../commands/archive-memory.js";
 
 export interface ArchivedAction {
   memoryId: string;

@@ -4,7 +4,7 @@ import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { FileEdit } from "./file-edit.js";
-import { archiveMemory } from "../memory/archive-memory.js";
+import { archiveMemory } from "../commands/archive-memory.js";
 
 /**
  * What a person's change of a vault file does to the memory it stands for, each step recorded
