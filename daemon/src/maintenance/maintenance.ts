@@ -14,6 +14,7 @@ import type { InjectionRetention } from "../config/config.js";
 import { savedMemories } from "../changes/saved-memories.js";
 import type { ChangeFeed, InjectionLog, MemoryRecords } from "../store/store.js";
 import { archiveMemory } from "../commands/archive-memory.js";
+import { consolidateCluster } from "../commands/consolidate-cluster.js";
 
 export interface ArchivedAction {
   memoryId: string;
@@ -259,25 +260,7 @@ export class Maintenance {
       const memory = made?.memory ?? merged.memory;
       actions.push({ memory, originalIds: merged.archive.map((a) => a.id) });
       this.ownMerges.add(memory.id);
-      store.insert(memory, {
-        at,
-        action: "created",
-        sessionId: "",
-        detail: `consolidates ${merged.archive.map((a) => a.id).join(", ")} (${made?.how ?? "deterministic merge"})`,
-      });
-      // The merge keeps its oldest member's creation time, so without this its decay clock would
-      // go back to that creation and lose the later writes and repeats behind the originals.
-      if (merged.lastReinforcedAt > merged.memory.createdAt) {
-        store.modify(merged.memory.id, (m) => m, () => ({
-          at: merged.lastReinforcedAt,
-          action: "reinforced",
-          sessionId: "",
-          detail: "carried over from the memories it consolidates",
-        }));
-      }
-      for (const original of merged.archive) {
-        archiveMemory(store, original.id, { at, reason: original.archiveReason, supersededBy: original.supersededBy, detail: `consolidated into ${original.supersededBy}` });
-      }
+      consolidateCluster(store, merged, memory, made?.how ?? "deterministic merge", at);
     }
     return actions;
   }
