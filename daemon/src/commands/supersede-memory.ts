@@ -1,3 +1,4 @@
+import { followClaims } from "../memory/claim-chain.js";
 import { type Correction, supersedeMemory } from "../memory/corrections.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import { type MemoryLimits, validateId } from "../memory/validate.js";
@@ -20,15 +21,7 @@ export function supersedeClaim(
   );
 }
 
-/** The end of the chain of corrections a claim belongs to. */
+/** The end of the chain of corrections a claim belongs to: the claim to correct instead of an outdated one. */
 function currentClaim(store: Pick<MemoryRecords, "get">, memory: MemoryRecord): string {
-  let current = memory;
-  const seen = new Set([memory.id]);
-  while (current.supersededBy !== "" && !seen.has(current.supersededBy)) {
-    const next = store.get(current.supersededBy);
-    if (!next) break;
-    seen.add(next.id);
-    current = next;
-  }
-  return current.id;
+  return (followClaims(store, memory, "supersededBy").at(-1) ?? memory).id;
 }

@@ -27,6 +27,7 @@ import { syncSkillProposals } from "./skill-service.js";
 import { briefSession, suggestPointers } from "./suggest.js";
 import { injectionCaller } from "./injection-caller.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
+import { claimChain } from "../memory/claim-chain.js";
 import { archiveOnRequest, restoreArchived } from "../commands/archive-memory.js";
 import { promoteStaged, rejectStaged } from "../commands/review-staged.js";
 import { checkpointMemory, saveMemory } from "../commands/save-memory.js";
@@ -265,23 +266,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const start = getOrThrow(req.id);
       // The injections of answers already given are in the record before it is read.
       await deps.recorder.settled();
-      const chain = [start];
-      // The seen set guards against a cycle in imported data.
-      const seen = new Set([start.id]);
-      for (let m = start; m.supersedes && !seen.has(m.supersedes); ) {
-        const older = store.get(m.supersedes);
-        if (!older) break;
-        seen.add(older.id);
-        chain.unshift(older);
-        m = older;
-      }
-      for (let m = start; m.supersededBy && !seen.has(m.supersededBy); ) {
-        const newer = store.get(m.supersededBy);
-        if (!newer) break;
-        seen.add(newer.id);
-        chain.push(newer);
-        m = newer;
-      }
+      const chain = claimChain(store, start);
       const events = store.events(chain.map((m) => m.id));
       const tallyToPb = (t: InjectionTally) => ({ memoryId: t.memoryId, count: t.count, lastTime: timeToPb(t.lastAt), lastSessionId: t.lastSessionId, lastAgent: t.lastAgent });
       const injected = store.injectionLog.tallies(chain.map((m) => m.id), now());
