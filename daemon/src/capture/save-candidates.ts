@@ -46,12 +46,9 @@ export interface SaveResult {
 }
 
 /**
- * Writes candidates the way Save does (buildMemory, so redaction and validation apply; exact
- * duplicates merged) with three differences: what the user stated is active (provenance
- * human), everything inferred is staged (provenance distilled); what this session already
- * holds with the same content is left alone, so sweeping twice changes nothing and a session
- * never corroborates itself; and the per-session caps hold across sweeps.
- * Synchronous from start to end, so two sweeps of one session cannot interleave.
+ * Writes candidates as Save does, except: what the user stated is active and everything inferred
+ * staged; what the session already holds is left alone (sweeping twice changes nothing); the
+ * per-session caps hold across sweeps. Synchronous, so two sweeps of a session cannot interleave.
  */
 export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: SaveContext): SaveResult {
   const { store } = ctx;

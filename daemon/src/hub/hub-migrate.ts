@@ -22,11 +22,7 @@ export async function initHub(ownerUrl: string, writtenBy: string): Promise<HubS
   }
 }
 
-/**
- * Brings the hub's schema up to this memd's, as the hub's owner, one migration per transaction
- * with its version; refuses a hub written by a newer memd. Returns the versions before and after,
- * and whether hub users are kept from PostgreSQL's per-table statistics (see hub-schema.ts).
- */
+/** Brings the hub's schema up to this memd's as its owner, one migration per transaction; refuses a hub a newer memd wrote. */
 export async function migrateHub(
   client: pg.ClientBase,
   writtenBy: string,

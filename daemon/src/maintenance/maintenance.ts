@@ -71,10 +71,8 @@ const MAX_PAIRWISE_GROUP = 500;
 const SAVE_RUN_INTERVAL_MS = 15 * 60_000;
 
 /**
- * Runs the lifecycle's plans against the store: GC (archive what decayed, expired, went stale
- * or duplicates another) and consolidation (merge aging similar memories). It runs on a daily
- * schedule and after every `everySaves` saves, never two at once, and a second run right after
- * a first changes nothing. Nothing is ever deleted.
+ * Runs GC (archive what decayed, expired, went stale or repeats another) and consolidation (merge
+ * aging similar memories) daily and every `everySaves` saves, never two at once. Nothing is deleted.
  */
 export class Maintenance {
   private running: Promise<unknown> = Promise.resolve();
@@ -104,10 +102,7 @@ export class Maintenance {
     this.pruneInjections();
   }
 
-  /**
-   * Counts a save; every `everySaves` saves, maintenance runs in the background. A run already
-   * waiting covers later saves, and save-triggered runs start at most every 15 minutes.
-   */
+  /** Counts a save; every `everySaves` saves a run starts, at most every 15 minutes, unless one already waits. */
   private noteSave(): void {
     this.savesSinceRun += 1;
     const at = this.options.now();

@@ -119,13 +119,11 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
       }
       if (target !== ReindexTarget.VECTORS) {
         const total = BigInt(store.stats().total);
-        // Links and hashes first, a step per turn of the event loop so that other calls go on;
-        // then the keyword index and the copies searches read, from what the steps left.
+        // Links and hashes a step per turn of the event loop, so other calls go on; then the index.
         let done = 0n;
         for (const count of store.relinkInSteps(RELINK_STEP)) {
           done += BigInt(count);
-          // The whole count is reported once, when the index is rebuilt; memories saved meanwhile
-          // are relinked too but not counted in the total.
+          // The full count is reported once the index is rebuilt; memories saved meanwhile are not counted.
           yield { target: ReindexTarget.KEYWORD, done: total > 0n && done >= total ? total - 1n : done, total };
           await new Promise((resolve) => setImmediate(resolve));
           if (ctx.signal.aborted) throw stopped(ctx.signal, "keyword reindex");

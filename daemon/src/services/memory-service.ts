@@ -190,8 +190,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     async search(req, context) {
-      // How long the daemon took, and how much of it went to embedding the query, so a
-      // client can tell search time from the embedder's (Server-Timing, as browsers show it).
+      // Server-Timing tells a client search time from the embedder's.
       const started = performance.now();
       const timing = { embed: 0, overlap: 0 };
       try {
@@ -390,10 +389,7 @@ interface SearchTiming {
   overlap: number;
 }
 
-/**
- * A Server-Timing header value: the wait for the query's embedding, the rest of the search
- * after it, and the search work (keyword and graph) that ran during the wait.
- */
+/** A Server-Timing header value: the embedding wait, the search after it, and the search work that overlapped the wait. */
 function serverTiming(timing: SearchTiming, totalMs: number): string {
   const parts = [`embed;dur=${timing.embed.toFixed(3)}`, `search;dur=${Math.max(0, totalMs - timing.embed).toFixed(3)}`];
   if (timing.overlap > 0) parts.push(`overlap;dur=${timing.overlap.toFixed(3)}`);
