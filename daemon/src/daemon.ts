@@ -46,6 +46,7 @@ import { createViewerService } from "./services/viewer-service.js";
 import { createHubService } from "./services/hub-service.js";
 import { createInjectionService } from "./services/injection-service.js";
 import { HubController } from "./hub/hub-controller.js";
+import { initHub } from "./hub/hub-migrate.js";
 import { connectHub } from "./hub/pg-hub.js";
 import { type ConnectHandlerOptions, createConnectHandler } from "./server/connect-adapter.js";
 import { acquireInstanceLock } from "./server/instance-lock.js";
@@ -147,7 +148,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     phases.on("stop workers", () => memoryFiles.stop());
     // The hub, when one is connected (memctl hub connect, or MEMD_HUB_URL): synced off every request's path.
     const hub = new HubController({
-      store: store.hub, envUrl: config.hubUrl, connect: connectHub, logger, now, limits, version: readVersion(), changes: store.changes,
+      store: store.hub, envUrl: config.hubUrl, connect: connectHub, initSchema: initHub, logger, now, limits, version: readVersion(), changes: store.changes,
     });
     hub.start();
     phases.on("stop workers", () => hub.stop());

@@ -2,6 +2,7 @@ import { normalizedContentHash } from "../lifecycle/content-hash.js";
 import { GLOBAL_PROJECT, type MemoryRecord } from "../memory/memory.js";
 import { mergeExactDuplicate } from "../memory/merge-duplicates.js";
 import { buildMemory } from "../memory/new-memory.js";
+import { insertChecked } from "../commands/insert-checked.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { ContradictionWatch } from "../contradictions/contradiction-watch.js";
 import type { ContradictionRecord, MemoryRecords } from "../store/store.js";
@@ -45,12 +46,9 @@ export interface SaveResult {
 }
 
 /**
- * Writes candidates the way Save does (buildMemory, so redaction and validation apply; exact
- * duplicates merged) with three differences: what the user stated is active (provenance
- * human), everything inferred is staged (provenance distilled); what this session already
- * holds with the same content is left alone, so sweeping twice changes nothing and a session
- * never corroborates itself; and the per-session caps hold across sweeps.
- * Synchronous from start to end, so two sweeps of one session cannot interleave.
+ * Writes candidates as Save does, except: what the user stated is active and everything inferred
+ * staged; what the session already holds is left alone (sweeping twice changes nothing); the
+ * per-session caps hold across sweeps. Synchronous, so two sweeps of a session cannot interleave.
  */
 export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: SaveContext): SaveResult {
   const { store } = ctx;
@@ -86,12 +84,10 @@ export function saveCandidates(candidates: readonly CaptureCandidate[], ctx: Sav
       result.captured.push({ memory: merged, outcome: "merged", candidate });
       continue;
     }
-    // What the session said against an active memory is a question for a person, not a fact yet.
-    const detection = ctx.contradictions?.detect(record);
-    if (detection && detection.likely.length > 0) record = { ...record, status: "staged" };
     const detail = candidate.model ? `transcript sweep, distilled by ${candidate.model}` : "transcript sweep";
-    store.insert(record, { at: record.createdAt, action: "created", sessionId: record.sessionId, detail });
-    const contradictions = detection && ctx.contradictions ? ctx.contradictions.record(record, detection, "sweep") : [];
+    const inserted = insertChecked(store, ctx.contradictions, record, { detail, via: "sweep", stageContradicted: true });
+    record = inserted.memory;
+    const { contradictions } = inserted;
     mine.push(record);
     if (staged) stagedLeft -= 1;
     else if (trace) tracesLeft -= 1;

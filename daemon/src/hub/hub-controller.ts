@@ -1,12 +1,9 @@
-import pg from "pg";
 import { FailedPreconditionError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { HubStore } from "../store/hub-store.js";
 import type { ChangeFeed } from "../store/store.js";
-import type { HubPort, TeamAdmin } from "./hub-port.js";
-import { hubError } from "./hub-errors.js";
-import { migrateHub } from "./hub-migrate.js";
+import type { HubPort, HubSchemaChange, TeamAdmin } from "./hub-port.js";
 import { HubSync, type HubSyncStatus } from "./hub-sync.js";
 
 export interface HubControllerOptions {
@@ -14,6 +11,8 @@ export interface HubControllerOptions {
   /** MEMD_HUB_URL: when set, it is the hub, and ConnectHub may not name another. */
   envUrl: string | undefined;
   connect: (url: string) => Promise<HubPort>;
+  /** Makes or upgrades the schema of the hub at `ownerUrl` as its owner, recording `writtenBy`. */
+  initSchema: (ownerUrl: string, writtenBy: string) => Promise<HubSchemaChange>;
   logger: Logger;
   now: () => number;
   limits: MemoryLimits;
@@ -80,18 +79,8 @@ export class HubController {
   }
 
   /** Makes or upgrades the hub's schema as its owner; the owner's URL is not kept. */
-  async init(ownerUrl: string): Promise<{ from: number; to: number; statisticsHidden: boolean }> {
-    const client = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 5_000, application_name: "memd hub init" });
-    // A connection that fails later must not end the daemon.
-    client.on("error", () => undefined);
-    try {
-      await client.connect();
-      return await migrateHub(client, `memd ${this.options.version}`);
-    } catch (error) {
-      throw hubError(error);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+  init(ownerUrl: string): Promise<HubSchemaChange> {
+    return this.options.initSchema(ownerUrl, `memd ${this.options.version}`);
   }
 
   private startSync(url: string): void {

@@ -1,20 +1,33 @@
-import type pg from "pg";
+import pg from "pg";
 import { FailedPreconditionError, SchemaTooNewError } from "../errors.js";
+import { hubError } from "./hub-errors.js";
+import type { HubSchemaChange } from "./hub-port.js";
 import { HUB_MIGRATIONS, HUB_SCHEMA_VERSION, type HubMigration } from "./hub-schema.js";
 
 /** Serialises migrations of one hub: two memd owners running `memctl hub init` at once take turns. */
 const MIGRATION_LOCK = 0x6d656d64; // "memd"
 
-/**
- * Brings the hub's schema up to this memd's, as the hub's owner, one migration per transaction
- * with its version; refuses a hub written by a newer memd. Returns the versions before and after,
- * and whether hub users are kept from PostgreSQL's per-table statistics (see hub-schema.ts).
- */
+/** Connects to the hub at `ownerUrl` as its owner (the URL is not kept) and migrates its schema. */
+export async function initHub(ownerUrl: string, writtenBy: string): Promise<HubSchemaChange> {
+  const client = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 5_000, application_name: "memd hub init" });
+  // A connection that fails later must not end the daemon.
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    return await migrateHub(client, writtenBy);
+  } catch (error) {
+    throw hubError(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Brings the hub's schema up to this memd's as its owner, one migration per transaction; refuses a hub a newer memd wrote. */
 export async function migrateHub(
   client: pg.ClientBase,
   writtenBy: string,
   migrations: readonly HubMigration[] = HUB_MIGRATIONS,
-): Promise<{ from: number; to: number; statisticsHidden: boolean }> {
+): Promise<HubSchemaChange> {
   const newest = migrations.at(-1)?.version ?? 0;
   await client.query("BEGIN");
   try {

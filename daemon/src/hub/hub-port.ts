@@ -159,3 +159,10 @@ export interface TeamInvitation {
   /** When, in ms since the epoch. */
   at: number;
 }
+
+/** A hub's schema versions before and after `memctl hub init`, and whether hub users are kept from PostgreSQL's per-table statistics. */
+export interface HubSchemaChange {
+  from: number;
+  to: number;
+  statisticsHidden: boolean;
+}

@@ -13,7 +13,8 @@ import type { MemoryRecord } from "../memory/memory.js";
 import type { InjectionRetention } from "../config/config.js";
 import { savedMemories } from "../changes/saved-memories.js";
 import type { ChangeFeed, InjectionLog, MemoryRecords } from "../store/store.js";
-import { archiveMemory } from "../memory/archive-memory.js";
+import { archiveMemory } from "../commands/archive-memory.js";
+import { consolidateCluster } from "../commands/consolidate-cluster.js";
 
 export interface ArchivedAction {
   memoryId: string;
@@ -70,10 +71,8 @@ const MAX_PAIRWISE_GROUP = 500;
 const SAVE_RUN_INTERVAL_MS = 15 * 60_000;
 
 /**
- * Runs the lifecycle's plans against the store: GC (archive what decayed, expired, went stale
- * or duplicates another) and consolidation (merge aging similar memories). It runs on a daily
- * schedule and after every `everySaves` saves, never two at once, and a second run right after
- * a first changes nothing. Nothing is ever deleted.
+ * Runs GC (archive what decayed, expired, went stale or repeats another) and consolidation (merge
+ * aging similar memories) daily and every `everySaves` saves, never two at once. Nothing is deleted.
  */
 export class Maintenance {
   private running: Promise<unknown> = Promise.resolve();
@@ -103,10 +102,7 @@ export class Maintenance {
     this.pruneInjections();
   }
 
-  /**
-   * Counts a save; every `everySaves` saves, maintenance runs in the background. A run already
-   * waiting covers later saves, and save-triggered runs start at most every 15 minutes.
-   */
+  /** Counts a save; every `everySaves` saves a run starts, at most every 15 minutes, unless one already waits. */
   private noteSave(): void {
     this.savesSinceRun += 1;
     const at = this.options.now();
@@ -259,25 +255,7 @@ export class Maintenance {
       const memory = made?.memory ?? merged.memory;
       actions.push({ memory, originalIds: merged.archive.map((a) => a.id) });
       this.ownMerges.add(memory.id);
-      store.insert(memory, {
-        at,
-        action: "created",
-        sessionId: "",
-        detail: `consolidates ${merged.archive.map((a) => a.id).join(", ")} (${made?.how ?? "deterministic merge"})`,
-      });
-      // The merge keeps its oldest member's creation time, so without this its decay clock would
-      // go back to that creation and lose the later writes and repeats behind the originals.
-      if (merged.lastReinforcedAt > merged.memory.createdAt) {
-        store.modify(merged.memory.id, (m) => m, () => ({
-          at: merged.lastReinforcedAt,
-          action: "reinforced",
-          sessionId: "",
-          detail: "carried over from the memories it consolidates",
-        }));
-      }
-      for (const original of merged.archive) {
-        archiveMemory(store, original.id, { at, reason: original.archiveReason, supersededBy: original.supersededBy, detail: `consolidated into ${original.supersededBy}` });
-      }
+      consolidateCluster(store, merged, memory, made?.how ?? "deterministic merge", at);
     }
     return actions;
   }

@@ -6,7 +6,7 @@ import {
   validateRange, validateUlid,
 } from "./validate.js";
 
-type ImportedFields = Omit<MemoryRecord, "createdAt" | "updatedAt"> & {
+export type ImportedFields = Omit<MemoryRecord, "createdAt" | "updatedAt"> & {
   createdAt: number | null;
   updatedAt: number | null;
 };

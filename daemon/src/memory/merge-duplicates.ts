@@ -4,7 +4,7 @@ import type { Logger } from "../logger.js";
 import type { MemoryFilter, MemoryRecords, ScoredMemory } from "../store/store.js";
 import type { VectorStore } from "../store/vector-store.js";
 import { localProjects, type MemoryRecord } from "./memory.js";
-import { archiveMemory } from "./archive-memory.js";
+import { archiveMemory } from "../commands/archive-memory.js";
 
 /** Why a memory was archived when it turned out to repeat an older one. */
 export const DUPLICATE_REASON = "duplicate";

@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { AdminService, InstructionsChannel, ReindexTarget } from "../../../gen/memd/v1/admin_service_pb.js";
 import { InvalidInputError, UnavailableError } from "../errors.js";
 import type { CappedChatModel } from "../llm/spend-cap.js";
-import { validateImported } from "../memory/imported-memory.js";
+import { importMemories } from "../commands/import-memories.js";
+import { purgeArchived } from "../commands/purge-archived.js";
 import type { MaintenanceRunRecord } from "../maintenance/maintenance.js";
 import { kindToPb, memoryFromPb, memoryToPb, timeToPb } from "./convert.js";
 import { decayOverDays } from "../lifecycle/decay.js";
@@ -16,8 +15,6 @@ import { embedderStatus, healthStatus } from "./health.js";
 import { rulesDueForReview } from "./review.js";
 import { instructionsText } from "./instructions.js";
 import { namedProjectFilter } from "./project-resolver.js";
-
-const PURGE_CONFIRMATION = "delete archived memories";
 
 /** DescribeDecay's defaults and bound: a year, drawn for a saved memory's default confidence. */
 const DEFAULT_DECAY_DAYS = 365;
@@ -94,20 +91,7 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     import(req) {
-      // Validate the whole batch before writing any of it, so a bad line changes nothing.
-      const records = req.memories.map((m, index) => {
-        try {
-          return validateImported(memoryFromPb(m), deps.limits);
-        } catch (error) {
-          if (error instanceof Error) error.message = `memory #${index + 1} (${m.id || "no id"}): ${error.message}`;
-          throw error;
-        }
-      });
-      const known = new Set(records.filter((r) => store.seqOf(r.id) !== undefined).map((r) => r.id));
-      const counts = store.importMany(records);
-      // Memories new to this store are checked against it after the answer, a few at a time.
-      deps.contradictions.checkImported(records.filter((r) => !known.has(r.id)).map((r) => r.id));
-      return counts;
+      return importMemories(deps, req.memories, memoryFromPb, (m) => m.id || "no id");
     },
 
     async clean(req) {
@@ -124,16 +108,8 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
     },
 
     purge(req) {
-      if (req.confirm !== PURGE_CONFIRMATION) {
-        throw new InvalidInputError(`purge deletes archived memories for good: confirm with exactly "${PURGE_CONFIRMATION}"`);
-      }
-      fs.mkdirSync(deps.daemon.backupDir, { recursive: true, mode: 0o700 });
-      const stamp = new Date(deps.now()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
-      const backupPath = path.join(deps.daemon.backupDir, `memd-before-purge-${stamp}.db`);
-      const deleted = store.purgeArchived(backupPath);
-      // Their codes and held vectors go too: a new memory may reuse a purged sequence number.
-      deps.embeddings?.forget(deleted);
-      return { deleted: BigInt(deleted.length), backupPath };
+      const { deleted, backupPath } = purgeArchived(deps, deps.daemon.backupDir, req.confirm, deps.now());
+      return { deleted: BigInt(deleted), backupPath };
     },
 
     async *reindex(req, ctx) {
@@ -143,13 +119,11 @@ export function createAdminService(deps: ServiceDeps): ServiceImpl<typeof AdminS
       }
       if (target !== ReindexTarget.VECTORS) {
         const total = BigInt(store.stats().total);
-        // Links and hashes first, a step per turn of the event loop so that other calls go on;
-        // then the keyword index and the copies searches read, from what the steps left.
+        // Links and hashes a step per turn of the event loop, so other calls go on; then the index.
         let done = 0n;
         for (const count of store.relinkInSteps(RELINK_STEP)) {
           done += BigInt(count);
-          // The whole count is reported once, when the index is rebuilt; memories saved meanwhile
-          // are relinked too but not counted in the total.
+          // The full count is reported once the index is rebuilt; memories saved meanwhile are not counted.
           yield { target: ReindexTarget.KEYWORD, done: total > 0n && done >= total ? total - 1n : done, total };
           await new Promise((resolve) => setImmediate(resolve));
           if (ctx.signal.aborted) throw stopped(ctx.signal, "keyword reindex");

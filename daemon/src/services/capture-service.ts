@@ -1,19 +1,15 @@
-import path from "node:path";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
   CaptureOutcome, CaptureService, type CaptureTranscriptRequest, type CaptureTranscriptResponseSchema,
 } from "../../../gen/memd/v1/capture_service_pb.js";
-import type { CaptureCandidate } from "../capture/candidate.js";
-import { extractCandidates, MAX_STAGED_PER_SESSION } from "../capture/extract-candidates.js";
-import { checkTranscriptPath, MAX_TRANSCRIPT_BYTES, readTranscript } from "../capture/read-transcript.js";
+import { checkTranscriptPath } from "../capture/read-transcript.js";
 import { settleTranscript } from "../capture/settle-transcript.js";
-import { type CapturedMemory, saveCandidates } from "../capture/save-candidates.js";
-import { InvalidInputError, UnavailableError } from "../errors.js";
-import { mergeDistilled } from "../llm/distilled-candidates.js";
+import type { CapturedMemory } from "../capture/save-candidates.js";
+import { MAX_LABEL_CHARS, sweepTranscript } from "../commands/sweep-transcript.js";
+import { UnavailableError } from "../errors.js";
 import type { TranscriptDistiller } from "../llm/transcript-distiller.js";
 import type { Logger } from "../logger.js";
-import { GLOBAL_PROJECT } from "../memory/memory.js";
 import { refuseSecretIdentifiers } from "../memory/identifier-secrets.js";
 import { within } from "../within.js";
 import { requestLoggerKey } from "./context.js";
@@ -26,7 +22,6 @@ const OUTCOMES: Record<CapturedMemory["outcome"], CaptureOutcome> = {
   merged: CaptureOutcome.MERGED,
   "already-saved": CaptureOutcome.ALREADY_SAVED,
 };
-const MAX_LABEL_CHARS = 200;
 
 export interface CaptureServiceHandle {
   service: ServiceImpl<typeof CaptureService>;
@@ -40,9 +35,9 @@ export interface CaptureServiceOptions {
 }
 
 /**
- * The transcript sweep. Sweeps run one at a time, in arrival order: a hook's sweep runs after
- * its answer, and the daemon waits for queued ones before it closes the database. Only counts
- * are logged, never what the transcript says.
+ * The transcript sweep (commands/sweep-transcript.ts). Sweeps run one at a time, in arrival
+ * order: a hook's sweep runs after its answer, and the daemon waits for queued ones before it
+ * closes the database.
  */
 export function createCaptureService(deps: ServiceDeps, options: CaptureServiceOptions = {}): CaptureServiceHandle {
   let queue: Promise<void> = Promise.resolve();
@@ -61,68 +56,22 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
   };
 
   const sweep = async (req: CaptureTranscriptRequest, log: Logger): Promise<MessageInitShape<typeof CaptureTranscriptResponseSchema>> => {
-    const started = performance.now();
-    const read = await readTranscript(req.transcriptPath, MAX_TRANSCRIPT_BYTES, req.sessionId.trim());
-    if (read.linesRead > 0 && read.malformedLines === read.linesRead) {
-      throw new InvalidInputError(
-        `${req.transcriptPath} is not a JSON Lines transcript: none of its ${read.linesRead} lines is a JSON object`,
-      );
-    }
-    const sessionId = req.sessionId.trim() || read.sessionId || path.basename(req.transcriptPath).replace(/\.[^.]*$/, "");
-    // The project comes from the request, else from where the session ran; edited files are
-    // named relative to where the session ran.
-    const recordedCwd = path.isAbsolute(read.cwd) ? read.cwd : "";
-    const project = deps.resolveProject({ project: req.project, cwd: req.cwd || recordedCwd }) ?? GLOBAL_PROJECT;
-    // Codex's hooks carry no exit code (agent-hooks/shell-failure.ts): its failed commands are
-    // read from the rollout. Other agents' hooks save theirs as they happen.
-    const extracted = extractCandidates(read.events, recordedCwd || req.cwd, { shellFailures: req.sourceAgent === "codex" });
-    const candidates = options.distiller ? await withDistilled(options.distiller, read.events, extracted, log) : extracted;
-    const result = saveCandidates(candidates, {
-      store: deps.store,
-      newId: deps.newId,
-      now: deps.now(),
-      limits: deps.limits,
-      project,
-      sessionId,
-      sourceAgent: req.sourceAgent.trim().slice(0, MAX_LABEL_CHARS),
-      contradictions: deps.contradictions,
-    });
-    const count = (outcome: CapturedMemory["outcome"]) => result.captured.filter((c) => c.outcome === outcome).length;
-    const created = count("created");
-    log.info(
-      {
-        trigger: req.trigger.slice(0, MAX_LABEL_CHARS),
-        sessionId,
-        project,
-        linesRead: read.linesRead,
-        malformedLines: read.malformedLines,
-        truncated: read.truncated,
-        candidates: candidates.length,
-        distilled: candidates.length - extracted.length,
-        created,
-        merged: count("merged"),
-        alreadySaved: count("already-saved"),
-        overLimit: result.overLimit,
-        invalid: result.invalid,
-        ms: Math.round(performance.now() - started),
-      },
-      "transcript swept",
-    );
+    const swept = await sweepTranscript({ ...deps, distiller: options.distiller ?? null }, req, log);
     return {
       accepted: true,
-      sessionId,
-      project,
-      memories: result.captured.map((c) => ({
+      sessionId: swept.sessionId,
+      project: swept.project,
+      memories: swept.captured.map((c) => ({
         memory: memoryToPb(c.memory),
         outcome: OUTCOMES[c.outcome],
         reason: c.candidate.reason,
         line: c.candidate.line,
         contradictions: (c.contradictions ?? []).map((found) => contradictionToPb(found, deps.store)),
       })),
-      linesRead: read.linesRead,
-      malformedLines: read.malformedLines,
-      overLimit: result.overLimit,
-      truncated: read.truncated,
+      linesRead: swept.linesRead,
+      malformedLines: swept.malformedLines,
+      overLimit: swept.overLimit,
+      truncated: swept.truncated,
     };
   };
 
@@ -157,27 +106,4 @@ export function createCaptureService(deps: ServiceDeps, options: CaptureServiceO
       draining = true;
     },
   };
-}
-
-/**
- * The rule-based candidates plus the model's new ones. The model's are all staged, so when the
- * rules alone fill the session's staged cap the call is not made; on any failure the rules'
- * candidates stand alone.
- */
-async function withDistilled(
-  distiller: TranscriptDistiller,
-  events: Parameters<TranscriptDistiller["distill"]>[0],
-  extracted: CaptureCandidate[],
-  log: Logger,
-): Promise<CaptureCandidate[]> {
-  const stagedByRules = extracted.filter((c) => !(c.kind === "preference" && c.source === "user")).length;
-  if (stagedByRules >= MAX_STAGED_PER_SESSION) return extracted;
-  try {
-    const outcome = await distiller.distill(events);
-    if (outcome.ok) return mergeDistilled(extracted, outcome.candidates);
-    log.warn({ model: distiller.label, reason: outcome.reason }, "transcript distillation failed; the rule-based candidates stand alone");
-  } catch (error) {
-    log.warn({ model: distiller.label, reason: error instanceof Error ? error.message : String(error) }, "transcript distillation failed; the rule-based candidates stand alone");
-  }
-  return extracted;
 }

@@ -4,18 +4,13 @@ import {
   MemoryService, SearchMode, type SearchRequest, type SearchResponseSchema, type UpdateRequest,
 } from "../../../gen/memd/v1/memory_service_pb.js";
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
-import { applyPatch } from "../memory/apply-patch.js";
 import { withAuthor } from "../memory/author.js";
-import { GLOBAL_PROJECT, type MemoryPatch, type MemoryRecord, type MemoryStatus, localProjects } from "../memory/memory.js";
-import { promoteMemory, rejectMemory, restoreMemory, supersedeMemory } from "../memory/corrections.js";
-import { DUPLICATE_REASON, mergeExactDuplicate } from "../memory/merge-duplicates.js";
-import { buildMemory } from "../memory/new-memory.js";
+import { GLOBAL_PROJECT, type MemoryPatch, type MemoryStatus, localProjects } from "../memory/memory.js";
 import type { InjectionTally } from "../injections/injection.js";
 import { recallReason, recalledText } from "../injections/recalled-text.js";
 import { hybridSearch } from "../recall/hybrid-search.js";
 import { vectorWaitMs } from "../recall/vector-wait.js";
 import { recall } from "../recall/recall.js";
-import { redact } from "../redact/redact-secrets.js";
 import { validateId } from "../memory/validate.js";
 import { within } from "../within.js";
 import type { MemoryFilter } from "../store/store.js";
@@ -32,7 +27,12 @@ import { syncSkillProposals } from "./skill-service.js";
 import { briefSession, suggestPointers } from "./suggest.js";
 import { injectionCaller } from "./injection-caller.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
-import { archiveMemory } from "../memory/archive-memory.js";
+import { claimChain } from "../memory/claim-chain.js";
+import { archiveOnRequest, restoreArchived } from "../commands/archive-memory.js";
+import { promoteStaged, rejectStaged } from "../commands/review-staged.js";
+import { checkpointMemory, saveMemory } from "../commands/save-memory.js";
+import { supersedeClaim } from "../commands/supersede-memory.js";
+import { updateMemory } from "../commands/update-memory.js";
 import { namedProjectFilter } from "./project-resolver.js";
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -45,8 +45,6 @@ const MAX_SEARCH_LIMIT = 100;
 const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
 /** The changes that take a memory out of use: History marks how often it had been injected before each. */
 const RETIRING_ACTIONS = new Set(["archived", "superseded", "rejected"]);
-/** How long a Save with wait_for_vector waits before answering with vector_ready = false. */
-const SAVED_VECTOR_WAIT_MS = 60_000;
 
 export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof MemoryService> {
   const { store, now, limits } = deps;
@@ -56,19 +54,6 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     const memory = store.get(id);
     if (!memory) throw new NotFoundError(`no memory has id ${id}`);
     return memory;
-  };
-
-  /** The end of the chain of corrections a claim belongs to. */
-  const currentClaim = (memory: MemoryRecord): string => {
-    let current = memory;
-    const seen = new Set([memory.id]);
-    while (current.supersededBy !== "" && !seen.has(current.supersededBy)) {
-      const next = store.get(current.supersededBy);
-      if (!next) break;
-      seen.add(next.id);
-      current = next;
-    }
-    return current.id;
   };
 
   /** Search in the requested mode; `timing` gathers the wait for the query's embedding and the search work done during it. */
@@ -132,7 +117,8 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
   return {
     async save(req) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
-      const memory = buildMemory(
+      const saved = await saveMemory(
+        deps,
         {
           content: req.content,
           kind: kindFromPb(req.kind, "fact"),
@@ -154,23 +140,15 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
           expiresAt: timeFromPb("expire_time", req.expireTime),
           reviewAt: timeFromPb("review_time", req.reviewTime),
         },
-        deps.newId(),
         now(),
-        limits,
+        req.waitForVector,
       );
-      const merged = mergeExactDuplicate(store, memory);
-      if (merged) return { memory: memoryToPb(merged), vectorReady: false, mergedInto: merged.id };
-      const detection = deps.contradictions.detect(memory);
-      const seq = store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "" });
-      const contradictions = deps.contradictions.record(memory, detection, "save").map((c) => contradictionToPb(c, store));
-      const vectorReady = req.waitForVector && deps.embeddings ? await deps.embeddings.waitForVector(seq, SAVED_VECTOR_WAIT_MS) : false;
-      // Near-duplicates are found once the vector exists; a caller that waited for it learns the outcome.
-      const stored = vectorReady ? store.get(memory.id) : undefined;
-      if (stored?.archiveReason === DUPLICATE_REASON && stored.supersededBy !== "") {
-        const target = store.get(stored.supersededBy);
-        if (target) return { memory: memoryToPb(target), vectorReady, mergedInto: target.id, contradictions };
-      }
-      return { memory: memoryToPb(memory), vectorReady, contradictions };
+      return {
+        memory: memoryToPb(saved.memory),
+        vectorReady: saved.vectorReady,
+        mergedInto: saved.mergedInto ?? undefined,
+        contradictions: saved.contradictions.map((c) => contradictionToPb(c, store)),
+      };
     },
 
     get(req) {
@@ -178,27 +156,11 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     update(req) {
-      const id = validateId(req.id);
-      const patch = patchFromRequest(req);
-      if (Object.keys(patch).length === 0) {
-        throw new InvalidInputError("update changes nothing: set at least one field besides id");
-      }
-      const at = now();
-      // The previous version stays in the history: updates never lose what was there.
-      const memory = store.modify(
-        id,
-        (current) => applyPatch(current, patch, at, limits),
-        (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ content: current.content, problem: current.problem, solution: current.solution, concepts: current.concepts, files: current.files, confidence: current.confidence, kind: current.kind }) }),
-      );
-      return { memory: memoryToPb(memory) };
+      return { memory: memoryToPb(updateMemory(store, limits, req.id, patchFromRequest(req), now())) };
     },
 
     archive(req) {
-      const id = validateId(req.id);
-      const at = now();
-      const reason = redact(req.reason.trim());
-      const memory = archiveMemory(store, id, { at, reason, keepArchived: true });
-      return { memory: memoryToPb(memory) };
+      return { memory: memoryToPb(archiveOnRequest(store, req.id, req.reason, now())) };
     },
 
     list(req) {
@@ -228,8 +190,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     async search(req, context) {
-      // How long the daemon took, and how much of it went to embedding the query, so a
-      // client can tell search time from the embedder's (Server-Timing, as browsers show it).
+      // Server-Timing tells a client search time from the embedder's.
       const started = performance.now();
       const timing = { embed: 0, overlap: 0 };
       try {
@@ -286,30 +247,17 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     supersede(req) {
-      const id = validateId(req.id);
-      const at = now();
-      const result = store.supersede(
-        id,
-        (old) =>
-          supersedeMemory(
-            old,
-            {
-              content: req.content,
-              reason: req.reason,
-              kind: kindFromPb(req.kind),
-              concepts: req.concepts,
-              files: req.files,
-              sessionId: req.sessionId,
-              sourceAgent: req.sourceAgent,
-              provenance: provenanceFromPb(req.provenance),
-            },
-            deps.newId(),
-            at,
-            limits,
-            currentClaim(old),
-          ),
-        { at, action: "superseded", sessionId: req.sessionId, detail: redact(req.reason.trim()) },
-      );
+      const correction = {
+        content: req.content,
+        reason: req.reason,
+        kind: kindFromPb(req.kind),
+        concepts: req.concepts,
+        files: req.files,
+        sessionId: req.sessionId,
+        sourceAgent: req.sourceAgent,
+        provenance: provenanceFromPb(req.provenance),
+      };
+      const result = supersedeClaim(store, deps, req.id, correction, now());
       return { memory: memoryToPb(result.next), superseded: memoryToPb(result.old) };
     },
 
@@ -317,23 +265,7 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
       const start = getOrThrow(req.id);
       // The injections of answers already given are in the record before it is read.
       await deps.recorder.settled();
-      const chain = [start];
-      // The seen set guards against a cycle in imported data.
-      const seen = new Set([start.id]);
-      for (let m = start; m.supersedes && !seen.has(m.supersedes); ) {
-        const older = store.get(m.supersedes);
-        if (!older) break;
-        seen.add(older.id);
-        chain.unshift(older);
-        m = older;
-      }
-      for (let m = start; m.supersededBy && !seen.has(m.supersededBy); ) {
-        const newer = store.get(m.supersededBy);
-        if (!newer) break;
-        seen.add(newer.id);
-        chain.push(newer);
-        m = newer;
-      }
+      const chain = claimChain(store, start);
       const events = store.events(chain.map((m) => m.id));
       const tallyToPb = (t: InjectionTally) => ({ memoryId: t.memoryId, count: t.count, lastTime: timeToPb(t.lastAt), lastSessionId: t.lastSessionId, lastAgent: t.lastAgent });
       const injected = store.injectionLog.tallies(chain.map((m) => m.id), now());
@@ -352,18 +284,11 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     promote(req) {
-      const id = validateId(req.id);
-      const at = now();
-      const memory = store.modify(id, (current) => promoteMemory(current, at), () => ({ at, action: "promoted", sessionId: "", detail: "by a person" }));
-      return { memory: memoryToPb(memory) };
+      return { memory: memoryToPb(promoteStaged(store, req.id, now())) };
     },
 
     reject(req) {
-      const id = validateId(req.id);
-      const at = now();
-      const reason = redact(req.reason.trim());
-      const memory = store.modify(id, (current) => rejectMemory(current, reason, at), () => ({ at, action: "rejected", sessionId: "", detail: reason }));
-      return { memory: memoryToPb(memory) };
+      return { memory: memoryToPb(rejectStaged(store, req.id, req.reason, now())) };
     },
 
     graph(req) {
@@ -379,39 +304,24 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     restore(req) {
-      const id = validateId(req.id);
-      const at = now();
-      const memory = store.modify(
-        id,
-        (current) => restoreMemory(current, at),
-        (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ by: "a person", changed: ["status"], replaced: { status: current.status, archiveReason: current.archiveReason } }) }),
-      );
-      return { memory: memoryToPb(memory) };
+      return { memory: memoryToPb(restoreArchived(store, req.id, now())) };
     },
 
     checkpoint(req) {
       const project = deps.resolveProject(req) ?? GLOBAL_PROJECT;
-      const memory = buildMemory(
-        {
-          content: req.summary,
-          kind: kindFromPb(req.kind, "episode"),
-          project,
-          problem: req.problem,
-          solution: req.solution,
-          concepts: req.concepts,
-          files: req.files,
-          provenance: "checkpoint",
-          sessionId: req.sessionId,
-          sourceAgent: req.sourceAgent,
-        },
-        deps.newId(),
-        now(),
-        limits,
-      );
-      const detection = deps.contradictions.detect(memory);
-      store.insert(memory, { at: memory.createdAt, action: "created", sessionId: memory.sessionId, detail: "checkpoint" });
-      const contradictions = deps.contradictions.record(memory, detection, "checkpoint").map((c) => contradictionToPb(c, store));
-      return { memory: memoryToPb(memory), contradictions };
+      const input = {
+        content: req.summary,
+        kind: kindFromPb(req.kind, "episode"),
+        project,
+        problem: req.problem,
+        solution: req.solution,
+        concepts: req.concepts,
+        files: req.files,
+        sessionId: req.sessionId,
+        sourceAgent: req.sourceAgent,
+      };
+      const { memory, contradictions } = checkpointMemory(deps, input, now());
+      return { memory: memoryToPb(memory), contradictions: contradictions.map((c) => contradictionToPb(c, store)) };
     },
 
     sync(req, ctx) {
@@ -479,10 +389,7 @@ interface SearchTiming {
   overlap: number;
 }
 
-/**
- * A Server-Timing header value: the wait for the query's embedding, the rest of the search
- * after it, and the search work (keyword and graph) that ran during the wait.
- */
+/** A Server-Timing header value: the embedding wait, the search after it, and the search work that overlapped the wait. */
 function serverTiming(timing: SearchTiming, totalMs: number): string {
   const parts = [`embed;dur=${timing.embed.toFixed(3)}`, `search;dur=${Math.max(0, totalMs - timing.embed).toFixed(3)}`];
   if (timing.overlap > 0) parts.push(`overlap;dur=${timing.overlap.toFixed(3)}`);

@@ -4,13 +4,11 @@ import { buildMemory } from "../memory/new-memory.js";
 import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { FileEdit } from "./file-edit.js";
-import { archiveMemory } from "../memory/archive-memory.js";
+import { archiveMemory } from "../commands/archive-memory.js";
 
 /**
- * What a person's change of a vault file does to the memory it stands for, each step recorded
- * in the history with provenance human and the file it came from: an edit updates the memory
- * (the history keeps the values it replaced), a new file makes one, a deleted file archives it.
- * The vault watcher decides which applies; these only write the store.
+ * What a person's change of a vault file writes (the watcher decides which applies), each recorded
+ * with provenance human and the file: an edit updates, a new file creates, a deletion archives.
  */
 export interface VaultEditTarget {
   store: MemoryRecords;
