@@ -7,7 +7,7 @@ import { boundedCount } from "./bounded-count.js";
 import { contradictionToPb, resolutionFromPb } from "./contradiction-convert.js";
 import { memoryToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
-import { decodePageToken, encodePageToken } from "./page-token.js";
+import { pageByRowId } from "./page-token.js";
 import { namedProjectFilter } from "./project-resolver.js";
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -20,18 +20,10 @@ export function createContradictionService(deps: ServiceDeps): ServiceImpl<typeo
     listContradictions(req) {
       const pageSize = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
       const projects = localProjects(namedProjectFilter(deps.resolveProject, req.project));
-      const after = decodePageToken(req.pageToken);
-      const beforeId = after === undefined ? undefined : Number(after);
-      if (beforeId !== undefined && !Number.isSafeInteger(beforeId)) {
-        throw new InvalidInputError("page_token is not one this daemon issued: pass next_page_token unchanged");
-      }
-      // One extra row tells whether another page follows.
-      const rows = store.contradictions.list({ projects, settled: req.includeSettled, limit: pageSize + 1, beforeId });
-      const page = rows.slice(0, pageSize);
-      const last = page.at(-1);
+      const { rows, nextPageToken } = pageByRowId(req.pageToken, pageSize, (beforeId, limit) => store.contradictions.list({ projects, settled: req.includeSettled, limit, beforeId }));
       return {
-        contradictions: page.map((c) => contradictionToPb(c, store)),
-        nextPageToken: rows.length > pageSize && last ? encodePageToken(String(last.id)) : "",
+        contradictions: rows.map((c) => contradictionToPb(c, store)),
+        nextPageToken,
         openCount: store.contradictions.countOpen(projects),
       };
     },

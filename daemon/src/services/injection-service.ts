@@ -1,12 +1,11 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { InjectionKind as PbInjectionKind, type InjectionService } from "../../../gen/memd/v1/injection_service_pb.js";
-import { InvalidInputError } from "../errors.js";
 import type { InjectionKind, InjectionRecord } from "../injections/injection.js";
 import { DAY_MS } from "../lifecycle/half-lives.js";
 import { boundedCount } from "./bounded-count.js";
 import { kindToPb, timeFromPb, timeToPb } from "./convert.js";
 import type { ServiceDeps } from "./deps.js";
-import { decodePageToken, encodePageToken } from "./page-token.js";
+import { pageByRowId } from "./page-token.js";
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
@@ -34,27 +33,19 @@ export function createInjectionService(deps: ServiceDeps): ServiceImpl<typeof In
   return {
     async listInjections(req) {
       const limit = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-      const after = decodePageToken(req.pageToken);
-      const beforeId = after === undefined ? undefined : Number(after);
-      if (beforeId !== undefined && !Number.isSafeInteger(beforeId)) {
-        throw new InvalidInputError("page_token is not one this daemon issued: pass next_page_token unchanged");
-      }
       await deps.recorder.settled();
-      const records = log.list({
-        sessionId: req.sessionId === "" ? undefined : req.sessionId,
-        agent: filter(req.agent),
-        since: orUndefined(timeFromPb("since", req.since)),
-        until: orUndefined(timeFromPb("until", req.until)),
-        onlyInjected: req.onlyInjected,
-        beforeId,
-        limit: limit + 1,
-      });
-      const page = records.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        injections: page.map(injectionToPb),
-        nextPageToken: records.length > limit && last ? encodePageToken(String(last.id)) : "",
-      };
+      const { rows, nextPageToken } = pageByRowId(req.pageToken, limit, (beforeId, rowLimit) =>
+        log.list({
+          sessionId: req.sessionId === "" ? undefined : req.sessionId,
+          agent: filter(req.agent),
+          since: orUndefined(timeFromPb("since", req.since)),
+          until: orUndefined(timeFromPb("until", req.until)),
+          onlyInjected: req.onlyInjected,
+          beforeId,
+          limit: rowLimit,
+        }),
+      );
+      return { injections: rows.map(injectionToPb), nextPageToken };
     },
 
     async listInjectionSessions(req) {

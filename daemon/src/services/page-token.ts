@@ -5,6 +5,8 @@ export function encodePageToken(lastId: string): string {
   return Buffer.from(JSON.stringify({ after: lastId })).toString("base64url");
 }
 
+const NOT_ISSUED = "page_token is not one this daemon issued: pass next_page_token unchanged";
+
 export function decodePageToken(token: string): string | undefined {
   if (token === "") return undefined;
   try {
@@ -13,5 +15,17 @@ export function decodePageToken(token: string): string | undefined {
   } catch {
     // Reported below as an invalid token.
   }
-  throw new InvalidInputError("page_token is not one this daemon issued: pass next_page_token unchanged");
+  throw new InvalidInputError(NOT_ISSUED);
+}
+
+/** A page of rows numbered newest first: the rows before the token's id, at most `size`, and the token of the next page. */
+export function pageByRowId<T extends { id: number }>(token: string, size: number, read: (beforeId: number | undefined, limit: number) => T[]): { rows: T[]; nextPageToken: string } {
+  const after = decodePageToken(token);
+  const beforeId = after === undefined ? undefined : Number(after);
+  if (beforeId !== undefined && !Number.isSafeInteger(beforeId)) throw new InvalidInputError(NOT_ISSUED);
+  // One extra row tells whether another page follows.
+  const rows = read(beforeId, size + 1);
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return { rows: page, nextPageToken: rows.length > size && last ? encodePageToken(String(last.id)) : "" };
 }
