@@ -11,11 +11,13 @@ interface Posting {
 }
 
 interface Entry {
+  project: string;
   postings: Posting[];
 }
 
 export class ClaimIndex {
-  private readonly postings = new Map<string, Posting>();
+  /** Each project's keys. */
+  private readonly projects = new Map<string, Map<string, Posting>>();
   private readonly entries = new Map<string, Entry>();
 
   /** How many memories are filed. */
@@ -26,28 +28,29 @@ export class ClaimIndex {
   /** Files a memory under its keys, in place of what it was filed under before. */
   set(id: string, project: string, keys: Iterable<string>): void {
     this.delete(id);
+    let filed = this.projects.get(project);
+    if (!filed) this.projects.set(project, (filed = new Map()));
     const postings: Posting[] = [];
     for (const key of keys) {
-      const filed = postingKey(project, key);
-      let posting = this.postings.get(filed);
-      if (!posting) {
-        posting = { key: filed, ids: new Set() };
-        this.postings.set(filed, posting);
-      }
+      let posting = filed.get(key);
+      if (!posting) filed.set(key, (posting = { key, ids: new Set() }));
       posting.ids.add(id);
       postings.push(posting);
     }
-    if (postings.length > 0) this.entries.set(id, { postings });
+    if (postings.length > 0) this.entries.set(id, { project, postings });
+    else if (filed.size === 0) this.projects.delete(project);
   }
 
   delete(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
+    const filed = this.projects.get(entry.project) as Map<string, Posting>;
     for (const posting of entry.postings) {
       posting.ids.delete(id);
-      if (posting.ids.size === 0) this.postings.delete(posting.key);
+      if (posting.ids.size === 0) filed.delete(posting.key);
     }
+    if (filed.size === 0) this.projects.delete(entry.project);
   }
 
   /**
@@ -59,9 +62,11 @@ export class ClaimIndex {
    */
   lookup(keys: ReadonlyMap<string, number>, projects: readonly string[], limit: number): string[] {
     const postings: [Posting, number][] = [];
-    for (const [key, evidence] of keys) {
-      for (const project of projects) {
-        const posting = this.postings.get(postingKey(project, key));
+    for (const project of projects) {
+      const filed = this.projects.get(project);
+      if (!filed) continue;
+      for (const [key, evidence] of keys) {
+        const posting = filed.get(key);
         if (posting) postings.push([posting, evidence]);
       }
     }
@@ -94,8 +99,4 @@ function add(hit: { score: number; evidence: number }, weight: number, evidence:
   hit.score += weight;
   hit.evidence += evidence;
   return before < 1 && hit.evidence >= 1;
-}
-
-function postingKey(project: string, key: string): string {
-  return `${project}\u0000${key}`;
 }

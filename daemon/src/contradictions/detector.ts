@@ -44,12 +44,12 @@ export interface ContradictionDetector {
 }
 
 /** Memories judged per write at most: each one's claims are read (or taken from the cache). */
-const CANDIDATES = 8;
+const CANDIDATES = 5;
 /** Memories holding a phrase the written one says is gone, judged besides. */
 const GONE_CANDIDATES = 6;
 /** Reported at most, per write. */
 const MAX_FOUND = 3;
-/** Claims of recently judged memories, by id and update time: a project's memories are judged again and again. */
+/** Claims of recently judged memories: a project's memories are judged again and again. */
 const CACHED_CLAIMS = 4096;
 /** Active memories read per page while every one is filed after start. */
 const FILE_PAGE = 20;
@@ -57,18 +57,22 @@ const FILE_PAGE = 20;
 type DetectorStore = Pick<MemorySearch, "searchKeywordScopes"> & Pick<MemoryRecords, "get" | "list">;
 
 export function createContradictionDetector(store: DetectorStore): ContradictionDetector {
-  const cache = new Map<string, MemoryClaims>();
+  // By id, with the update time they were read at; a memory changed is dropped when the change
+  // feed tells of it (changed), so that a memory filed in the index can be judged from here unread.
+  const cache = new Map<string, { updatedAt: number; claims: MemoryClaims }>();
+  const cached = (id: string): MemoryClaims | undefined => {
+    const hit = cache.get(id);
+    if (!hit) return undefined;
+    // Most recently used last, so the oldest entry is the first to go.
+    cache.delete(id);
+    cache.set(id, hit);
+    return hit.claims;
+  };
   const claimsOf = (memory: MemoryRecord): MemoryClaims => {
-    const key = `${memory.id}@${memory.updatedAt}`;
-    const cached = cache.get(key);
-    if (cached) {
-      // Most recently used last, so the oldest entry is the first to go.
-      cache.delete(key);
-      cache.set(key, cached);
-      return cached;
-    }
+    const hit = cache.get(memory.id);
+    if (hit?.updatedAt === memory.updatedAt) return cached(memory.id) as MemoryClaims;
     const claims = readClaims(memory.content);
-    cache.set(key, claims);
+    cache.set(memory.id, { updatedAt: memory.updatedAt, claims });
     if (cache.size > CACHED_CLAIMS) cache.delete(cache.keys().next().value as string);
     return claims;
   };
@@ -90,7 +94,10 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
     },
 
     changed(ids) {
-      for (const id of ids) pending.add(id);
+      for (const id of ids) {
+        pending.add(id);
+        cache.delete(id);
+      }
     },
 
     get indexing() {
@@ -133,11 +140,17 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
       }
       const found: DetectedContradiction[] = [];
       for (const id of ids) {
-        const other = store.get(id);
-        if (!other || other.id === memory.id || other.status !== "active" || !projects.includes(other.project)) continue;
+        if (id === memory.id) continue;
+        // A memory is read only when its claims are not at hand, or when it contradicts.
+        let other = cache.has(id) ? undefined : store.get(id);
+        const otherClaims = other ? claimsOf(other) : cached(id);
+        if (!otherClaims) continue;
+        const finding = judgeContradiction(claims, otherClaims);
+        if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
+        other ??= store.get(id);
+        if (!other || other.status !== "active" || !projects.includes(other.project)) continue;
         if (!judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
-        const finding = judgeContradiction(claims, claimsOf(other));
-        if (finding && finding.score >= POSSIBLE_CONTRADICTION) found.push({ other, finding });
+        found.push({ other, finding });
       }
       found.sort((a, b) => b.finding.score - a.finding.score || a.other.id.localeCompare(b.other.id));
       return {
