@@ -73,4 +73,18 @@ describe("the contradiction watch's index of claims (a real SQLite store)", () =
     contradictions.record(first, { likely: [], possible: [] }, "save");
     expect(contradictions.detect(memory("The db port is 5433 now.")).likely.map((f) => f.other.id)).toEqual([first.id]);
   });
+
+  it("checks imported memories against each other, and files each one it checks for the writes after", async () => {
+    const contradictions = startWatch();
+    const clerk = memory("Auth is Clerk, not custom JWT.");
+    const auth0 = memory("Auth moved to Auth0 last sprint.");
+    const archived = { ...memory("Auth is Okta."), status: "archived" as const };
+    store.importMany([clerk, auth0, archived]);
+    contradictions.checkImported([clerk.id, auth0.id, archived.id]);
+    await contradictions.idle();
+    const recorded = store.contradictions.list({ settled: false, limit: 10 });
+    expect(recorded.map((c) => [c.memoryId, c.otherId].sort())).toEqual([[clerk.id, auth0.id].sort()]);
+    const later = contradictions.detect(memory("Auth is Keycloak now."));
+    expect(later.likely.map((f) => f.other.id).sort()).toEqual([clerk.id, auth0.id].sort());
+  });
 });

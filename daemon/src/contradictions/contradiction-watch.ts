@@ -53,7 +53,8 @@ interface PendingJudgement {
 
 export class ContradictionWatch {
   private readonly detector;
-  private readonly imported: string[] = [];
+  /** Imported memories waiting to be checked, in order; each is filed in the index as it is checked. */
+  private readonly imported = new Set<string>();
   private working: { cancel(): void } | undefined;
   private readonly unsubscribe: () => void;
   private readonly judgements: PendingJudgement[] = [];
@@ -110,7 +111,7 @@ export class ContradictionWatch {
   /** Checks imported memories against the store, a few per turn of the event loop. */
   checkImported(ids: readonly string[]): void {
     if (this.closed || ids.length === 0) return;
-    this.imported.push(...ids);
+    for (const id of ids) this.imported.add(id);
     this.workSoon();
   }
 
@@ -126,7 +127,7 @@ export class ContradictionWatch {
     this.unsubscribe();
     this.working?.cancel();
     this.working = undefined;
-    this.imported.length = 0;
+    this.imported.clear();
     this.judgements.length = 0;
     await this.judging;
     this.wake();
@@ -154,10 +155,11 @@ export class ContradictionWatch {
       this.working = undefined;
       const started = performance.now();
       const until = started + STEP_MS;
-      // Filed first, so that imported memories are checked against each other too.
-      const locked = !this.detector.indexStep(until) && !this.checkImportedStep(until);
+      // Imported memories are filed as they are checked (record), not read twice; so each is
+      // checked against those imported before it.
+      const locked = !this.detector.indexStep(until, (id) => this.imported.has(id)) && !this.checkImportedStep(until);
       if (this.closed) return;
-      if (this.detector.indexing || this.imported.length > 0) this.workSoon(locked ? LOCKED_RETRY_MS : IMPORT_REST * (performance.now() - started));
+      if (this.detector.indexing || this.imported.size > 0) this.workSoon(locked ? LOCKED_RETRY_MS : IMPORT_REST * (performance.now() - started));
       else this.wake();
     };
     // A timer and an immediate are cleared by different functions: clearImmediate given a timer
@@ -174,23 +176,22 @@ export class ContradictionWatch {
   /** Checks the next imported memories, at least one, until `until` (performance.now()); false when the database was locked. */
   private checkImportedStep(until: number): boolean {
     let found = 0;
-    const step = this.imported.splice(0, IMPORT_STEP);
-    for (const [i, id] of step.entries()) {
-      if (i > 0 && performance.now() > until) {
-        this.imported.unshift(...step.slice(i));
-        break;
-      }
+    let checked = 0;
+    for (const id of this.imported) {
+      if (checked === IMPORT_STEP || (checked > 0 && performance.now() > until)) break;
       try {
         const memory = this.options.store.get(id);
-        if (!memory || (memory.status !== "active" && memory.status !== "staged")) continue;
-        found += this.record(memory, this.detect(memory), "import").length;
+        if (memory && (memory.status === "active" || memory.status === "staged")) found += this.record(memory, this.detect(memory), "import").length;
+        // Not recorded, so not filed: filed (or taken out of the index) as any changed memory is.
+        else this.detector.changed([id]);
       } catch (error) {
         if (!isDatabaseLocked(error)) throw error;
         // Another process holds the write lock (a backup, a sqlite3 shell): the rest waits, and the daemon goes on.
-        this.imported.unshift(...step.slice(i));
-        this.options.logger.warn({ retryInMs: LOCKED_RETRY_MS, waiting: this.imported.length }, "checking imported memories for contradictions paused: the database is locked by another process");
+        this.options.logger.warn({ retryInMs: LOCKED_RETRY_MS, waiting: this.imported.size }, "checking imported memories for contradictions paused: the database is locked by another process");
         return false;
       }
+      this.imported.delete(id);
+      checked += 1;
     }
     if (found > 0) this.options.logger.info({ found }, "imported memories contradict stored ones");
     return true;
@@ -229,7 +230,7 @@ export class ContradictionWatch {
   }
 
   private isIdle(): boolean {
-    return this.imported.length === 0 && !this.detector.indexing && !this.working && this.judgements.length === 0 && this.judging === null;
+    return this.imported.size === 0 && !this.detector.indexing && !this.working && this.judgements.length === 0 && this.judging === null;
   }
 
   private wake(): void {

@@ -37,8 +37,12 @@ export interface ContradictionDetector {
   file(memory: MemoryRecord): void;
   /** Notes memories changed by a write, to be filed again by indexStep. */
   changed(ids: Iterable<string>): void;
-  /** Files changed memories, and the next of those stored before start, until `until` (performance.now()); false once none wait. */
-  indexStep(until: number): boolean;
+  /**
+   * Files changed memories, and the next of those stored before start, until `until`
+   * (performance.now()); false once none wait. A changed memory that `filedElsewhere` names is
+   * left to its caller, who files it (an imported memory, filed as it is checked).
+   */
+  indexStep(until: number, filedElsewhere: (id: string) => boolean): boolean;
   /** Whether memories wait to be filed. */
   readonly indexing: boolean;
 }
@@ -104,11 +108,11 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
       return pending.size > 0 || filedDownTo !== null;
     },
 
-    indexStep(until) {
+    indexStep(until, filedElsewhere) {
       for (const id of pending) {
         if (performance.now() > until) return true;
         pending.delete(id);
-        fileAsStored(store.get(id), id);
+        if (!filedElsewhere(id)) fileAsStored(store.get(id), id);
       }
       while (filedDownTo !== null) {
         if (performance.now() > until) return true;
