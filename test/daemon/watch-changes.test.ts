@@ -81,6 +81,17 @@ describe("ChangeService.WatchChanges", () => {
     expect(changesOf(all)).toEqual([{ kind: RecordKind.MEMORY_EVENT, change: ChangeKind.CREATED, memoryId: saved?.id, project: "shop" }]);
   });
 
+  it("streams an injection memd recorded once it is stored, after the answer that made it", async () => {
+    const stop = new AbortController();
+    const messages = await watch(daemon.clients.changes.watchChanges({ kinds: [RecordKind.INJECTION] }, { signal: stop.signal }));
+    await daemon.clients.memory.brief({ sessionId: "s-watched", sourceAgent: "claude-code", project: "shop", via: "SessionStart" });
+    const all = await readUntil(messages, (so) => changesOf(so).length > 0);
+    stop.abort();
+    const [recorded] = (await daemon.clients.injections.listInjections({ sessionId: "s-watched" })).injections;
+    expect(all.flatMap((m) => m.changes.map((c) => c.id))).toEqual([String(recorded?.id)]);
+    expect(changesOf(all)).toEqual([{ kind: RecordKind.INJECTION, change: ChangeKind.CREATED, memoryId: "", project: "shop" }]);
+  });
+
   it("refuses a kind it does not know with invalid_argument", async () => {
     const error = await endOf(daemon.clients.changes.watchChanges({ kinds: [RecordKind.MEMORY, 99 as RecordKind] })[Symbol.asyncIterator]());
     expect(error.code).toBe(Code.InvalidArgument);

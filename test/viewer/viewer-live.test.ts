@@ -101,6 +101,22 @@ describeUnless(chromiumMissing, "the web viewer, live", () => {
     await page.context().close();
   });
 
+  it("shows what an agent is told on the open Injections page as memd tells it, without a reload", async () => {
+    const who = { sessionId: "s-live-injections", sourceAgent: "codex", project: "shop" };
+    await viewer.daemon.clients.memory.brief({ ...who, via: "SessionStart" });
+    const page = await viewer.signedIn(`#/injections/${who.sessionId}`);
+    await waitUntilLive(page);
+    const told = page.getByRole("list", { name: "What the agent was told, oldest first" });
+    await expect.poll(() => told.locator(":scope > li").count(), ARRIVES).toBe(1);
+    await page.evaluate(() => Object.assign(globalThis, { memdNotReloaded: true }));
+    await viewer.daemon.clients.memory.suggest({ ...who, query: "Which payment provider do we use?", via: "UserPromptSubmit" });
+    await expect.poll(() => told.locator(":scope > li").count(), ARRIVES).toBe(2);
+    expect(await told.locator(":scope > li").last().locator(".action").textContent()).toBe("pointers via UserPromptSubmit");
+    expect(await page.evaluate(() => (globalThis as { memdNotReloaded?: boolean }).memdNotReloaded)).toBe(true);
+    expect(consoleProblems(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it("lets its watch go while the tab is hidden, and reads again what changed meanwhile when it is shown", async () => {
     const page = await viewer.signedIn("#/");
     await waitUntilLive(page);

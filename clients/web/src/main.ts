@@ -53,8 +53,7 @@ const PAGES: Record<string, Page> = {
   graph: { view: element("graph-view"), draw: renderGraph, wants: (c, name) => isMemory(c) && c.project === name },
   fading: { view: element("fading-view"), draw: renderFading, wants: isMemory },
   skills: { view: element("skills-view"), draw: renderSkills, wants: isMemory },
-  // The injection record is not in the change feed (it is written after the answer, in batches): the page is read when shown.
-  injections: { view: element("injections-view"), draw: renderInjections, wants: () => false },
+  injections: { view: element("injections-view"), draw: renderInjections, wants: (c) => c.kind === RecordKind.INJECTION },
   health: { view: element("health-view"), draw: renderHealth, wants: () => true },
 };
 

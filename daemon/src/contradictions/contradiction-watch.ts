@@ -1,9 +1,10 @@
 /**
  * The daemon's side of contradiction detection: what Save, Checkpoint and the transcript sweep
  * ask before they store a memory (detect), what they record after (record), and the work that
- * runs off any request's path: imported memories checked a few at a time, neighbours in meaning
- * judged once a memory's vector exists, and pairs the rules could not decide handed to the
- * language model (MEMD_LLM, under its daily cap) when one is configured.
+ * runs off any request's path: the detector's index of claims kept (memories changed, from the
+ * change feed, and every active memory once after start) and imported memories checked, a few at
+ * a time; neighbours in meaning judged once a memory's vector exists; and pairs the rules could
+ * not decide handed to the language model (MEMD_LLM, under its daily cap) when one is configured.
  */
 import type { ContradictionJudge } from "../llm/contradiction-judge.js";
 import type { Logger } from "../logger.js";
@@ -12,7 +13,6 @@ import type { MemoryRecord } from "../memory/memory.js";
 import type { ContradictionRecord, ContradictionSource, MemoryStore, ScoredMemory } from "../store/store.js";
 import { type Detection, type DetectedContradiction, createContradictionDetector } from "./detector.js";
 import { judgeContradiction, LIKELY_CONTRADICTION } from "./judge.js";
-import { readClaims } from "./claims.js";
 
 export interface ContradictionWatchOptions {
   store: MemoryStore;
@@ -27,11 +27,12 @@ export const RULES_DETECTOR = "rules";
 /** Imported memories checked per turn of the event loop at most. */
 const IMPORT_STEP = 20;
 /**
- * And for this long at most: a check of a memory like many others takes milliseconds, and 4,000
- * imported at once must not hold up the vault's writer and the requests for a minute (nor hold the
- * event loop past the 5 s after which an idle keep-alive connection is closed under a client).
+ * And for this long at most, memories filed and checked together: reading a memory's claims takes
+ * a fraction of a millisecond, and 4,000 imported at once must not hold up the vault's writer and
+ * the requests for a minute (nor hold the event loop past the 5 s after which an idle keep-alive
+ * connection is closed under a client).
  */
-const IMPORT_STEP_MS = 4;
+const STEP_MS = 4;
 /**
  * After each step the check rests this many times as long as the step took, so that it takes at
  * most a third of the daemon's time: run back to back, 10,000 imported memories added 5-6 ms to
@@ -52,8 +53,10 @@ interface PendingJudgement {
 
 export class ContradictionWatch {
   private readonly detector;
-  private readonly imported: string[] = [];
-  private importing: { cancel(): void } | undefined;
+  /** Imported memories waiting to be checked, in order; each is filed in the index as it is checked. */
+  private readonly imported = new Set<string>();
+  private working: { cancel(): void } | undefined;
+  private readonly unsubscribe: () => void;
   private readonly judgements: PendingJudgement[] = [];
   private judging: Promise<void> | null = null;
   private closed = false;
@@ -61,6 +64,11 @@ export class ContradictionWatch {
 
   constructor(private readonly options: ContradictionWatchOptions) {
     this.detector = createContradictionDetector(options.store);
+    this.unsubscribe = options.store.changes.subscribe((changes) => {
+      this.detector.changed(changes.filter((c) => c.kind === "memory").map((c) => c.id));
+      this.workSoon();
+    });
+    this.workSoon();
   }
 
   /** The active memories a memory about to be stored contradicts (likely), and those the model may judge (possible). */
@@ -70,6 +78,7 @@ export class ContradictionWatch {
 
   /** Records the likely contradictions of a stored memory and queues the possible ones for the model; returns the pairs recorded now. */
   record(memory: MemoryRecord, detection: Detection, via: ContradictionSource): ContradictionRecord[] {
+    this.detector.file(memory);
     const recorded = detection.likely.flatMap((found) => this.store(memory, found, via, RULES_DETECTOR) ?? []);
     for (const found of detection.possible) this.queueJudgement({ newer: memory, older: found.other, via, score: found.finding.score });
     return recorded;
@@ -77,7 +86,7 @@ export class ContradictionWatch {
 
   /** Whether two memories likely contradict: dedup by meaning must not merge such a pair into one. */
   contradicts(newer: MemoryRecord, older: MemoryRecord): boolean {
-    return (judgeContradiction(readClaims(newer.content), readClaims(older.content))?.score ?? 0) >= LIKELY_CONTRADICTION;
+    return (judgeContradiction(this.detector.claimsOf(newer), this.detector.claimsOf(older))?.score ?? 0) >= LIKELY_CONTRADICTION;
   }
 
   /**
@@ -86,12 +95,13 @@ export class ContradictionWatch {
    */
   checkNeighbours(memory: MemoryRecord, neighbours: readonly ScoredMemory[]): void {
     if (memory.status !== "active" && memory.status !== "staged") return;
-    const claims = readClaims(memory.content);
+    const claims = this.detector.claimsOf(memory);
     for (const { memory: other } of neighbours) {
       if (other.id === memory.id || other.status !== "active" || other.kind === "trace" || memory.kind === "trace") continue;
       const newerFirst = memory.createdAt > other.createdAt || (memory.createdAt === other.createdAt && memory.id > other.id);
       const [newer, older] = newerFirst ? [memory, other] : [other, memory];
-      const finding = newerFirst ? judgeContradiction(claims, readClaims(other.content)) : judgeContradiction(readClaims(other.content), claims);
+      const otherClaims = this.detector.claimsOf(other);
+      const finding = newerFirst ? judgeContradiction(claims, otherClaims) : judgeContradiction(otherClaims, claims);
       if (!finding) continue;
       if (finding.score >= LIKELY_CONTRADICTION) this.store(newer, { other: older, finding }, "embedding", RULES_DETECTOR);
       else this.queueJudgement({ newer, older, via: "embedding", score: finding.score });
@@ -101,16 +111,16 @@ export class ContradictionWatch {
   /** Checks imported memories against the store, a few per turn of the event loop. */
   checkImported(ids: readonly string[]): void {
     if (this.closed || ids.length === 0) return;
-    this.imported.push(...ids);
-    this.importSoon();
+    for (const id of ids) this.imported.add(id);
+    this.workSoon();
   }
 
   /** Imported memories waiting to be checked (Health reports it). */
   get importsPending(): number {
-    return this.imported.length;
+    return this.imported.size;
   }
 
-  /** Resolves once no imported memory waits to be checked and no pair waits for the model (tests wait on it). */
+  /** Resolves once no memory waits to be filed or, imported, to be checked, and no pair waits for the model (tests wait on it). */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -119,9 +129,10 @@ export class ContradictionWatch {
   /** Stops the background work; a judgement in flight is waited for. */
   async close(): Promise<void> {
     this.closed = true;
-    this.importing?.cancel();
-    this.importing = undefined;
-    this.imported.length = 0;
+    this.unsubscribe();
+    this.working?.cancel();
+    this.working = undefined;
+    this.imported.clear();
     this.judgements.length = 0;
     await this.judging;
     this.wake();
@@ -142,46 +153,53 @@ export class ContradictionWatch {
     });
   }
 
-  /** Checks the next imported memories after `restMs` (at once when 0). */
-  private importSoon(restMs = 0): void {
-    if (this.importing || this.closed) return;
+  /** Files the next changed memories, then checks the next imported ones, after `restMs` (at once when 0). */
+  private workSoon(restMs = 0): void {
+    if (this.working || this.closed) return;
     const run = () => {
-      this.importing = undefined;
-      let found = 0;
-      const step = this.imported.splice(0, IMPORT_STEP);
+      this.working = undefined;
       const started = performance.now();
-      const until = started + IMPORT_STEP_MS;
-      for (const [i, id] of step.entries()) {
-        if (i > 0 && performance.now() > until) {
-          this.imported.unshift(...step.slice(i));
-          break;
-        }
-        try {
-          const memory = this.options.store.get(id);
-          if (!memory || (memory.status !== "active" && memory.status !== "staged")) continue;
-          found += this.record(memory, this.detect(memory), "import").length;
-        } catch (error) {
-          if (!isDatabaseLocked(error)) throw error;
-          // Another process holds the write lock (a backup, a sqlite3 shell): the rest waits, and the daemon goes on.
-          this.imported.unshift(...step.slice(i));
-          this.options.logger.warn({ retryInMs: LOCKED_RETRY_MS, waiting: this.imported.length }, "checking imported memories for contradictions paused: the database is locked by another process");
-          this.importSoon(LOCKED_RETRY_MS);
-          return;
-        }
-      }
-      if (found > 0) this.options.logger.info({ found }, "imported memories contradict stored ones");
-      if (this.imported.length > 0) this.importSoon(IMPORT_REST * (performance.now() - started));
+      const until = started + STEP_MS;
+      // Imported memories are filed as they are checked (record), not read twice; so each is
+      // checked against those imported before it.
+      const locked = !this.detector.indexStep(until, (id) => this.imported.has(id)) && !this.checkImportedStep(until);
+      if (this.closed) return;
+      if (this.detector.indexing || this.imported.size > 0) this.workSoon(locked ? LOCKED_RETRY_MS : IMPORT_REST * (performance.now() - started));
       else this.wake();
     };
     // A timer and an immediate are cleared by different functions: clearImmediate given a timer
     // miscounts Node's immediates (a daemon stopped during the rest hung for good in vault.test.ts).
     if (restMs > 0) {
       const timer = setTimeout(run, restMs);
-      this.importing = { cancel: () => clearTimeout(timer) };
+      this.working = { cancel: () => clearTimeout(timer) };
     } else {
       const immediate = setImmediate(run);
-      this.importing = { cancel: () => clearImmediate(immediate) };
+      this.working = { cancel: () => clearImmediate(immediate) };
     }
+  }
+
+  /** Checks the next imported memories, at least one, until `until` (performance.now()); false when the database was locked. */
+  private checkImportedStep(until: number): boolean {
+    let found = 0;
+    let checked = 0;
+    for (const id of this.imported) {
+      if (checked === IMPORT_STEP || (checked > 0 && performance.now() > until)) break;
+      try {
+        const memory = this.options.store.get(id);
+        if (memory && (memory.status === "active" || memory.status === "staged")) found += this.record(memory, this.detect(memory), "import").length;
+        // Not recorded, so not filed: filed (or taken out of the index) as any changed memory is.
+        else this.detector.changed([id]);
+      } catch (error) {
+        if (!isDatabaseLocked(error)) throw error;
+        // Another process holds the write lock (a backup, a sqlite3 shell): the rest waits, and the daemon goes on.
+        this.options.logger.warn({ retryInMs: LOCKED_RETRY_MS, waiting: this.imported.size }, "checking imported memories for contradictions paused: the database is locked by another process");
+        return false;
+      }
+      this.imported.delete(id);
+      checked += 1;
+    }
+    if (found > 0) this.options.logger.info({ found }, "imported memories contradict stored ones");
+    return true;
   }
 
   private queueJudgement(pending: PendingJudgement): void {
@@ -217,7 +235,7 @@ export class ContradictionWatch {
   }
 
   private isIdle(): boolean {
-    return this.imported.length === 0 && !this.importing && this.judgements.length === 0 && this.judging === null;
+    return this.imported.size === 0 && !this.detector.indexing && !this.working && this.judgements.length === 0 && this.judging === null;
   }
 
   private wake(): void {

@@ -1,18 +1,19 @@
 /**
- * Finds the active memories a memory being written may contradict: candidates from the keyword
- * index (the memory's own words, their synonyms, and the other members of the slots it names:
- * "Auth0" also looks for "Clerk") and from the entity graph, in its project and global; then the
- * pure judge on each. Synchronous, on the in-memory indexes, so that Save can answer with what
- * it found.
+ * Finds the active memories a memory being written may contradict: the memories of its project
+ * (and global) filed under the keys of its claims (claim-index.ts: the same slot, setting, port,
+ * number of the same thing, location, name), the rarest keys first, and those holding a phrase it
+ * says is gone (a keyword search, for the few memories that say one); then the pure judge on
+ * each. Synchronous, on memory, so that Save can answer with what it found.
+ *
+ * The index is kept by the caller: memories changed (from the change feed) are filed again a few
+ * at a time off the request's path (indexStep), and every active memory is filed in the same steps
+ * once after start; a memory Save just stored is filed at once (file).
  */
-import { tokenize } from "../keywords/tokenize.js";
-import type { WeightedPhrase } from "../keywords/keyword-index.js";
-import { localProjects, type MemoryRecord } from "../memory/memory.js";
-import { extractEntities } from "../recall/entities.js";
-import { expandQuery, thesaurusVocabulary } from "../recall/query-expansion.js";
-import type { MemorySearch, MemoryRecords } from "../store/store.js";
-import { slotAliases } from "./alternatives.js";
-import { CLAIM_TEXT_CHARS, type MemoryClaims, readClaims } from "./claims.js";
+import { type MemoryRecord, localProjects } from "../memory/memory.js";
+import type { MemoryRecords, MemorySearch } from "../store/store.js";
+import { ClaimIndex } from "./claim-index.js";
+import { claimKeys, gonePhrases, lookupKeys } from "./claim-keys.js";
+import { type MemoryClaims, readClaims } from "./claims.js";
 import { type ContradictionFinding, judgeContradiction, LIKELY_CONTRADICTION, POSSIBLE_CONTRADICTION } from "./judge.js";
 
 /** An older memory and what the judge found between it and the one written. */
@@ -30,37 +31,103 @@ export interface Detection {
 
 export interface ContradictionDetector {
   detect(memory: MemoryRecord): Detection;
+  /** A memory's claims (read once per id and update time, for the most recently used). */
+  claimsOf(memory: MemoryRecord): MemoryClaims;
+  /** Files a memory just stored, so that the next write is judged against it. */
+  file(memory: MemoryRecord): void;
+  /** Notes memories changed by a write, to be filed again by indexStep. */
+  changed(ids: Iterable<string>): void;
+  /**
+   * Files changed memories, and the next of those stored before start, until `until`
+   * (performance.now()); false once none wait. A changed memory that `filedElsewhere` names is
+   * left to its caller, who files it (an imported memory, filed as it is checked).
+   */
+  indexStep(until: number, filedElsewhere: (id: string) => boolean): boolean;
+  /** Whether memories wait to be filed. */
+  readonly indexing: boolean;
 }
 
-/** How much of a memory's text its keyword search for contradicted memories reads. */
-const SEARCH_TEXT_CHARS = 500;
-/** Candidates read from each source: the judge reads each one's claims, so few. */
-const PER_SOURCE = 6;
+/** Memories judged per write at most: each one's claims are read (or taken from the cache). */
+const CANDIDATES = 5;
+/** Memories holding a phrase the written one says is gone, judged besides. */
+const GONE_CANDIDATES = 6;
 /** Reported at most, per write. */
 const MAX_FOUND = 3;
-/** Claims of recently judged memories, by id and update time: a project's memories are judged again and again. */
+/** Claims of recently judged memories: a project's memories are judged again and again. */
 const CACHED_CLAIMS = 4096;
-/** The most synonym and slot phrases searched besides the memory's own words. */
-const MAX_EXTRA_PHRASES = 48;
+/** Active memories read per page while every one is filed after start. */
+const FILE_PAGE = 20;
 
-export function createContradictionDetector(store: Pick<MemorySearch, "searchKeywordScopes" | "searchGraph"> & Pick<MemoryRecords, "memoriesBySeq">): ContradictionDetector {
-  const cache = new Map<string, MemoryClaims>();
+type DetectorStore = Pick<MemorySearch, "searchKeywordScopes"> & Pick<MemoryRecords, "get" | "list">;
+
+export function createContradictionDetector(store: DetectorStore): ContradictionDetector {
+  // By id, with the update time they were read at; a memory changed is dropped when the change
+  // feed tells of it (changed), so that a memory filed in the index can be judged from here unread.
+  const cache = new Map<string, { updatedAt: number; claims: MemoryClaims }>();
+  const cached = (id: string): MemoryClaims | undefined => {
+    const hit = cache.get(id);
+    if (!hit) return undefined;
+    // Most recently used last, so the oldest entry is the first to go.
+    cache.delete(id);
+    cache.set(id, hit);
+    return hit.claims;
+  };
   const claimsOf = (memory: MemoryRecord): MemoryClaims => {
-    const key = `${memory.id}@${memory.updatedAt}`;
-    const cached = cache.get(key);
-    if (cached) {
-      // Most recently used last, so the oldest entry is the first to go.
-      cache.delete(key);
-      cache.set(key, cached);
-      return cached;
-    }
+    const hit = cache.get(memory.id);
+    if (hit?.updatedAt === memory.updatedAt) return cached(memory.id) as MemoryClaims;
     const claims = readClaims(memory.content);
-    cache.set(key, claims);
+    cache.set(memory.id, { updatedAt: memory.updatedAt, claims });
     if (cache.size > CACHED_CLAIMS) cache.delete(cache.keys().next().value as string);
     return claims;
   };
 
+  const index = new ClaimIndex();
+  const pending = new Set<string>();
+  // The id the filing of every memory stored before start has reached (newest first); null once done.
+  let filedDownTo: string | null = "";
+  const fileAsStored = (memory: MemoryRecord | undefined, id: string) => {
+    if (memory && memory.status === "active" && judged(memory.kind)) index.set(id, memory.project, claimKeys(claimsOf(memory)));
+    else index.delete(id);
+  };
+
   return {
+    claimsOf,
+
+    file(memory) {
+      fileAsStored(memory, memory.id);
+    },
+
+    changed(ids) {
+      for (const id of ids) {
+        pending.add(id);
+        cache.delete(id);
+      }
+    },
+
+    get indexing() {
+      return pending.size > 0 || filedDownTo !== null;
+    },
+
+    indexStep(until, filedElsewhere) {
+      for (const id of pending) {
+        if (performance.now() > until) return true;
+        pending.delete(id);
+        if (!filedElsewhere(id)) fileAsStored(store.get(id), id);
+      }
+      while (filedDownTo !== null) {
+        if (performance.now() > until) return true;
+        const page = store.list({ kinds: [], statuses: ["active"] }, { afterId: filedDownTo, limit: FILE_PAGE });
+        for (const memory of page) {
+          // A memory changed since start is filed from the change feed, as it is now.
+          if (!pending.has(memory.id)) fileAsStored(memory, memory.id);
+          filedDownTo = memory.id;
+          if (performance.now() > until) return true;
+        }
+        if (page.length < FILE_PAGE) filedDownTo = null;
+      }
+      return pending.size > 0;
+    },
+
     detect(memory) {
       const none: Detection = { likely: [], possible: [] };
       if (!judged(memory.kind)) return none;
@@ -68,28 +135,26 @@ export function createContradictionDetector(store: Pick<MemorySearch, "searchKey
       // Nothing named, nothing to contradict.
       if (!claims.clauses.some((c) => c.mentions.length > 0 || c.gone.length > 0)) return none;
       const projects = localProjects(memory.project);
+      const ids = new Set(index.lookup(lookupKeys(claims), projects, CANDIDATES));
+      // What the memory says is gone is held in other words than any key: a phrase search for those few words.
       const filter = { projects, kinds: [], statuses: ["active" as const] };
-      // The search looks for what the claims were read from, not the whole of a long memory; its
-      // keyword query is shorter still: a phrase search costs with every word of the query (16 ms
-      // for a 2,048-character one), and a memory states its subject early.
-      const text = memory.content.slice(0, CLAIM_TEXT_CHARS);
-      const query = memory.content.slice(0, SEARCH_TEXT_CHARS);
-      const [keyword = []] = store.searchKeywordScopes(query, [{ filter, limit: PER_SOURCE }], extraPhrases(query, claims));
-      const graph = store.searchGraph({
-        keys: extractEntities({ ...memory, content: text }).map((e) => e.key),
-        projects,
-        statuses: ["active"],
-        limit: PER_SOURCE,
-        hopFrom: 0,
-        hopEntities: 0,
-        hopDiscount: 0,
-      });
-      const seqs = [...new Set([...keyword, ...graph].map((hit) => hit.seq))];
+      for (const phrase of gonePhrases(claims)) {
+        const [hits = []] = store.searchKeywordScopes(phrase, [{ filter, limit: GONE_CANDIDATES }]);
+        for (const hit of hits) ids.add(hit.facets.id);
+      }
       const found: DetectedContradiction[] = [];
-      for (const other of store.memoriesBySeq(seqs).values()) {
-        if (other.id === memory.id || !judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
-        const finding = judgeContradiction(claims, claimsOf(other));
-        if (finding && finding.score >= POSSIBLE_CONTRADICTION) found.push({ other, finding });
+      for (const id of ids) {
+        if (id === memory.id) continue;
+        // A memory is read only when its claims are not at hand, or when it contradicts.
+        let other = cache.has(id) ? undefined : store.get(id);
+        const otherClaims = other ? claimsOf(other) : cached(id);
+        if (!otherClaims) continue;
+        const finding = judgeContradiction(claims, otherClaims);
+        if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
+        other ??= store.get(id);
+        if (!other || other.status !== "active" || !projects.includes(other.project)) continue;
+        if (!judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
+        found.push({ other, finding });
       }
       found.sort((a, b) => b.finding.score - a.finding.score || a.other.id.localeCompare(b.other.id));
       return {
@@ -103,23 +168,4 @@ export function createContradictionDetector(store: Pick<MemorySearch, "searchKey
 /** Traces record what a command printed; they claim nothing about how things are. */
 function judged(kind: MemoryRecord["kind"]): boolean {
   return kind !== "trace";
-}
-
-/** The thesaurus's synonyms of the memory's words, and the other members of every slot it names. */
-function extraPhrases(content: string, claims: MemoryClaims): WeightedPhrase[] {
-  const phrases = new Map<string, WeightedPhrase>();
-  // The trade's thesaurus only: a general lexicon's senses would widen the search past the slot (and cost a WordNet lookup per word).
-  for (const phrase of expandQuery(content, thesaurusVocabulary()).thesaurus) phrases.set(phrase.tokens.join(" "), phrase);
-  for (const clause of claims.clauses) {
-    for (const mention of clause.mentions) {
-      if (mention.value.type !== "choice") continue;
-      for (const slot of mention.value.slots) {
-        for (const alias of slotAliases(slot)) {
-          const tokens = tokenize(alias);
-          if (tokens.length > 0) phrases.set(tokens.join(" "), { tokens, weight: 1 });
-        }
-      }
-    }
-  }
-  return [...phrases.values()].slice(0, MAX_EXTRA_PHRASES);
 }

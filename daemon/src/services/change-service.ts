@@ -13,6 +13,7 @@ const MAX_PENDING_CHANGES = 10_000;
 const RECORD_KINDS = new Map<PbRecordKind, RecordKind>([
   [PbRecordKind.MEMORY, "memory"],
   [PbRecordKind.MEMORY_EVENT, "memory_event"],
+  [PbRecordKind.INJECTION, "injection"],
 ]);
 const CHANGE_KINDS = new Map<ChangeKind, PbChangeKind>([
   ["created", PbChangeKind.CREATED],

@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memd/v1/change_service.proto.
  */
 export const file_memd_v1_change_service: GenFile = /*@__PURE__*/
-  fileDesc("ChxtZW1kL3YxL2NoYW5nZV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIj8KE1dhdGNoQ2hhbmdlc1JlcXVlc3QSKAoFa2luZHMYASADKA4yEy5tZW1kLnYxLlJlY29yZEtpbmRCBKi7GBAihgEKDFJlY29yZENoYW5nZRIhCgRraW5kGAEgASgOMhMubWVtZC52MS5SZWNvcmRLaW5kEgoKAmlkGAIgASgJEiMKBmNoYW5nZRgDIAEoDjITLm1lbWQudjEuQ2hhbmdlS2luZBIRCgltZW1vcnlfaWQYBCABKAkSDwoHcHJvamVjdBgFIAEoCSJOChRXYXRjaENoYW5nZXNSZXNwb25zZRImCgdjaGFuZ2VzGAEgAygLMhUubWVtZC52MS5SZWNvcmRDaGFuZ2USDgoGbWlzc2VkGAIgASgIKl8KClJlY29yZEtpbmQSGwoXUkVDT1JEX0tJTkRfVU5TUEVDSUZJRUQQABIWChJSRUNPUkRfS0lORF9NRU1PUlkQARIcChhSRUNPUkRfS0lORF9NRU1PUllfRVZFTlQQAip0CgpDaGFuZ2VLaW5kEhsKF0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTQ0hBTkdFX0tJTkRfQ1JFQVRFRBABEhcKE0NIQU5HRV9LSU5EX1VQREFURUQQAhIXChNDSEFOR0VfS0lORF9ERUxFVEVEEAMyYwoNQ2hhbmdlU2VydmljZRJSCgxXYXRjaENoYW5nZXMSHC5tZW1kLnYxLldhdGNoQ2hhbmdlc1JlcXVlc3QaHS5tZW1kLnYxLldhdGNoQ2hhbmdlc1Jlc3BvbnNlIgOQAgEwAWIGcHJvdG8z", [file_memd_v1_field_bounds]);
+  fileDesc("ChxtZW1kL3YxL2NoYW5nZV9zZXJ2aWNlLnByb3RvEgdtZW1kLnYxIj8KE1dhdGNoQ2hhbmdlc1JlcXVlc3QSKAoFa2luZHMYASADKA4yEy5tZW1kLnYxLlJlY29yZEtpbmRCBKi7GBAihgEKDFJlY29yZENoYW5nZRIhCgRraW5kGAEgASgOMhMubWVtZC52MS5SZWNvcmRLaW5kEgoKAmlkGAIgASgJEiMKBmNoYW5nZRgDIAEoDjITLm1lbWQudjEuQ2hhbmdlS2luZBIRCgltZW1vcnlfaWQYBCABKAkSDwoHcHJvamVjdBgFIAEoCSJOChRXYXRjaENoYW5nZXNSZXNwb25zZRImCgdjaGFuZ2VzGAEgAygLMhUubWVtZC52MS5SZWNvcmRDaGFuZ2USDgoGbWlzc2VkGAIgASgIKnoKClJlY29yZEtpbmQSGwoXUkVDT1JEX0tJTkRfVU5TUEVDSUZJRUQQABIWChJSRUNPUkRfS0lORF9NRU1PUlkQARIcChhSRUNPUkRfS0lORF9NRU1PUllfRVZFTlQQAhIZChVSRUNPUkRfS0lORF9JTkpFQ1RJT04QAyp0CgpDaGFuZ2VLaW5kEhsKF0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTQ0hBTkdFX0tJTkRfQ1JFQVRFRBABEhcKE0NIQU5HRV9LSU5EX1VQREFURUQQAhIXChNDSEFOR0VfS0lORF9ERUxFVEVEEAMyYwoNQ2hhbmdlU2VydmljZRJSCgxXYXRjaENoYW5nZXMSHC5tZW1kLnYxLldhdGNoQ2hhbmdlc1JlcXVlc3QaHS5tZW1kLnYxLldhdGNoQ2hhbmdlc1Jlc3BvbnNlIgOQAgEwAWIGcHJvdG8z", [file_memd_v1_field_bounds]);
 
 /**
  * WatchChangesRequest says which changes to stream.
@@ -142,6 +142,14 @@ export enum RecordKind {
    * @generated from enum value: RECORD_KIND_MEMORY_EVENT = 2;
    */
   MEMORY_EVENT = 2,
+
+  /**
+   * A recorded injection (what a briefing, a prompt's pointers or a recall gave an agent, see
+   * InjectionService); the record's id is the injection's number, and it belongs to no single memory.
+   *
+   * @generated from enum value: RECORD_KIND_INJECTION = 3;
+   */
+  INJECTION = 3,
 }
 
 /**

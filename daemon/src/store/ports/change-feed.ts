@@ -2,7 +2,7 @@
  * The kinds of record the change feed announces. To add one, see store/sqlite/change-capture.ts
  * (its table's source) and proto/memd/v1/change_service.proto (its RecordKind).
  */
-export type RecordKind = "memory" | "memory_event";
+export type RecordKind = "memory" | "memory_event" | "injection";
 
 /** What a committed write did to a record. */
 export type ChangeKind = "created" | "updated" | "deleted";

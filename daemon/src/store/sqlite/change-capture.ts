@@ -39,6 +39,13 @@ const SOURCES: readonly ChangeSource[] = [
     memoryId: (row) => `${row}.memory_id`,
     project: (row) => `COALESCE((SELECT project FROM main.memories WHERE id = ${row}.memory_id), '')`,
   },
+  {
+    kind: "injection",
+    table: "injections",
+    id: (row) => `CAST(${row}.id AS TEXT)`,
+    memoryId: () => "''",
+    project: (row) => `${row}.project`,
+  },
 ];
 
 /** The tables each work queue is kept in (see migrations 2, 11 and 12). */
