@@ -101,3 +101,21 @@ describe("the check of imported memories", () => {
     expect(checked.importsPending).toBe(0);
   });
 });
+
+describe("the order of a pair", () => {
+  it("records the newer memory first when an import brings in an older one that contradicts it", async () => {
+    const contradictions = startWatch();
+    const auth0 = memory("Auth moved to Auth0 last sprint.");
+    store.insert(auth0);
+    await contradictions.idle();
+    // Made a year before the stored memory, as an export from another machine can be.
+    const clerk = { ...memory("Auth is Clerk, not custom JWT."), createdAt: NOW - 365 * 86_400_000, updatedAt: NOW - 365 * 86_400_000 };
+    store.importMany([clerk]);
+    contradictions.checkImported([clerk.id]);
+    await contradictions.idle();
+    const [recorded] = store.contradictions.list({ settled: false, limit: 10 });
+    expect(recorded).toMatchObject({ memoryId: auth0.id, otherId: clerk.id, via: "import" });
+    expect(recorded?.newerSays).toMatch(/auth0/i);
+    expect(recorded?.olderSays).toMatch(/clerk/i);
+  });
+});

@@ -11,7 +11,7 @@ import type { Logger } from "../logger.js";
 import { isDatabaseLocked } from "../store/database-locked.js";
 import type { MemoryRecord } from "../memory/memory.js";
 import type { ContradictionRecord, ContradictionSource, MemoryStore, ScoredMemory } from "../store/store.js";
-import { type Detection, type DetectedContradiction, createContradictionDetector } from "./detector.js";
+import { type Detection, type DetectedContradiction, createContradictionDetector, isNewer } from "./detector.js";
 import { judgeContradiction, LIKELY_CONTRADICTION } from "./judge.js";
 
 export interface ContradictionWatchOptions {
@@ -80,7 +80,10 @@ export class ContradictionWatch {
   record(memory: MemoryRecord, detection: Detection, via: ContradictionSource): ContradictionRecord[] {
     this.detector.file(memory);
     const recorded = detection.likely.flatMap((found) => this.store(memory, found, via, RULES_DETECTOR) ?? []);
-    for (const found of detection.possible) this.queueJudgement({ newer: memory, older: found.other, via, score: found.finding.score });
+    for (const found of detection.possible) {
+      const [newer, older] = found.otherIsNewer ? [found.other, memory] : [memory, found.other];
+      this.queueJudgement({ newer, older, via, score: found.finding.score });
+    }
     return recorded;
   }
 
@@ -98,12 +101,12 @@ export class ContradictionWatch {
     const claims = this.detector.claimsOf(memory);
     for (const { memory: other } of neighbours) {
       if (other.id === memory.id || other.status !== "active" || other.kind === "trace" || memory.kind === "trace") continue;
-      const newerFirst = memory.createdAt > other.createdAt || (memory.createdAt === other.createdAt && memory.id > other.id);
+      const newerFirst = isNewer(memory, other);
       const [newer, older] = newerFirst ? [memory, other] : [other, memory];
       const otherClaims = this.detector.claimsOf(other);
       const finding = newerFirst ? judgeContradiction(claims, otherClaims) : judgeContradiction(otherClaims, claims);
       if (!finding) continue;
-      if (finding.score >= LIKELY_CONTRADICTION) this.store(newer, { other: older, finding }, "embedding", RULES_DETECTOR);
+      if (finding.score >= LIKELY_CONTRADICTION) this.store(newer, { other: older, finding, otherIsNewer: false }, "embedding", RULES_DETECTOR);
       else this.queueJudgement({ newer, older, via: "embedding", score: finding.score });
     }
   }
@@ -138,11 +141,13 @@ export class ContradictionWatch {
     this.wake();
   }
 
+  /** Records the pair with its newer memory first, whichever of the two was being written. */
   private store(memory: MemoryRecord, found: DetectedContradiction, via: ContradictionSource, detector: string): ContradictionRecord | null {
-    const { finding, other } = found;
+    const { finding, other, otherIsNewer } = found;
+    const [newer, older] = otherIsNewer ? [other, memory] : [memory, other];
     return this.options.store.contradictions.record({
-      memoryId: memory.id,
-      otherId: other.id,
+      memoryId: newer.id,
+      otherId: older.id,
       foundAt: this.options.now(),
       via,
       detector,
@@ -228,7 +233,7 @@ export class ContradictionWatch {
       }
       if (!verdict.contradicts) continue;
       const finding = { score: next.score, subject: verdict.subject, newer: verdict.newer, older: verdict.older };
-      if (this.store(next.newer, { other: next.older, finding }, next.via, judge.label)) {
+      if (this.store(next.newer, { other: next.older, finding, otherIsNewer: false }, next.via, judge.label)) {
         this.options.logger.info({ memory: next.newer.id, other: next.older.id, model: judge.label }, "the language model found a contradiction");
       }
     }

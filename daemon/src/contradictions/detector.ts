@@ -19,7 +19,14 @@ import { type ContradictionFinding, judgeContradiction, LIKELY_CONTRADICTION, PO
 /** An older memory and what the judge found between it and the one written. */
 export interface DetectedContradiction {
   other: MemoryRecord;
+  /** Judged with the newer memory first: the one written, unless `other` is newer (an import of older memories). */
   finding: ContradictionFinding;
+  otherIsNewer: boolean;
+}
+
+/** Whether `a` was made after `b` (the id decides a tie): a contradiction's newer side. */
+export function isNewer(a: MemoryRecord, b: MemoryRecord): boolean {
+  return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
 }
 
 export interface Detection {
@@ -149,12 +156,16 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
         let other = cache.has(id) ? undefined : store.get(id);
         const otherClaims = other ? claimsOf(other) : cached(id);
         if (!otherClaims) continue;
-        const finding = judgeContradiction(claims, otherClaims);
+        let finding = judgeContradiction(claims, otherClaims);
         if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
         other ??= store.get(id);
         if (!other || other.status !== "active" || !projects.includes(other.project)) continue;
         if (!judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
-        found.push({ other, finding });
+        // The judge reads the newer memory first ("moved to Auth0" after "is Clerk"): an imported memory may be the older one.
+        const otherIsNewer = isNewer(other, memory);
+        if (otherIsNewer) finding = judgeContradiction(otherClaims, claims);
+        if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
+        found.push({ other, finding, otherIsNewer });
       }
       found.sort((a, b) => b.finding.score - a.finding.score || a.other.id.localeCompare(b.other.id));
       return {

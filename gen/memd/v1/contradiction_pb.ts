@@ -18,7 +18,7 @@ export const file_memd_v1_contradiction: GenFile = /*@__PURE__*/
 
 /**
  * Contradiction is a pair of memories that speak of the same subject and say different
- * things, found when the newer one was written. memd never resolves one by itself.
+ * things, found when one of them was written or imported. memd never resolves one by itself.
  *
  * @generated from message memd.v1.Contradiction
  */
@@ -31,14 +31,15 @@ export type Contradiction = Message<"memd.v1.Contradiction"> & {
   id: number;
 
   /**
-   * The memory being written when the pair was found.
+   * The newer memory of the pair (made later; the id decides a tie): the one being written,
+   * unless an import brought in a memory older than the one it contradicts.
    *
    * @generated from field: memd.v1.Memory memory = 2;
    */
   memory?: Memory | undefined;
 
   /**
-   * The memory already stored that it contradicts.
+   * The older memory, which the newer one contradicts.
    *
    * @generated from field: memd.v1.Memory other = 3;
    */

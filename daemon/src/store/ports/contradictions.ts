@@ -33,9 +33,9 @@ export type ContradictionSource = "save" | "checkpoint" | "import" | "sweep" | "
 
 export interface ContradictionRecord {
   id: number;
-  /** The memory being written when the pair was found. */
+  /** The newer memory of the pair (made later; the id decides a tie): usually the one being written. */
   memoryId: string;
-  /** The memory already stored that it contradicts. */
+  /** The older memory, which the newer one contradicts. */
   otherId: string;
   foundAt: number;
   via: ContradictionSource;
