@@ -43,7 +43,9 @@ export const USAGE = `usage: node dist/bench/run.js [--only ${SECTIONS.join(",")
 
 Every part starts its own memd (the compiled binary) on a temporary MEMD_HOME, or runs in-process:
   save     Save, Get and keyword Search p50/p99 over the Unix socket at each of --sizes, with the
-           daemon's RSS (embeddings off, so that only the store and the RPC are measured)
+           daemon's RSS (embeddings off, so that only the store and the RPC are measured), once the
+           imported memories are checked for contradictions; with --baseline DIR, also the daemon of
+           the memd checkout built in DIR, in the same run, and the difference
   lock     Health, Get and keyword Search p50/p99 in a daemon holding 10k memories, with the database
            free and while another process holds its write lock (BEGIN IMMEDIATE) and Saves wait
   embed    the offline model's throughput in this process (one text per call, and 32 per call),

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { DAEMON_NODE_OPTIONS } from "../clients/transport/daemon-node-options.js";
 import { waitForHealth } from "../clients/transport/daemon-start.js";
 import { createMemdClients, createSocketTransport, type MemdClients } from "../clients/transport/transport.js";
+import { count } from "./table.js";
 
 // This file compiles to dist/bench/, beside dist/daemon/: the benchmark runs the binary users run.
 const DAEMON_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../daemon/src/main.js");
@@ -115,4 +116,28 @@ export function readRssKib(pid: number): ResidentSet | null {
   const rssKib = field("VmRSS");
   const peakKib = field("VmHWM");
   return rssKib === null ? null : { rssKib, peakKib: peakKib ?? rssKib };
+}
+
+/** How long the background contradiction check of imported memories may take before a run gives up, and how often Health is asked. */
+const CHECK_WITHIN_MS = 20 * 60_000;
+const CHECK_POLL_MS = 1000;
+
+/** Imported memories the daemon has yet to check for contradictions, as Health reports it. */
+export async function contradictionChecksPending(daemon: BenchDaemon): Promise<number> {
+  const { health } = await daemon.clients.admin.health({});
+  return Number(health?.contradictionChecksPending ?? 0n);
+}
+
+/** Polls Health until the background contradiction check has caught up with the import (or CHECK_WITHIN_MS passes: an error). */
+export async function waitForContradictionChecks(daemon: BenchDaemon, progress: (line: string) => void): Promise<void> {
+  const started = performance.now();
+  let reportedAt = started;
+  for (let pending = await contradictionChecksPending(daemon); pending > 0; pending = await contradictionChecksPending(daemon)) {
+    if (performance.now() - started > CHECK_WITHIN_MS) throw new Error(`the contradiction check still had ${count(pending)} imported memories to go after ${CHECK_WITHIN_MS / 1000} s`);
+    if (performance.now() - reportedAt > 10_000) {
+      reportedAt = performance.now();
+      progress(`waiting for the contradiction check: ${count(pending)} imported memories to go`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, CHECK_POLL_MS));
+  }
 }

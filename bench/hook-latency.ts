@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { freeLoopbackPort } from "../clients/transport/free-port.js";
 import { SearchMode } from "../gen/memd/v1/memory_service_pb.js";
 import { promptQuery } from "../daemon/src/recall/prompt-pointers.js";
-import { type BenchDaemon, type DaemonSettings, startBenchDaemon } from "./daemon-process.js";
+import { type BenchDaemon, contradictionChecksPending, type DaemonSettings, startBenchDaemon, waitForContradictionChecks } from "./daemon-process.js";
 import { startFakeOllama } from "./fake-ollama-server.js";
 import { createPromptStream, type HookPrompt, userPromptPayload } from "./hook-prompts.js";
 import { type LatencySummary, measureSequential, summarize } from "./latency.js";
@@ -50,9 +50,6 @@ const KILL_AFTER_MS = 30_000;
  */
 const LOCAL_MEMORIES = 300;
 const EMBED_WITHIN_MS = 15 * 60_000;
-/** How long the background contradiction check of the imported memories may take before the run gives up, and how often Health is asked. */
-const CHECK_WITHIN_MS = 20 * 60_000;
-const CHECK_POLL_MS = 1000;
 
 export type WarmCase = "keyword" | "stand-in" | "static" | "local";
 export type FailOpenCase = "no-socket" | "silent-socket";
@@ -260,26 +257,6 @@ async function measureQueryEmbedding(daemon: BenchDaemon, prompts: readonly Hook
     if (i >= WARMUP) samples.push(embedMs);
   }
   return summarize(samples);
-}
-
-/** Imported memories the daemon has yet to check for contradictions, as Health reports it. */
-async function contradictionChecksPending(daemon: BenchDaemon): Promise<number> {
-  const { health } = await daemon.clients.admin.health({});
-  return Number(health?.contradictionChecksPending ?? 0n);
-}
-
-/** Polls Health until the background contradiction check has caught up with the import (or CHECK_WITHIN_MS passes: an error). */
-async function waitForContradictionChecks(daemon: BenchDaemon, progress: (line: string) => void): Promise<void> {
-  const started = performance.now();
-  let reportedAt = started;
-  for (let pending = await contradictionChecksPending(daemon); pending > 0; pending = await contradictionChecksPending(daemon)) {
-    if (performance.now() - started > CHECK_WITHIN_MS) throw new Error(`the contradiction check still had ${count(pending)} imported memories to go after ${CHECK_WITHIN_MS / 1000} s`);
-    if (performance.now() - reportedAt > 10_000) {
-      reportedAt = performance.now();
-      progress(`waiting for the contradiction check: ${count(pending)} imported memories to go`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, CHECK_POLL_MS));
-  }
 }
 
 /** One http hook call: a POST on a fresh loopback connection, resolved once the answer is read; a non-2xx answer is an error. */

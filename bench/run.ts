@@ -108,7 +108,7 @@ async function main(): Promise<number> {
       progress(`--- ${section} (${elapsedSeconds().toFixed(0)} s into the run)`);
       switch (section) {
         case "save":
-          report.save = await measureSocketLatency(corpus, { sizes: options.sizes, seeds: SEEDS, progress });
+          report.save = await measureSocketLatency(corpus, { sizes: options.sizes, seeds: SEEDS, baselineDaemon: options.baselineDaemon, progress });
           break;
         case "lock":
           report.lock = await measureOutsideLock(corpus, {

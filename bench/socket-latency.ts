@@ -1,4 +1,4 @@
-import { type BenchDaemon, type ResidentSet, readRssKib, startBenchDaemon } from "./daemon-process.js";
+import { type BenchDaemon, type ResidentSet, readRssKib, startBenchDaemon, waitForContradictionChecks } from "./daemon-process.js";
 import { type LatencySummary, measureSequential } from "./latency.js";
 import { createMemoryLoader } from "./load-memories.js";
 import { mulberry32 } from "./seeded-random.js";
@@ -29,11 +29,16 @@ export interface SizeResult {
   rss: ResidentSet | null;
 }
 
-export interface SocketLatencyResult {
+export interface BuildLatency {
   /** The daemon's resident set once it answered Health on an empty store; null off Linux. */
   startRss: ResidentSet | null;
   operations: OperationResult[];
   sizes: SizeResult[];
+}
+
+export interface SocketLatencyResult extends BuildLatency {
+  /** The same measurement of another build's daemon (--baseline), in the same run; null without one. */
+  baseline: BuildLatency | null;
 }
 
 export interface SocketLatencySeeds {
@@ -57,10 +62,20 @@ const TARGETS = { Save: { p50MaxMs: 2 }, Search: { p50MaxMs: 5 } } as const;
  */
 export async function measureSocketLatency(
   corpus: SyntheticCorpus,
-  options: { sizes: readonly number[]; seeds: SocketLatencySeeds; progress: (line: string) => void },
+  options: { sizes: readonly number[]; seeds: SocketLatencySeeds; baselineDaemon?: string; progress: (line: string) => void },
 ): Promise<SocketLatencyResult> {
+  const measured = await measureBuild(corpus, options);
+  const baseline = options.baselineDaemon === undefined ? null : await measureBuild(corpus, { ...options, progress: (line) => options.progress(`baseline ${line}`) }, options.baselineDaemon);
+  return { ...measured, baseline };
+}
+
+async function measureBuild(
+  corpus: SyntheticCorpus,
+  options: { sizes: readonly number[]; seeds: SocketLatencySeeds; progress: (line: string) => void },
+  daemonBin?: string,
+): Promise<BuildLatency> {
   const { seeds, progress } = options;
-  const daemon = await startBenchDaemon({ MEMD_EMBEDDER: "none" });
+  const daemon = await startBenchDaemon({ MEMD_EMBEDDER: "none" }, undefined, daemonBin);
   try {
     const startRss = readRssKib(daemon.pid);
     progress(`save: memd started (pid ${daemon.pid}, MEMD_HOME ${daemon.home}, MEMD_EMBEDDER=none)`);
@@ -73,6 +88,8 @@ export async function measureSocketLatency(
       progress(`save: importing ${count(toLoad)} memories to reach ${count(size)}...`);
       const loaded = await loader.load(toLoad);
       stored += toLoad;
+      // What is timed is each call, not the check of the imported memories running beside it.
+      await waitForContradictionChecks(daemon, (line) => progress(`save: ${line}`));
       progress(`save:   done in ${loaded.seconds.toFixed(1)} s; measuring`);
       const measuredAt = stored;
       const results = await measureAtSize(daemon, corpus, seeds, loader.ids, stored);
@@ -172,6 +189,21 @@ export function formatSocketLatency(result: SocketLatencyResult): string {
     const first = operations.find((r) => r.operation === op);
     return first ? [`${first.latency.samples} ${op}`] : [];
   });
+  const baseline = result.baseline;
+  const compared = baseline
+    ? [
+        "",
+        "Against the --baseline build, measured in the same run on the same memories (p50 ms):",
+        "",
+        formatTable(
+          [{ title: "operation" }, { title: "memories", right: true }, { title: "this build", right: true }, { title: "baseline", right: true }, { title: "difference", right: true }],
+          operations.flatMap((r) => {
+            const other = baseline.operations.find((b) => b.operation === r.operation && b.memories === r.memories);
+            return other ? [[LABELS[r.operation], count(r.memories), r.latency.p50Ms.toFixed(2), other.latency.p50Ms.toFixed(2), (r.latency.p50Ms - other.latency.p50Ms).toFixed(2)]] : [];
+          }),
+        ),
+      ]
+    : [];
   return [
     "Unix socket, HTTP/1.1, binary protobuf (as memctl and the MCP adapter), one call at a time; embeddings off (MEMD_EMBEDDER=none)",
     `searches are 1-4 terms scoped to one project; calls measured per size: ${samples.join(", ")}; ` +
@@ -184,6 +216,7 @@ export function formatSocketLatency(result: SocketLatencyResult): string {
     sizes,
     "",
     `daemon RSS right after start, empty store: ${result.startRss ? `${mib(result.startRss.rssKib)} MiB` : "n/a"}`,
+    ...compared,
   ].join("\n");
 }
 
