@@ -126,7 +126,9 @@ describe("contradictions caught on write (a real daemon on a real socket)", () =
     const stored = await clients.memory.save({ content: "Secrets are stored in HashiCorp Vault.", project: "acme" });
     const exported = await clients.memory.save({ content: "Secrets moved to AWS Secrets Manager.", project: "elsewhere" });
     const moved = create(MemorySchema, exported.memory);
-    moved.id = "01JAAAAAAAAAAAAAAAAAAAAAAA";
+    // Saved after the stored memory, so the newer of the pair, even when both were made in the same
+    // millisecond (then the id decides, as a ULID's time would).
+    moved.id = "01ZZZZZZZZZZZZZZZZZZZZZZZZ";
     moved.project = "acme";
     await clients.admin.import({ memories: [moved] });
     const listed = await until(() => clients.contradictions.listContradictions({ project: "acme" }), (res) => res.contradictions.length > 0);

@@ -63,7 +63,9 @@ describeUnless(chromiumMissing, "the viewer's Health page when the embedder's mo
     expect(shown).toMatch(/load errorONNX Runtime cannot load .*model\.onnx/);
 
     fs.writeFileSync(modelFile, graph);
-    await expect.poll(async () => (await daemon.clients.admin.health({})).health?.embedder?.modelState, { timeout: 30_000 }).toBe(EmbedderModelState.LOADED);
+    // The next retry comes after the current wait, which doubles with each failed load (1 s, 2 s,
+    // 4 s...): on a loaded machine the page's checks above may take long enough for it to be 32 s.
+    await expect.poll(async () => (await daemon.clients.admin.health({})).health?.embedder?.modelState, { timeout: 70_000 }).toBe(EmbedderModelState.LOADED);
     await expect
       .poll(async () => {
         await page.reload();
@@ -72,5 +74,5 @@ describeUnless(chromiumMissing, "the viewer's Health page when the embedder's mo
       }, { timeout: 30_000 })
       .toMatch(/model in memoryyesload error-/);
     await page.context().close();
-  });
+  }, 180_000);
 });
