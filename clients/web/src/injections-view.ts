@@ -1,15 +1,14 @@
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { type Injection, InjectionKind, type InjectionSession, type InjectionTotals } from "../../../gen/memd/v1/injection_service_pb.js";
 import { MemoryKind } from "../../../gen/memd/v1/memory_pb.js";
 import { injections } from "./daemon.js";
 import { el, timeText } from "./dom.js";
 
-/** The days of totals shown, and the sessions listed, on the overview. */
+/** The daemon's default window for the totals and the sessions, as the page says it. */
 const DAYS = 30;
+/** The sessions listed on the overview. */
 const SESSIONS = 100;
 /** A session's records read for its timeline, newest first (then shown oldest first). */
 const SESSION_RECORDS = 1000;
-const DAY_MS = 86_400_000;
 
 const kindName = (kind: MemoryKind) => (MemoryKind[kind] ?? "").toLowerCase();
 const sessionHref = (id: string) => `#/injections/${encodeURIComponent(id)}`;
@@ -21,8 +20,8 @@ const sessionHref = (id: string) => `#/injections/${encodeURIComponent(id)}`;
  */
 export async function renderInjections(view: HTMLElement, sessionId: string): Promise<void> {
   if (sessionId !== "") return renderSession(view, sessionId);
-  const since = timestampFromMs(Math.floor(Date.now() / DAY_MS) * DAY_MS - (DAYS - 1) * DAY_MS);
-  const [{ totals }, { sessions }] = await Promise.all([injections.summarizeInjections({ since }), injections.listInjectionSessions({ pageSize: SESSIONS, since })]);
+  // Both default to the daemon's last 30 days.
+  const [{ totals }, { sessions }] = await Promise.all([injections.summarizeInjections({}), injections.listInjectionSessions({ pageSize: SESSIONS })]);
   view.replaceChildren(
     el("h2", { text: "Injections" }),
     el("p", { className: "meta", text: `What memd put into agents' contexts: briefings, prompts' pointers (and the prompts that got none) and recalls, the last ${DAYS} days (UTC), newest first. Tokens are counted with o200k_base.` }),

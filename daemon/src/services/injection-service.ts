@@ -10,8 +10,8 @@ import { pageByRowId } from "./page-token.js";
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
 const MAX_SESSIONS = 500;
-/** SummarizeInjections without `since`: the last 30 days. */
-const DEFAULT_SUMMARY_DAYS = 30;
+/** SummarizeInjections and ListInjectionSessions without `since`: the last 30 days (UTC), today included. */
+const DEFAULT_DAYS = 30;
 
 const KINDS: Record<InjectionKind, PbInjectionKind> = {
   briefing: PbInjectionKind.BRIEFING,
@@ -30,6 +30,7 @@ const orUndefined = (ms: number | null) => (ms === null ? undefined : ms);
  */
 export function createInjectionService(deps: ServiceDeps): ServiceImpl<typeof InjectionService> {
   const log = deps.store.injectionLog;
+  const sinceOrDefault = (since: Parameters<typeof timeFromPb>[1]) => timeFromPb("since", since) ?? Math.floor(deps.now() / DAY_MS) * DAY_MS - (DEFAULT_DAYS - 1) * DAY_MS;
   return {
     async listInjections(req) {
       const limit = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
@@ -51,7 +52,7 @@ export function createInjectionService(deps: ServiceDeps): ServiceImpl<typeof In
     async listInjectionSessions(req) {
       const limit = boundedCount("page_size", req.pageSize, DEFAULT_PAGE_SIZE, MAX_SESSIONS);
       await deps.recorder.settled();
-      const sessions = log.sessions({ agent: filter(req.agent), since: orUndefined(timeFromPb("since", req.since)), limit });
+      const sessions = log.sessions({ agent: filter(req.agent), since: sinceOrDefault(req.since), limit });
       return {
         sessions: sessions.map((s) => ({
           sessionId: s.sessionId,
@@ -68,9 +69,8 @@ export function createInjectionService(deps: ServiceDeps): ServiceImpl<typeof In
     },
 
     async summarizeInjections(req) {
-      const since = timeFromPb("since", req.since) ?? Math.floor(deps.now() / DAY_MS) * DAY_MS - (DEFAULT_SUMMARY_DAYS - 1) * DAY_MS;
       await deps.recorder.settled();
-      const totals = log.totals({ since, agent: filter(req.agent), sessionId: req.sessionId === "" ? undefined : req.sessionId });
+      const totals = log.totals({ since: sinceOrDefault(req.since), agent: filter(req.agent), sessionId: req.sessionId === "" ? undefined : req.sessionId });
       return { totals: totals.map((t) => ({ ...t, tokens: BigInt(t.tokens) })) };
     },
   };

@@ -273,7 +273,8 @@ export type ListInjectionSessionsRequest = Message<"memd.v1.ListInjectionSession
   agent: string;
 
   /**
-   * Only sessions given something (or asked) at or after this time.
+   * Only sessions given something (or asked) at or after this time; unset means the last 30
+   * days (UTC), as SummarizeInjections.
    *
    * @generated from field: google.protobuf.Timestamp since = 2;
    */

@@ -520,4 +520,17 @@ ${MEMORY_CHANGED}
       `);
     },
   },
+  {
+    version: 16,
+    name: "a deleted memory takes its contradictions with it",
+    up(db) {
+      // As the injection record's trigger does: any path that deletes a memory (today only the
+      // purge of archived ones) leaves no pair naming it.
+      db.exec(`
+        CREATE TRIGGER memories_contradictions_purge AFTER DELETE ON memories BEGIN
+          DELETE FROM contradictions WHERE memory_id = old.id OR other_id = old.id;
+        END;
+      `);
+    },
+  },
 ];

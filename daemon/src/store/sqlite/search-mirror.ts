@@ -66,6 +66,8 @@ export class SearchMirror {
   private readonly entities = new EntityIndex<RankingFacets>();
   private readonly sessions = new SessionIndex();
   private readonly projectNumbers = new Map<string, number>();
+  /** Each project by its number, as projectNumbers gives them. */
+  private readonly projectNames: string[] = [];
   /** One copy of each project name and session id that rows share: SQLite hands every row its own strings. */
   private readonly shared = new Map<string, string>();
   private loadedThrough = 0;
@@ -175,8 +177,7 @@ export class SearchMirror {
     this.current();
     const admitted = this.admitting(filter);
     const counts = this.keywords.groupCounts(phrase, { ...admitted, accept: keyAnswers(filter) ? undefined : (facets: RankingFacets) => matchesFilter(facets, filter) });
-    const names = [...this.projectNumbers.keys()];
-    return new Map([...counts].map(([group, count]) => [names[group] as string, count]));
+    return new Map([...counts].map(([group, count]) => [this.projectNames[group] as string, count]));
   }
 
   /** The row keys the filter's projects, statuses and kinds admit (see KeywordScope). */
@@ -299,7 +300,7 @@ export class SearchMirror {
   private keyOf(facets: RankingFacets): number {
     let project = this.projectNumbers.get(facets.project);
     if (project === undefined) {
-      project = this.projectNumbers.size;
+      project = this.projectNames.push(facets.project) - 1;
       this.projectNumbers.set(facets.project, project);
     }
     return project * KEY_CLASSES + classOf(facets.status, facets.kind);

@@ -293,3 +293,23 @@ describe("SqliteStore session neighbours", () => {
     store.close();
   });
 });
+
+describe("SqliteStore contradictions of deleted memories", () => {
+  it("leaves no contradiction naming a memory deleted by any path, the purge or another process", () => {
+    const store = open();
+    const [clerk, auth0, okta] = [memory("Auth is Clerk"), memory("Auth moved to Auth0"), memory("Auth is Okta", { status: "archived" })];
+    for (const m of [clerk, auth0, okta]) store.insert(m);
+    const pair = (memoryId: string, otherId: string) =>
+      store.contradictions.record({ memoryId, otherId, foundAt: now(), via: "save", detector: "rules", score: 0.9, subject: "auth provider", newerSays: "", olderSays: "" });
+    pair(auth0.id, clerk.id);
+    pair(okta.id, clerk.id);
+    store.purgeArchived(path.join(dir, "backup.db"));
+    expect(store.contradictions.list({ settled: true, limit: 10 }).map((c) => c.memoryId)).toEqual([auth0.id]);
+    store.close();
+    // As the sqlite3 shell would: no memd code runs.
+    const db = new Database(file);
+    db.prepare("DELETE FROM memories WHERE id = ?").run(auth0.id);
+    expect(db.prepare("SELECT COUNT(*) FROM contradictions").pluck().get()).toBe(0);
+    db.close();
+  });
+});

@@ -433,8 +433,6 @@ export class SqliteStore implements MemoryStore {
       const rows = this.sql("SELECT id, seq FROM memories WHERE status = 'archived'").all() as { id: string; seq: number }[];
       const ids = JSON.stringify(rows.map((r) => r.id));
       this.sql("DELETE FROM memory_events WHERE memory_id IN (SELECT value FROM json_each(?))").run(ids);
-      // better-sqlite3 refuses one value for a numbered parameter used twice (?1 ... ?1): it is given twice.
-      this.sql("DELETE FROM contradictions WHERE memory_id IN (SELECT value FROM json_each(?)) OR other_id IN (SELECT value FROM json_each(?))").run(ids, ids);
       this.sql("DELETE FROM memories WHERE status = 'archived'").run();
       return rows.map((r) => r.seq);
     }).immediate();
