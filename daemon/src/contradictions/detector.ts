@@ -68,9 +68,10 @@ const FILE_PAGE = 20;
 type DetectorStore = Pick<MemorySearch, "searchKeywordScopes"> & Pick<MemoryRecords, "get" | "list">;
 
 export function createContradictionDetector(store: DetectorStore): ContradictionDetector {
-  // By id, with the update time they were read at; a memory changed is dropped when the change
-  // feed tells of it (changed), so that a memory filed in the index can be judged from here unread.
-  const cache = new Map<string, { updatedAt: number; claims: MemoryClaims }>();
+  // By id, with the update time and length of the text they were read from. A memory the change
+  // feed names (changed) is read from the store until it is filed again, so that one filed and
+  // not changed since can be judged from here unread.
+  const cache = new Map<string, { updatedAt: number; length: number; claims: MemoryClaims }>();
   const cached = (id: string): MemoryClaims | undefined => {
     const hit = cache.get(id);
     if (!hit) return undefined;
@@ -81,9 +82,9 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
   };
   const claimsOf = (memory: MemoryRecord): MemoryClaims => {
     const hit = cache.get(memory.id);
-    if (hit?.updatedAt === memory.updatedAt) return cached(memory.id) as MemoryClaims;
+    if (hit?.updatedAt === memory.updatedAt && hit.length === memory.content.length) return cached(memory.id) as MemoryClaims;
     const claims = readClaims(memory.content);
-    cache.set(memory.id, { updatedAt: memory.updatedAt, claims });
+    cache.set(memory.id, { updatedAt: memory.updatedAt, length: memory.content.length, claims });
     if (cache.size > CACHED_CLAIMS) cache.delete(cache.keys().next().value as string);
     return claims;
   };
@@ -105,10 +106,9 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
     },
 
     changed(ids) {
-      for (const id of ids) {
-        pending.add(id);
-        cache.delete(id);
-      }
+      // Claims stay cached: a memory Save just filed is announced here too, and its claims are
+      // still those of its text (claimsOf checks), so filing it again reads none.
+      for (const id of ids) pending.add(id);
     },
 
     get indexing() {
@@ -153,7 +153,7 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
       for (const id of ids) {
         if (id === memory.id) continue;
         // A memory is read only when its claims are not at hand, or when it contradicts.
-        let other = cache.has(id) ? undefined : store.get(id);
+        let other = cache.has(id) && !pending.has(id) ? undefined : store.get(id);
         const otherClaims = other ? claimsOf(other) : cached(id);
         if (!otherClaims) continue;
         let finding = judgeContradiction(claims, otherClaims);
