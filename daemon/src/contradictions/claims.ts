@@ -37,7 +37,7 @@ export interface Clause {
   /** A "because" or "since" clause: it explains, it does not claim. */
   reason: boolean;
   /** Phrases the clause says are gone ("stopped using Conventional Commits"), lower case, whatever they name. */
-  gone: string[];
+  gone: readonly string[];
   /** The clause states an exception ("uploads override the timeout"), which a default does not contradict. */
   exception: boolean;
 }
@@ -89,7 +89,7 @@ export const CLAIM_TEXT_CHARS = 2048;
 /** Reads a memory's claims (its content up to CLAIM_TEXT_CHARS; episodes' problem and solution are context, not claims). */
 export function readClaims(fullContent: string): MemoryClaims {
   const content = fullContent.slice(0, CLAIM_TEXT_CHARS);
-  const memoryWords = new Set((content.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []).flatMap((w) => [w, ...w.split("-")]));
+  const memoryWords = lowerWords(content);
   const clauses = splitClauses(content).map((part) => readClause(part.text, part.reason, memoryWords));
   // "I love Emma's recipes; I've tried two of them": what "them" counts is in the clause before.
   for (const [i, clause] of clauses.entries()) {
@@ -100,6 +100,11 @@ export function readClaims(fullContent: string): MemoryClaims {
     );
   }
   return { clauses, changes: saysChange(content) || clauses.some((c) => c.mentions.some((m) => m.stance === "current" || m.stance === "left")) };
+}
+
+/** The lower-case words of a text, and the parts of its hyphenated ones. */
+function lowerWords(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []).flatMap((w) => [w, ...w.split("-")]));
 }
 
 /** Sentences, and the "because"/"since" clauses inside them, split off and marked as reasons. */
@@ -122,7 +127,7 @@ function readClause(text: string, reason: boolean, memoryWords: ReadonlySet<stri
     mentions.push({ value, stance: stanceAt(text, start, end), raw: text.slice(start, end) });
     blanked = blanked.slice(0, start) + " ".repeat(end - start) + blanked.slice(end);
   };
-  const words = new Set((text.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []).flatMap((w) => [w, ...w.split("-")]));
+  const words = lowerWords(text);
   for (const m of text.matchAll(/(?<![\w-])(--?[a-z][\w-]*|[A-Za-z_][\w.]*)=([^\s,;)]+)/g)) {
     const key = (m[1] as string).replace(/^-+/, "").toLowerCase();
     const [quantity] = findQuantities(m[2] as string);
@@ -148,7 +153,7 @@ function readClause(text: string, reason: boolean, memoryWords: ReadonlySet<stri
   // "answers 429": an HTTP status is a name, not a count.
   for (const m of blanked.matchAll(HTTP_STATUS)) {
     const at = (m.index ?? 0) + m[0].length - 3;
-    take(at, at + 3, { type: "name", value: `http-${m[1]}`, around: new Set() });
+    take(at, at + 3, { type: "name", value: `http-${m[1]}`, around: NOTHING_AROUND });
   }
   // "twice a week": "a week" is the period of a rate, not a duration of its own.
   const quantities = findQuantities(blanked).filter((q) => !(q.family === "duration" && /^an?\s/i.test(q.raw) && RATE_BEFORE.test(blanked.slice(0, q.start))));
@@ -176,6 +181,14 @@ function readClause(text: string, reason: boolean, memoryWords: ReadonlySet<stri
   };
 }
 
+/**
+ * Shared empty values: most clauses have no scope, no gone phrase, and an HTTP status nothing
+ * around it, and a claims cache of thousands of memories held one empty object for each.
+ */
+const NOTHING_AROUND: ReadonlySet<string> = new Set();
+const NO_SCOPES: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+const NOTHING_GONE: readonly string[] = Object.freeze([]);
+
 const RATE_BEFORE = /\b(?:times?|twice|once|thrice|\d+(?:\.\d+)?)\s*$/i;
 /** The period of a rate: "per minute", "a week", "each day", "daily". */
 const PERIOD = /\b(?:per|a|an|each|every)\s+(second|minute|hour|day|week|month|year|night|morning)\b|\b(daily|weekly|monthly|hourly|nightly|yearly)\b/i;
@@ -191,8 +204,8 @@ function firstWords(text: string, count: number): string {
   return text.trim().split(/\s+/).slice(0, count).join(" ");
 }
 
-function gonePhrases(text: string): string[] {
-  return [...text.matchAll(GONE_PHRASE)].flatMap((m) => {
+function gonePhrases(text: string): readonly string[] {
+  const phrases = [...text.matchAll(GONE_PHRASE)].flatMap((m) => {
     const words: string[] = [];
     for (const word of (m[1] as string).toLowerCase().split(/\s+/)) {
       if (isFiller(word)) break;
@@ -201,6 +214,7 @@ function gonePhrases(text: string): string[] {
     const phrase = words.join(" ");
     return phrase.length >= 3 ? [phrase] : [];
   });
+  return phrases.length > 0 ? phrases : NOTHING_GONE;
 }
 
 /**
@@ -255,7 +269,7 @@ function subjectWords(text: string): AnchorWord[] {
   return anchorWords(subject.join(" "));
 }
 
-function scopesOf(text: string): Map<string, Set<string>> {
+function scopesOf(text: string): ReadonlyMap<string, ReadonlySet<string>> {
   const scopes = new Map<string, Set<string>>();
   for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     const word = raw.endsWith("s") && SCOPE_OF.has(raw.slice(0, -1)) ? raw.slice(0, -1) : raw;
@@ -267,5 +281,5 @@ function scopesOf(text: string): Map<string, Set<string>> {
   }
   // "Go" is a language only when written as the name.
   if (/\bGo\b(?!\s+(?:to|through|back|live|ahead))/.test(text)) scopes.set("language", new Set([...(scopes.get("language") ?? []), "go"]));
-  return scopes;
+  return scopes.size > 0 ? scopes : NO_SCOPES;
 }

@@ -187,6 +187,8 @@ function sharedValues(n: Clause, a: Mention, o: Clause, b: Mention): number {
  * that the other states as holding, in a memory about the same things (a word in common).
  */
 function gonePhrase(from: MemoryClaims, other: MemoryClaims, fromIsOlder = false): ContradictionFinding | null {
+  // Most memories say nothing is gone: the words below are gathered only for those that do.
+  if (!from.clauses.some((c) => c.gone.length > 0)) return null;
   const words = new Set(from.clauses.flatMap((c) => c.anchors.map((w) => w.stem)));
   for (const clause of from.clauses) {
     for (const phrase of clause.gone) {

@@ -78,10 +78,38 @@ const BOUND_SYNONYMS = ["limit, max, maximum, cap, ceiling, upper bound", "minim
 
 const THESAURUS = indexThesaurus([...SOFTWARE_THESAURUS, ...BOUND_SYNONYMS]);
 
+/** Canonical stems of the words seen most recently: a store's memories say the same words again and again. */
+const STEMS = new Map<string, string>();
+const STEMS_KEPT = 20_000;
+
 /** The canonical stem of one lower-case word. */
 export function canonicalStem(word: string): string {
-  const stemmed = stem(word);
-  return THESAURUS.canonical.get(stemmed) ?? stemmed;
+  let canonical = STEMS.get(word);
+  if (canonical === undefined) {
+    const stemmed = stem(word);
+    canonical = THESAURUS.canonical.get(stemmed) ?? stemmed;
+    if (STEMS.size >= STEMS_KEPT) STEMS.clear();
+    STEMS.set(word, canonical);
+  }
+  return canonical;
+}
+
+const NO_BROADER: readonly string[] = Object.freeze([]);
+/**
+ * One frozen AnchorWord per canonical stem, shared by every clause that holds it: a claims cache of
+ * thousands of memories held one object per word per clause (about half of a memory's claims).
+ * Bounded by the words the stemmer has seen, as STEMS is.
+ */
+const ANCHORS = new Map<string, AnchorWord>();
+
+function anchorWord(canonical: string): AnchorWord {
+  let word = ANCHORS.get(canonical);
+  if (word === undefined) {
+    word = Object.freeze({ stem: canonical, broader: THESAURUS.broader.get(canonical) ?? NO_BROADER });
+    if (ANCHORS.size >= STEMS_KEPT) ANCHORS.clear();
+    ANCHORS.set(canonical, word);
+  }
+  return word;
 }
 
 /** True for words that carry no subject (see FILLER). */
@@ -101,7 +129,7 @@ export function anchorWords(text: string): AnchorWord[] {
     for (const part of parts) {
       if (part.length < 2 || FILLER.has(part) || /^\d/.test(part)) continue;
       const canonical = canonicalStem(part);
-      if (!out.has(canonical)) out.set(canonical, { stem: canonical, broader: THESAURUS.broader.get(canonical) ?? [] });
+      if (!out.has(canonical)) out.set(canonical, anchorWord(canonical));
     }
   }
   return [...out.values()];
