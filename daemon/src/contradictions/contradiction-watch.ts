@@ -63,7 +63,7 @@ export class ContradictionWatch {
   private readonly waiters: (() => void)[] = [];
 
   constructor(private readonly options: ContradictionWatchOptions) {
-    this.detector = createContradictionDetector(options.store);
+    this.detector = createContradictionDetector(options.store, { judgesPossible: options.judge !== null });
     this.unsubscribe = options.store.changes.subscribe((changes) => {
       this.detector.changed(changes.filter((c) => c.kind === "memory").map((c) => c.id));
       this.workSoon();

@@ -25,14 +25,14 @@ export interface DetectedContradiction {
 }
 
 /** Whether `a` was made after `b` (the id decides a tie): a contradiction's newer side. */
-export function isNewer(a: MemoryRecord, b: MemoryRecord): boolean {
+export function isNewer(a: Pick<MemoryRecord, "createdAt" | "id">, b: Pick<MemoryRecord, "createdAt" | "id">): boolean {
   return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
 }
 
 export interface Detection {
   /** At or above LIKELY_CONTRADICTION, strongest first. */
   likely: DetectedContradiction[];
-  /** Between POSSIBLE_CONTRADICTION and LIKELY_CONTRADICTION: for a language model to judge, when one is configured. */
+  /** Between POSSIBLE_CONTRADICTION and LIKELY_CONTRADICTION: for a language model to judge; empty unless one is configured (judgesPossible). */
   possible: DetectedContradiction[];
 }
 
@@ -67,27 +67,44 @@ const FILE_PAGE = 20;
 
 type DetectorStore = Pick<MemorySearch, "searchKeywordScopes"> & Pick<MemoryRecords, "get" | "list">;
 
-export function createContradictionDetector(store: DetectorStore): ContradictionDetector {
-  // By id, with the update time and length of the text they were read from. A memory the change
-  // feed names (changed) is read from the store until it is filed again, so that one filed and
-  // not changed since can be judged from here unread.
-  const cache = new Map<string, { updatedAt: number; length: number; claims: MemoryClaims }>();
-  const cached = (id: string): MemoryClaims | undefined => {
+export interface DetectorOptions {
+  /** Whether possible contradictions are wanted (a language model judges them); without one, only likely ones are read and reported. */
+  judgesPossible: boolean;
+}
+
+/** A memory's claims, with the text they were read from (its update time and length) and what the judge asks besides. */
+interface CachedClaims {
+  id: string;
+  updatedAt: number;
+  length: number;
+  createdAt: number;
+  kind: MemoryRecord["kind"];
+  claims: MemoryClaims;
+}
+
+export function createContradictionDetector(store: DetectorStore, options: DetectorOptions): ContradictionDetector {
+  // By id, with the update time and length of the text they were read from, and what the judge
+  // asks of the memory besides its claims. A memory the change feed names (changed) is read from
+  // the store until it is filed again, so that one filed and not changed since can be judged from
+  // here unread.
+  const cache = new Map<string, CachedClaims>();
+  const cachedEntry = (id: string): CachedClaims | undefined => {
     const hit = cache.get(id);
     if (!hit) return undefined;
     // Most recently used last, so the oldest entry is the first to go.
     cache.delete(id);
     cache.set(id, hit);
-    return hit.claims;
+    return hit;
   };
-  const claimsOf = (memory: MemoryRecord): MemoryClaims => {
+  const entryOf = (memory: MemoryRecord): CachedClaims => {
     const hit = cache.get(memory.id);
-    if (hit?.updatedAt === memory.updatedAt && hit.length === memory.content.length) return cached(memory.id) as MemoryClaims;
-    const claims = readClaims(memory.content);
-    cache.set(memory.id, { updatedAt: memory.updatedAt, length: memory.content.length, claims });
+    if (hit?.updatedAt === memory.updatedAt && hit.length === memory.content.length) return cachedEntry(memory.id) as CachedClaims;
+    const entry = { id: memory.id, updatedAt: memory.updatedAt, length: memory.content.length, createdAt: memory.createdAt, kind: memory.kind, claims: readClaims(memory.content) };
+    cache.set(memory.id, entry);
     if (cache.size > CACHED_CLAIMS) cache.delete(cache.keys().next().value as string);
-    return claims;
+    return entry;
   };
+  const claimsOf = (memory: MemoryRecord): MemoryClaims => entryOf(memory).claims;
 
   const index = new ClaimIndex();
   const pending = new Set<string>();
@@ -152,20 +169,21 @@ export function createContradictionDetector(store: DetectorStore): Contradiction
       const found: DetectedContradiction[] = [];
       for (const id of ids) {
         if (id === memory.id) continue;
-        // A memory is read only when its claims are not at hand, or when it contradicts.
-        let other = cache.has(id) && !pending.has(id) ? undefined : store.get(id);
-        const otherClaims = other ? claimsOf(other) : cached(id);
-        if (!otherClaims) continue;
-        let finding = judgeContradiction(claims, otherClaims);
+        // A memory is read only when its claims are not at hand, or when what it contradicts is reported.
+        const fresh = cache.has(id) && !pending.has(id) ? undefined : store.get(id);
+        if (fresh && (fresh.status !== "active" || !projects.includes(fresh.project))) continue;
+        const other = fresh ? entryOf(fresh) : cachedEntry(id);
+        if (!other || !judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
+        let finding = judgeContradiction(claims, other.claims);
         if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
-        other ??= store.get(id);
-        if (!other || other.status !== "active" || !projects.includes(other.project)) continue;
-        if (!judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
         // The judge reads the newer memory first ("moved to Auth0" after "is Clerk"): an imported memory may be the older one.
         const otherIsNewer = isNewer(other, memory);
-        if (otherIsNewer) finding = judgeContradiction(otherClaims, claims);
-        if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
-        found.push({ other, finding, otherIsNewer });
+        if (otherIsNewer) finding = judgeContradiction(other.claims, claims);
+        if (!finding || finding.score < (options.judgesPossible ? POSSIBLE_CONTRADICTION : LIKELY_CONTRADICTION)) continue;
+        // Filed while active in one of these projects and not changed since, unless the change is not announced yet.
+        const record = fresh ?? store.get(id);
+        if (!record || record.status !== "active" || !projects.includes(record.project)) continue;
+        found.push({ other: record, finding, otherIsNewer });
       }
       found.sort((a, b) => b.finding.score - a.finding.score || a.other.id.localeCompare(b.other.id));
       return {
