@@ -29,16 +29,17 @@ export function updateMemory(ports: UpdatePorts, rawId: string, patch: MemoryPat
   if (Object.keys(patch).length === 0) {
     throw new InvalidInputError("update changes nothing: set at least one field besides id");
   }
-  let before: MemoryRecord | undefined;
+  let saysOtherwise = false;
   const memory = ports.store.modify(
     id,
     (current) => {
-      before = current;
-      return applyPatch(current, patch, at, ports.limits);
+      const next = applyPatch(current, patch, at, ports.limits);
+      saysOtherwise = !judgedAlike(current, next);
+      return next;
     },
     (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ content: current.content, problem: current.problem, solution: current.solution, concepts: current.concepts, files: current.files, confidence: current.confidence, kind: current.kind }) }),
   );
   // Checked after the write, unlike a save: nothing here depends on what is found.
-  if (memory.status !== "active" || (before && judgedAlike(before, memory))) return { memory, contradictions: [] };
+  if (memory.status !== "active" || !saysOtherwise) return { memory, contradictions: [] };
   return { memory, contradictions: ports.contradictions.record(memory, ports.contradictions.detect(memory, true), "update") };
 }
