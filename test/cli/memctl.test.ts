@@ -36,6 +36,15 @@ describe("memctl against a running daemon", () => {
     expect((await cli("list", "-p", "cli", "--status", "archived")).stdout).toContain(id);
   });
 
+  it("prints the memory an update now contradicts, as add does", async () => {
+    const clerk = JSON.parse((await cli("--json", "add", "Auth is Clerk, not custom JWT.", "-k", "decision", "-p", "cli-auth")).stdout).id as string;
+    const id = JSON.parse((await cli("--json", "add", "Errors go to Sentry.", "-k", "decision", "-p", "cli-auth")).stdout).id as string;
+    const lines = (await cli("update", id, "--content", "Auth moved to Auth0 last sprint; Clerk's pricing didn't work for us.")).stdout.split("\n");
+    expect(lines[0]).toBe(`updated ${id}`);
+    expect(lines[1]).toMatch(/^it may contradict 1 memory \(queued/);
+    expect(lines[2]).toMatch(new RegExp(`^  contradiction \\d+: ${clerk} Auth is Clerk`));
+  });
+
   it("records a checkpoint as an episode", async () => {
     const res = await cli("--json", "checkpoint", "Fixed the token refresh race", "--problem", "two tabs refreshed at once", "--solution", "single-flight", "-f", "src/auth/tokens.ts", "-p", "cli");
     expect(JSON.parse(res.stdout)).toMatchObject({ kind: "MEMORY_KIND_EPISODE", provenance: "PROVENANCE_CHECKPOINT", files: ["src/auth/tokens.ts"] });

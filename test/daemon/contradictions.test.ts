@@ -121,6 +121,25 @@ describe("contradictions caught on write (a real daemon on a real socket)", () =
     expect(episode.contradictions.map((c) => c.source)).toEqual([ContradictionSource.CHECKPOINT]);
   });
 
+  it("names in Update's answer the active memory an edit of content now contradicts, the edited memory as the newer, and only once", async () => {
+    const { clients } = await start();
+    const errors = await clients.memory.save({ content: "Errors go to Sentry.", kind: MemoryKind.DECISION, project: "acme" });
+    const clerk = await clients.memory.save({ content: "Auth is Clerk, not custom JWT.", kind: MemoryKind.DECISION, project: "acme" });
+    const id = errors.memory?.id ?? "";
+    const edited = await clients.memory.update({ id, content: "Auth moved to Auth0 last sprint; Clerk's pricing didn't work for us." });
+    expect(edited.contradictions).toHaveLength(1);
+    const [found] = edited.contradictions;
+    expect(found).toMatchObject({ subject: "auth provider", newerSays: "Auth0", olderSays: "Clerk", source: ContradictionSource.UPDATE, detector: "rules", status: ContradictionStatus.OPEN });
+    expect(found?.memory?.id).toBe(id);
+    expect(found?.other?.id).toBe(clerk.memory?.id);
+    expect(edited.memory?.status).toBe(MemoryStatus.ACTIVE);
+
+    const again = await clients.memory.update({ id, content: "Auth moved to Auth0 last sprint." });
+    expect(again.contradictions).toEqual([]);
+    const listed = await clients.contradictions.listContradictions({ project: "acme" });
+    expect(listed.contradictions.map((c) => c.id)).toEqual([found?.id]);
+  });
+
   it("checks imported memories after the answer and queues what they contradict", async () => {
     const { clients } = await start();
     const stored = await clients.memory.save({ content: "Secrets are stored in HashiCorp Vault.", project: "acme" });

@@ -51,6 +51,19 @@ describe("contradictions judged by a language model (against a local server spea
     expect(stats.llm?.tokensToday).toBe(340n);
   });
 
+  it("hands the model a pair an update made possible, with the edited memory as the newer, though it was saved first", async () => {
+    const { daemon, openai } = await setUp(judgeYoga);
+    const { clients } = daemon;
+    const edited = await clients.memory.save({ content: "I take the bus to work.", project: "acme" });
+    await clients.memory.save({ content: OLD_YOGA, project: "acme" });
+    const id = edited.memory?.id ?? "";
+    expect((await clients.memory.update({ id, content: NEW_YOGA })).contradictions).toEqual([]);
+    const listed = await until(() => clients.contradictions.listContradictions({ project: "acme" }), (res) => res.contradictions.length > 0);
+    expect(listed.contradictions[0]).toMatchObject({ detector: MODEL, source: ContradictionSource.UPDATE, newerSays: "three", olderSays: "twice" });
+    expect(listed.contradictions[0]?.memory?.id).toBe(id);
+    expect(chatRequests(openai)).toHaveLength(1);
+  });
+
   it("queues nothing when the model says the pair holds together", async () => {
     const { daemon, openai } = await setUp(judgeYoga);
     const { clients } = daemon;

@@ -190,6 +190,16 @@ describe("memd-mcp against a running daemon", () => {
     expect(await ok(client, "memory_contradictions", { project: "flags" })).toBe("no open contradictions");
   });
 
+  it("says what an update now contradicts, as a save does", async () => {
+    const clerk = idIn(await ok(client, "memory_save", { content: "Auth is Clerk, not custom JWT.", kind: "decision", project: "auth" }));
+    const id = idIn(await ok(client, "memory_save", { content: "Errors go to Sentry.", kind: "decision", project: "auth" }));
+    const lines = (await ok(client, "memory_update", { id, content: "Auth moved to Auth0 last sprint; Clerk's pricing didn't work for us." })).split("\n");
+    expect(lines[0]).toMatch(new RegExp(`^updated ${id} \\[decision, auth\\]`));
+    expect(lines[1]).toBe("This may contradict 1 active memory (memd queued the pair and changed nothing):");
+    expect(lines[2]).toMatch(new RegExp(`^- contradiction \\d+ \\(auth provider: Auth0 here, Clerk there\\): ${clerk} \\[decision, auth\\]`));
+    expect(await ok(client, "memory_update", { id, tags: ["auth"] })).toMatch(/^updated \S+ \[decision, auth\] [^\n]*$/);
+  });
+
   it("syncs a session into the project derived from the working directory", async () => {
     const text = await ok(client, "memory_sync", { session_id: "s-1" });
     expect(text).toMatch(/^memd \S+ ok/);

@@ -54,7 +54,7 @@ function formatContradiction(c: Contradiction): string {
   ].join("\n");
 }
 
-/** What memctl add and checkpoint print after the saved memory, when it contradicts others. */
+/** What memctl add, checkpoint and update print after the memory written, when it contradicts others. */
 export function contradictionNotes(contradictions: readonly Contradiction[]): string[] {
   if (contradictions.length === 0) return [];
   return [

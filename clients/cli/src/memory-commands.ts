@@ -220,10 +220,10 @@ export function registerMemoryCommands(program: Command): void {
         expireTime: opts.expires && timestampFromDate(opts.expires),
         reviewTime: opts.review && timestampFromDate(opts.review),
       };
-      const { memory } = await ctx.clients.memory.update(req);
+      const { memory, contradictions } = await ctx.clients.memory.update(req);
       if (!memory) throw new Error("the daemon returned no memory");
       if (ctx.json) ctx.printJson(memoryJson(memory));
-      else ctx.print(`updated ${memory.id}`);
+      else for (const line of [`updated ${memory.id}`, ...contradictionNotes(contradictions)]) ctx.print(line);
     }),
   );
 

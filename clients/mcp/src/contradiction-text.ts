@@ -1,13 +1,17 @@
 import type { Contradiction } from "../../../gen/memd/v1/contradiction_pb.js";
 import { memoryLine } from "./format.js";
 
+/** A write's answer, followed by what the write found it contradicts when it found anything. */
+export function withContradictions(answer: string, contradictions: readonly Contradiction[]): string {
+  return contradictions.length === 0 ? answer : `${answer}\n${contradictionText(contradictions)}`;
+}
+
 /**
- * What a save found it contradicts, and how to settle each: the agent reads this right after its
- * memory_save or memory_checkpoint, so it says what memd did (nothing but queue the pair) and
- * what the agent may do next.
+ * What a write found its memory contradicts, and how to settle each: the agent reads this right
+ * after its memory_save, memory_checkpoint or memory_update (whose memory is the newer of each
+ * pair), so it says what memd did (nothing but queue the pair) and what the agent may do next.
  */
-export function contradictionText(contradictions: readonly Contradiction[]): string {
-  if (contradictions.length === 0) return "";
+function contradictionText(contradictions: readonly Contradiction[]): string {
   const count = contradictions.length === 1 ? "1 active memory" : `${contradictions.length} active memories`;
   const lines = contradictions.map((c) => `- ${contradictionLine(c)}`);
   return [

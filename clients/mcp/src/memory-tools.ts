@@ -2,7 +2,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { MemoryKindSchema, MemoryStatus, ProvenanceSchema } from "../../../gen/memd/v1/memory_pb.js";
-import { contradictionText } from "./contradiction-text.js";
+import { withContradictions } from "./contradiction-text.js";
 import { enumValue } from "./enum-names.js";
 import { isoTime, memoryFull, memoryJson, memoryLine, required } from "./format.js";
 import {
@@ -69,8 +69,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         const staged = memory.status === MemoryStatus.STAGED
           ? "\nstaged: unconfirmed, hidden from search until the user confirms it (memory_promote) or another session says the same"
           : "";
-        const contradictions = contradictionText(res.contradictions);
-        return `saved ${memoryLine(memory)}${staged}${contradictions === "" ? "" : `\n${contradictions}`}`;
+        return withContradictions(`saved ${memoryLine(memory)}${staged}`, res.contradictions);
       }),
   );
 
@@ -108,8 +107,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           sessionId: args.session_id ?? ctx.sessionId,
           sourceAgent: ctx.agent(),
         });
-        const contradictions = contradictionText(res.contradictions);
-        return `checkpoint saved: ${memoryLine(required(res.memory))}${contradictions === "" ? "" : `\n${contradictions}`}`;
+        return withContradictions(`checkpoint saved: ${memoryLine(required(res.memory))}`, res.contradictions);
       }),
   );
 
@@ -173,7 +171,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           importance: fields.importance,
           pinned: fields.pinned,
         });
-        return `updated ${memoryLine(required(res.memory))}`;
+        return withContradictions(`updated ${memoryLine(required(res.memory))}`, res.contradictions);
       }),
   );
 

@@ -15,7 +15,7 @@ const INSTRUCTIONS = `memd is your long-term memory across sessions.
 - Call memory_save at once when the user states a preference or rule, when a decision is made (with its reason), and when you learn a durable fact.
 - Call memory_checkpoint when a task is finished.
 - Correct with memory_supersede or memory_update; retire with memory_archive. Never save secrets.
-- When a save says it may contradict a memory, settle it with memory_settle (ask the user when unsure).`;
+- When a save or an update says it may contradict a memory, settle it with memory_settle (ask the user when unsure).`;
 
 /**
  * The SDK validates what a user answers to an elicitation with this; memd never asks the user

@@ -82,12 +82,41 @@ describe("insertChecked", () => {
 describe("updateMemory", () => {
   it("refuses a patch that changes nothing, and keeps the replaced values in the history", async () => {
     const { memory } = await save("The API listens on 8080.");
-    expect(() => updateMemory(store, limits, memory.id, {}, NOW)).toThrow(InvalidInputError);
-    const updated = updateMemory(store, limits, ` ${memory.id} `, { content: "The API listens on 9090." }, NOW + 1);
-    expect(updated.content).toBe("The API listens on 9090.");
+    expect(() => updateMemory(ports, memory.id, {}, NOW)).toThrow(InvalidInputError);
+    const updated = updateMemory(ports, ` ${memory.id} `, { content: "The API listens on 9090." }, NOW + 1);
+    expect(updated.memory.content).toBe("The API listens on 9090.");
     const entry = store.events([memory.id]).at(-1);
     expect(entry?.action).toBe("updated");
     expect(JSON.parse(entry?.detail ?? "{}")).toMatchObject({ content: "The API listens on 8080." });
+  });
+
+  it("records the active memory an update of content now contradicts, with the updated memory as the newer side, and keeps it active", async () => {
+    const sentry = await save("Errors go to Sentry.", { kind: "decision" });
+    const clerk = await save("Auth is Clerk, not custom JWT.", { kind: "decision" });
+    const updated = updateMemory(ports, sentry.memory.id, { content: "Auth moved to Auth0 last sprint; Clerk's pricing didn't work for us." }, NOW + 1);
+    expect(updated.contradictions).toMatchObject([{ memoryId: sentry.memory.id, otherId: clerk.memory.id, via: "update" }]);
+    expect(updated.contradictions[0]?.newerSays).toMatch(/auth0/i);
+    expect(store.contradictions.list({ settled: false, limit: 10 }).map((c) => c.id)).toEqual(updated.contradictions.map((c) => c.id));
+    expect(store.get(sentry.memory.id)?.status).toBe("active");
+  });
+
+  it("reports nothing for an update of tags or confidence, though the memory contradicts one never checked against it", async () => {
+    const clerk = await save("Auth is Clerk, not custom JWT.", { kind: "decision" });
+    // Stored without the check, as an import waiting for its turn is: the pair is not recorded yet.
+    store.insert(buildMemory({ content: "Auth moved to Auth0 last sprint.", kind: "decision", project: "acme" }, ulid(NOW), NOW, limits));
+    await watch.idle();
+    const updated = updateMemory(ports, clerk.memory.id, { tags: ["auth"], confidence: 0.9 }, NOW + 1);
+    expect(updated.contradictions).toEqual([]);
+    expect(store.contradictions.list({ settled: false, limit: 10 })).toEqual([]);
+  });
+
+  it("does not report or record again a pair already open when an update of content still contradicts", async () => {
+    const clerk = await save("Auth is Clerk, not custom JWT.", { kind: "decision" });
+    const auth0 = await save("Auth moved to Auth0 last sprint.", { kind: "decision" });
+    expect(auth0.contradictions.map((c) => c.otherId)).toEqual([clerk.memory.id]);
+    const updated = updateMemory(ports, auth0.memory.id, { content: "Auth moved to Auth0 last sprint; Clerk's pricing didn't work for us." }, NOW + 1);
+    expect(updated.contradictions).toEqual([]);
+    expect(store.contradictions.list({ settled: false, limit: 10 }).map((c) => c.id)).toEqual(auth0.contradictions.map((c) => c.id));
   });
 });
 

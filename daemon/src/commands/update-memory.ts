@@ -1,18 +1,45 @@
+import type { ContradictionWatch } from "../contradictions/contradiction-watch.js";
+import { judgedAlike } from "../contradictions/detector.js";
 import { InvalidInputError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import type { MemoryPatch, MemoryRecord } from "../memory/memory.js";
 import { type MemoryLimits, validateId } from "../memory/validate.js";
-import type { MemoryRecords } from "../store/store.js";
+import type { ContradictionRecord, MemoryRecords } from "../store/store.js";
 
-/** Changes the fields a patch sets; the history entry keeps the values they replaced, so an update never loses what was there. */
-export function updateMemory(store: Pick<MemoryRecords, "modify">, limits: MemoryLimits, rawId: string, patch: MemoryPatch, at: number): MemoryRecord {
+/** What Update writes with. */
+export interface UpdatePorts {
+  store: Pick<MemoryRecords, "modify">;
+  contradictions: Pick<ContradictionWatch, "detect" | "record">;
+  limits: MemoryLimits;
+}
+
+export interface Updated {
+  memory: MemoryRecord;
+  /** The likely contradictions recorded now: none unless the update changed what an active memory says. */
+  contradictions: ContradictionRecord[];
+}
+
+/**
+ * Changes the fields a patch sets; the history entry keeps the values they replaced, so an update
+ * never loses what was there. When it changes what an active memory says, the memory is checked
+ * for contradictions as a save is, as the newer of each pair, and is never staged for them.
+ */
+export function updateMemory(ports: UpdatePorts, rawId: string, patch: MemoryPatch, at: number): Updated {
   const id = validateId(rawId);
   if (Object.keys(patch).length === 0) {
     throw new InvalidInputError("update changes nothing: set at least one field besides id");
   }
-  return store.modify(
+  let saysOtherwise = false;
+  const memory = ports.store.modify(
     id,
-    (current) => applyPatch(current, patch, at, limits),
+    (current) => {
+      const next = applyPatch(current, patch, at, ports.limits);
+      saysOtherwise = !judgedAlike(current, next);
+      return next;
+    },
     (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ content: current.content, problem: current.problem, solution: current.solution, concepts: current.concepts, files: current.files, confidence: current.confidence, kind: current.kind }) }),
   );
+  // Checked after the write, unlike a save: nothing here depends on what is found.
+  if (memory.status !== "active" || !saysOtherwise) return { memory, contradictions: [] };
+  return { memory, contradictions: ports.contradictions.record(memory, ports.contradictions.detect(memory, true), "update") };
 }

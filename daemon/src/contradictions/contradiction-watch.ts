@@ -1,10 +1,11 @@
 /**
  * The daemon's side of contradiction detection: what Save, Checkpoint and the transcript sweep
- * ask before they store a memory (detect), what they record after (record), and the work that
- * runs off any request's path: the detector's index of claims kept (memories changed, from the
- * change feed, and every active memory once after start) and imported memories checked, a few at
- * a time; neighbours in meaning judged once a memory's vector exists; and pairs the rules could
- * not decide handed to the language model (MEMD_LLM, under its daily cap) when one is configured.
+ * ask before they store a memory (detect), and Update when it changes what one says; what they
+ * record after (record); and the work that runs off any request's path: the detector's index of
+ * claims kept (memories changed, from the change feed, and every active memory once after start)
+ * and imported memories checked, a few at a time; neighbours in meaning judged once a memory's
+ * vector exists; and pairs the rules could not decide handed to the language model (MEMD_LLM,
+ * under its daily cap) when one is configured.
  */
 import type { ContradictionJudge } from "../llm/contradiction-judge.js";
 import type { Logger } from "../logger.js";
@@ -71,9 +72,12 @@ export class ContradictionWatch {
     this.workSoon();
   }
 
-  /** The active memories a memory about to be stored contradicts (likely), and those the model may judge (possible). */
-  detect(memory: MemoryRecord): Detection {
-    return this.detector.detect(memory);
+  /**
+   * The active memories a memory about to be stored contradicts (likely), and those the model may
+   * judge (possible); `edited` when an update changed what it says, which makes it the newer of each pair.
+   */
+  detect(memory: MemoryRecord, edited = false): Detection {
+    return this.detector.detect(memory, edited);
   }
 
   /** Records the likely contradictions of a stored memory and queues the possible ones for the model; returns the pairs recorded now. */

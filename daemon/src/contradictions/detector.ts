@@ -37,7 +37,11 @@ export interface Detection {
 }
 
 export interface ContradictionDetector {
-  detect(memory: MemoryRecord): Detection;
+  /**
+   * With `edited`, the memory is the newer of every pair whatever its age: an update's text is the
+   * last thing said. Otherwise the one made later is (an import may bring in the older one).
+   */
+  detect(memory: MemoryRecord, edited?: boolean): Detection;
   /** A memory's claims (read once per id and update time, for the most recently used). */
   claimsOf(memory: MemoryRecord): MemoryClaims;
   /** Files a memory just stored, so that the next write is judged against it. */
@@ -152,7 +156,7 @@ export function createContradictionDetector(store: DetectorStore, options: Detec
       return pending.size > 0;
     },
 
-    detect(memory) {
+    detect(memory, edited = false) {
       const none: Detection = { likely: [], possible: [] };
       if (!judged(memory.kind)) return none;
       const claims = claimsOf(memory);
@@ -177,7 +181,7 @@ export function createContradictionDetector(store: DetectorStore, options: Detec
         let finding = judgeContradiction(claims, other.claims);
         if (!finding || finding.score < POSSIBLE_CONTRADICTION) continue;
         // The judge reads the newer memory first ("moved to Auth0" after "is Clerk"): an imported memory may be the older one.
-        const otherIsNewer = isNewer(other, memory);
+        const otherIsNewer = !edited && isNewer(other, memory);
         if (otherIsNewer) finding = judgeContradiction(other.claims, claims);
         if (!finding || finding.score < (options.judgesPossible ? POSSIBLE_CONTRADICTION : LIKELY_CONTRADICTION)) continue;
         // Filed while active in one of these projects and not changed since, unless the change is not announced yet.
@@ -197,4 +201,9 @@ export function createContradictionDetector(store: DetectorStore, options: Detec
 /** Traces record what a command printed; they claim nothing about how things are. */
 function judged(kind: MemoryRecord["kind"]): boolean {
   return kind !== "trace";
+}
+
+/** Whether the detector finds the same in two versions of a memory: it reads their content, kind and project, nothing else. */
+export function judgedAlike(a: MemoryRecord, b: MemoryRecord): boolean {
+  return a.content === b.content && a.kind === b.kind && a.project === b.project;
 }

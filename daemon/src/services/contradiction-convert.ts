@@ -14,6 +14,7 @@ const SOURCES: Record<ContradictionSource, PbSource> = {
   import: PbSource.IMPORT,
   sweep: PbSource.SWEEP,
   embedding: PbSource.EMBEDDING,
+  update: PbSource.UPDATE,
 };
 const RESOLUTIONS: Record<ContradictionResolution, PbResolution> = {
   kept_newer: PbResolution.KEPT_NEWER,

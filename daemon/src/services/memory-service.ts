@@ -47,7 +47,7 @@ const DEFAULT_STATUSES: readonly MemoryStatus[] = ["active"];
 const RETIRING_ACTIONS = new Set(["archived", "superseded", "rejected"]);
 
 export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof MemoryService> {
-  const { store, now, limits } = deps;
+  const { store, now } = deps;
 
   const getOrThrow = (rawId: string) => {
     const id = validateId(rawId);
@@ -156,7 +156,8 @@ export function createMemoryService(deps: ServiceDeps): ServiceImpl<typeof Memor
     },
 
     update(req) {
-      return { memory: memoryToPb(updateMemory(store, limits, req.id, patchFromRequest(req), now())) };
+      const { memory, contradictions } = updateMemory(deps, req.id, patchFromRequest(req), now());
+      return { memory: memoryToPb(memory), contradictions: contradictions.map((c) => contradictionToPb(c, store)) };
     },
 
     archive(req) {

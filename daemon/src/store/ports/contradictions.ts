@@ -29,11 +29,11 @@ export interface Contradictions {
 export type ContradictionResolution = "kept_newer" | "kept_older" | "compatible";
 
 /** Where a pair was found: the write that found it, or a newly embedded memory's neighbours (the model that judged it is the record's detector). */
-export type ContradictionSource = "save" | "checkpoint" | "import" | "sweep" | "embedding";
+export type ContradictionSource = "save" | "checkpoint" | "import" | "sweep" | "embedding" | "update";
 
 export interface ContradictionRecord {
   id: number;
-  /** The newer memory of the pair (made later; the id decides a tie): usually the one being written. */
+  /** The newer memory of the pair (made later; the id decides a tie): usually the one being written; always the one an update changed. */
   memoryId: string;
   /** The older memory, which the newer one contradicts. */
   otherId: string;
