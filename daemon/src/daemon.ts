@@ -138,7 +138,7 @@ export async function startDaemon(config: Config, options: DaemonOptions = {}): 
     maintenance.start();
     phases.on("stop workers", () => maintenance.stop());
     const limits = { maxContentBytes: config.maxContentBytes };
-    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits });
+    const vault = startVault(config, store, logger, { now, newId: () => newId(now()), limits, contradictions });
     if (vault) {
       phases.on("stop workers", () => vault.writer.stop());
       phases.on("stop workers", () => vault.watcher.stop());
@@ -347,7 +347,7 @@ function startVault(
   config: Config,
   store: SqliteStore,
   logger: Logger,
-  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits">,
+  edits: Pick<VaultWatcherOptions, "now" | "newId" | "limits" | "contradictions">,
 ): VaultHandle | null {
   const queued = store.vault.configure(config.vault);
   if (config.vault === null) return null;

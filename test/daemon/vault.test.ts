@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { toJson } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
+import { ContradictionSource } from "../../gen/memd/v1/contradiction_pb.js";
 import { type Memory, MemoryKind, MemorySchema, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../gen/memd/v1/memory_service_pb.js";
 import { readTextIfExists } from "../../daemon/src/memory-files/markdown-files.js";
@@ -273,6 +274,33 @@ describe("the vault", () => {
     expect(fs.readFileSync(note, "utf8")).toBe(noteText);
     expect((await daemon.clients.memory.search({ query: "milk", allProjects: true, mode: SearchMode.KEYWORD })).results).toEqual([]);
     expect((await daemon.clients.vault.getVaultStatus({})).unreadable).toEqual([]);
+  });
+
+  it("checks what a person writes in the vault for contradictions as a Save and an Update are: a new file and an edit each queue the pair, and stay active", async () => {
+    const home = newHome();
+    const daemon = await start(home);
+    const vault = path.join(home, "vault");
+    const clerk = (await daemon.clients.memory.save({ content: "Auth is Clerk, not custom JWT.", kind: MemoryKind.DECISION, project: "acme" })).memory?.id ?? "";
+    const node18 = (await daemon.clients.memory.save({ content: "The API server runs on Node 18.", kind: MemoryKind.DECISION, project: "acme" })).memory?.id ?? "";
+    const errors = (await daemon.clients.memory.save({ content: "Errors go to Sentry.", kind: MemoryKind.DECISION, project: "acme" })).memory?.id ?? "";
+    await drained(daemon);
+    await sentinel(daemon, vault, "acme/decision", "zanzibar");
+
+    const handWritten = path.join(vault, "acme", "decision", "auth0.md");
+    fs.writeFileSync(handWritten, "---\nconcepts: [auth]\n---\nAuth moved to Auth0 last sprint; Clerk's pricing didn't work for us.\n");
+    const first = await until(() => daemon.clients.contradictions.listContradictions({ project: "acme" }), (r) => r.openCount === 1);
+    const [written] = first.contradictions;
+    expect(written).toMatchObject({ subject: "auth provider", newerSays: "Auth0", olderSays: "Clerk", source: ContradictionSource.VAULT });
+    expect(written?.other?.id).toBe(clerk);
+    expect((await daemon.clients.memory.get({ id: written?.memory?.id ?? "" })).memory?.status).toBe(MemoryStatus.ACTIVE);
+
+    // An edit of another memory's file into a claim about something else: the edited memory is the newer side.
+    const [relative, text] = fileOf(vault, errors) ?? ["", ""];
+    fs.writeFileSync(path.join(vault, relative), text.replace("Errors go to Sentry.", "api-server is on Node 20 since the upgrade in March."));
+    const second = await until(() => daemon.clients.contradictions.listContradictions({ project: "acme" }), (r) => r.openCount === 2);
+    const edited = second.contradictions.find((c) => c.memory?.id === errors);
+    expect(edited).toMatchObject({ subject: "node version", source: ContradictionSource.VAULT });
+    expect(edited?.other?.id).toBe(node18);
   });
 
   it("leaves a broken file exactly as written and reports its line, once to the briefing; redacts a secret typed into a file, there and in the database", async () => {

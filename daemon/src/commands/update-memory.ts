@@ -4,7 +4,7 @@ import { InvalidInputError } from "../errors.js";
 import { applyPatch } from "../memory/apply-patch.js";
 import type { MemoryPatch, MemoryRecord } from "../memory/memory.js";
 import { type MemoryLimits, validateId } from "../memory/validate.js";
-import type { ContradictionRecord, MemoryRecords } from "../store/store.js";
+import type { ContradictionRecord, ContradictionSource, MemoryRecords } from "../store/store.js";
 
 /** What Update writes with. */
 export interface UpdatePorts {
@@ -29,17 +29,23 @@ export function updateMemory(ports: UpdatePorts, rawId: string, patch: MemoryPat
   if (Object.keys(patch).length === 0) {
     throw new InvalidInputError("update changes nothing: set at least one field besides id");
   }
-  let saysOtherwise = false;
+  let before: MemoryRecord | undefined;
   const memory = ports.store.modify(
     id,
     (current) => {
-      const next = applyPatch(current, patch, at, ports.limits);
-      saysOtherwise = !judgedAlike(current, next);
-      return next;
+      before = current;
+      return applyPatch(current, patch, at, ports.limits);
     },
     (current) => ({ at, action: "updated", sessionId: "", detail: JSON.stringify({ content: current.content, problem: current.problem, solution: current.solution, concepts: current.concepts, files: current.files, confidence: current.confidence, kind: current.kind }) }),
   );
-  // Checked after the write, unlike a save: nothing here depends on what is found.
-  if (memory.status !== "active" || !saysOtherwise) return { memory, contradictions: [] };
-  return { memory, contradictions: ports.contradictions.record(memory, ports.contradictions.detect(memory, true), "update") };
+  return { memory, contradictions: checkEdited(ports.contradictions, before as MemoryRecord, memory, "update") };
+}
+
+/**
+ * Records what an edited memory now contradicts, as the newer of each pair, when the edit changed
+ * what an active memory says. Checked after the write, unlike a save: nothing depends on what is found.
+ */
+export function checkEdited(contradictions: Pick<ContradictionWatch, "detect" | "record">, before: MemoryRecord, after: MemoryRecord, via: ContradictionSource): ContradictionRecord[] {
+  if (after.status !== "active" || judgedAlike(before, after)) return [];
+  return contradictions.record(after, contradictions.detect(after, true), via);
 }

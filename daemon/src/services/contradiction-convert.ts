@@ -15,6 +15,7 @@ const SOURCES: Record<ContradictionSource, PbSource> = {
   sweep: PbSource.SWEEP,
   embedding: PbSource.EMBEDDING,
   update: PbSource.UPDATE,
+  vault: PbSource.VAULT,
 };
 const RESOLUTIONS: Record<ContradictionResolution, PbResolution> = {
   kept_newer: PbResolution.KEPT_NEWER,

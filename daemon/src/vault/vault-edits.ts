@@ -5,22 +5,30 @@ import type { MemoryLimits } from "../memory/validate.js";
 import type { MemoryRecords } from "../store/store.js";
 import type { FileEdit } from "./file-edit.js";
 import { archiveMemory } from "../commands/archive-memory.js";
+import { insertChecked } from "../commands/insert-checked.js";
+import { checkEdited } from "../commands/update-memory.js";
+import type { ContradictionWatch } from "../contradictions/contradiction-watch.js";
 
 /**
  * What a person's change of a vault file writes (the watcher decides which applies), each recorded
  * with provenance human and the file: an edit updates, a new file creates, a deletion archives.
+ * What a person writes is checked for contradictions as an agent's Save and Update are, and never
+ * staged for them.
  */
 export interface VaultEditTarget {
   store: MemoryRecords;
   limits: MemoryLimits;
+  contradictions: Pick<ContradictionWatch, "detect" | "record">;
 }
 
 /** Applies an edit of `relative` to the stored memory at `at`. */
-export function applyFileEdit({ store, limits }: VaultEditTarget, current: MemoryRecord, edit: Extract<FileEdit, { kind: "update" }>, relative: string, at: number): void {
+export function applyFileEdit({ store, limits, contradictions }: VaultEditTarget, current: MemoryRecord, edit: Extract<FileEdit, { kind: "update" }>, relative: string, at: number): void {
   const replaced = Object.fromEntries(edit.changed.map((key) => [key, current[key as keyof MemoryRecord]]));
-  store.modify(
+  let before = current;
+  const memory = store.modify(
     current.id,
     (stored) => {
+      before = stored;
       const next = Object.keys(edit.patch).length > 0 ? applyPatch(stored, edit.patch, at, limits) : { ...stored, updatedAt: at };
       if (edit.status === null) return next;
       return { ...next, status: edit.status.to, archiveReason: edit.status.to === "archived" ? edit.status.reason : "" };
@@ -32,10 +40,11 @@ export function applyFileEdit({ store, limits }: VaultEditTarget, current: Memor
       detail: JSON.stringify({ provenance: "human", by: `editing ${relative} in the vault`, changed: edit.changed, replaced }),
     }),
   );
+  checkEdited(contradictions, before, memory, "vault");
 }
 
 /** Makes a new memory of a file without an id at `relative` (`<project>/<kind>/<name>.md`), its project and kind from its folder unless it says otherwise. */
-export function createFromFile({ store, limits }: VaultEditTarget, relative: string, fields: Partial<MemoryRecord>, id: string, at: number): MemoryRecord {
+export function createFromFile({ store, limits, contradictions }: VaultEditTarget, relative: string, fields: Partial<MemoryRecord>, id: string, at: number): MemoryRecord {
   const [folderProject, folderKind] = relative.split("/") as [string, MemoryKind];
   const memory = buildMemory(
     {
@@ -61,8 +70,7 @@ export function createFromFile({ store, limits }: VaultEditTarget, relative: str
     at,
     limits,
   );
-  store.insert(memory, { at, action: "created", sessionId: "", detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }) });
-  return memory;
+  return insertChecked(store, contradictions, memory, { detail: JSON.stringify({ provenance: "human", by: `writing ${relative} in the vault` }), via: "vault" }).memory;
 }
 
 /** Archives the memory whose file `relative` a person deleted (never deletes it: the file comes back, archived). */

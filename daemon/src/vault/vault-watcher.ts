@@ -14,7 +14,7 @@ import { parseMemoryFile, textHash } from "./memory-file.js";
 import type { VaultProblem } from "./rebuild-from-vault.js";
 import { maxVaultFileBytes, VaultFiles } from "./vault-files.js";
 import { UnreadableFiles } from "./unreadable-files.js";
-import { applyFileEdit, archiveForDeletedFile, createFromFile } from "./vault-edits.js";
+import { applyFileEdit, archiveForDeletedFile, createFromFile, type VaultEditTarget } from "./vault-edits.js";
 import { isLinkPlace, LinksLeftAlone } from "./vault-links.js";
 
 export interface VaultWatcherOptions {
@@ -25,6 +25,8 @@ export interface VaultWatcherOptions {
   now: () => number;
   newId: () => string;
   limits: MemoryLimits;
+  /** Checks what a person wrote for contradictions with the active memories. */
+  contradictions: VaultEditTarget["contradictions"];
   /** How long a file must stay unchanged before it is read: an editor's save may take several writes. */
   settleMs?: number;
   /** True for a text memd itself just wrote at a path and has not recorded yet (VaultWriter.wrote). */

@@ -29,7 +29,7 @@ export interface Contradictions {
 export type ContradictionResolution = "kept_newer" | "kept_older" | "compatible";
 
 /** Where a pair was found: the write that found it, or a newly embedded memory's neighbours (the model that judged it is the record's detector). */
-export type ContradictionSource = "save" | "checkpoint" | "import" | "sweep" | "embedding" | "update";
+export type ContradictionSource = "save" | "checkpoint" | "import" | "sweep" | "embedding" | "update" | "vault";
 
 export interface ContradictionRecord {
   id: number;
