@@ -2,10 +2,21 @@
  * The active memories filed by the keys of their claims (claim-keys.ts), each project apart, in
  * memory: what a memory being written may contradict is a lookup of its keys in its projects, the
  * rarer keys counting for more, not a search. Holds ids and keys only (a memory's claims are read
- * again when it is judged). Memories and keys are numbered, each id and key string held once, and
- * a project's key lists its memories' numbers in an array of small integers: a Set of id strings
- * per key and an object per filing took 1 KB a memory (73 MB at 100k memories).
+ * again when it is judged). Memories and keys are numbered, each id and key string held once
+ * (every memory naming a key brings its own copy of the string), and a project's key names its
+ * memories by number (see Members), where a Set of id strings per key and an object per filing
+ * took more (7.0 MB against 4.5 for the keys of 10k synthetic memories, 36 against 31 at 100k).
  */
+
+/**
+ * The memories filed under a key in a project: the number of the one memory (most keys name a
+ * single memory: no array for it), or the numbers of two or more in ascending order, held exactly
+ * while few (an array grown by push keeps room for 16 more).
+ */
+type Members = number | number[];
+/** Below this many members, a key's array is copied to its exact size when one joins; from it, it grows in place. */
+const EXACT_MEMBERS = 16;
+
 export class ClaimIndex {
   /** Each memory's number, and each number's id (undefined: free, listed in freeMemories). */
   private readonly memoryNumbers = new Map<string, number>();
@@ -20,8 +31,8 @@ export class ClaimIndex {
   private readonly keyUses: number[] = [];
   private readonly freeKeys: number[] = [];
   private readonly projectNumbers = new Map<string, number>();
-  /** Per project number, the memories filed under each key, by key number: memory numbers in ascending order. */
-  private readonly filed: Map<number, number[]>[] = [];
+  /** Per project number, the memories filed under each key, by key number. */
+  private readonly filed: Map<number, Members>[] = [];
   private filedCount = 0;
 
   /** How many memories are filed. */
@@ -36,14 +47,11 @@ export class ClaimIndex {
     if (numbers.length === 0) return;
     const memory = this.memoryNumber(id);
     const projectNumber = this.projectNumber(project);
-    const filed = this.filed[projectNumber] as Map<number, number[]>;
+    const filed = this.filed[projectNumber] as Map<number, Members>;
     for (const key of numbers) {
-      let members = filed.get(key);
-      if (!members) {
-        filed.set(key, (members = []));
-        this.keyUses[key] = (this.keyUses[key] as number) + 1;
-      }
-      insertSorted(members, memory);
+      const members = filed.get(key);
+      if (members === undefined) this.keyUses[key] = (this.keyUses[key] as number) + 1;
+      filed.set(key, withMember(members, memory));
     }
     this.projectOf[memory] = projectNumber;
     this.keysOf[memory] = numbers;
@@ -53,11 +61,13 @@ export class ClaimIndex {
   delete(id: string): void {
     const memory = this.memoryNumbers.get(id);
     if (memory === undefined) return;
-    const filed = this.filed[this.projectOf[memory] as number] as Map<number, number[]>;
+    const filed = this.filed[this.projectOf[memory] as number] as Map<number, Members>;
     for (const key of this.keysOf[memory] as number[]) {
-      const members = filed.get(key) as number[];
-      members.splice(positionOf(members, memory), 1);
-      if (members.length > 0) continue;
+      const members = withoutMember(filed.get(key) as Members, memory);
+      if (members !== undefined) {
+        filed.set(key, members);
+        continue;
+      }
       filed.delete(key);
       this.keyUses[key] = (this.keyUses[key] as number) - 1;
       if (this.keyUses[key] === 0) this.freeKey(key);
@@ -77,15 +87,15 @@ export class ClaimIndex {
    * names would otherwise be read through on every write).
    */
   lookup(keys: ReadonlyMap<string, number>, projects: readonly string[], limit: number): string[] {
-    const postings: [number[], number][] = [];
+    const postings: [readonly number[], number][] = [];
     for (const project of projects) {
       const projectNumber = this.projectNumbers.get(project);
       if (projectNumber === undefined) continue;
-      const filed = this.filed[projectNumber] as Map<number, number[]>;
+      const filed = this.filed[projectNumber] as Map<number, Members>;
       for (const [key, evidence] of keys) {
         const keyNumber = this.keyNumbers.get(key);
         const members = keyNumber === undefined ? undefined : filed.get(keyNumber);
-        if (members) postings.push([members, evidence]);
+        if (members !== undefined) postings.push([typeof members === "number" ? [members] : members, evidence]);
       }
     }
     postings.sort((a, b) => a[0].length - b[0].length);
@@ -154,6 +164,23 @@ function add(hit: { score: number; evidence: number }, weight: number, evidence:
   return before < 1 && hit.evidence >= 1;
 }
 
+/** The members with `member` among them (it is not among them yet). */
+function withMember(members: Members | undefined, member: number): Members {
+  if (members === undefined) return member;
+  if (typeof members === "number") return members < member ? [members, member] : [member, members];
+  const at = positionOf(members, member);
+  if (members.length < EXACT_MEMBERS) return members.toSpliced(at, 0, member);
+  members.splice(at, 0, member);
+  return members;
+}
+
+/** The members without `member` (it is among them); undefined when none is left. */
+function withoutMember(members: Members, member: number): Members | undefined {
+  if (typeof members === "number") return undefined;
+  members.splice(positionOf(members, member), 1);
+  return members.length === 1 ? members[0] : members;
+}
+
 /** Where `member` is, or would go, in ascending `members`. */
 function positionOf(members: readonly number[], member: number): number {
   let low = 0;
@@ -164,9 +191,4 @@ function positionOf(members: readonly number[], member: number): number {
     else high = mid;
   }
   return low;
-}
-
-function insertSorted(members: number[], member: number): void {
-  if (members.length === 0 || (members[members.length - 1] as number) < member) members.push(member);
-  else members.splice(positionOf(members, member), 0, member);
 }
