@@ -210,7 +210,7 @@ describe("memctl setup", () => {
     expect(cursor.mcpServers).toEqual({ ...(fixtureJson("cursor-mcp.json").mcpServers as object), memd: { command: process.execPath, args: [MCP_BIN] } });
 
     const unit = read(UNIT);
-    expect(unit).toContain(`\nExecStart=${process.execPath} --max-semi-space-size=4 ${DAEMON_BIN}\n`);
+    expect(unit).toContain(`\nExecStart=${process.execPath} --max-semi-space-size=4 --heap-growing-percent=30 ${DAEMON_BIN}\n`);
     expect(unit).toContain("\nRestart=on-failure\n");
     expect(unit).toMatch(/\nRestartSec=\d+\n/);
     expect(unit).toContain("\nWantedBy=default.target\n");
@@ -275,7 +275,7 @@ describe("memctl setup", () => {
     expect(plist).toEqual({
       Label: "dev.memd.daemon",
       // A shell loads the optional settings file, then becomes node on the daemon.
-      ProgramArguments: ["/bin/sh", "-c", expect.stringContaining('exec "$@"'), "memd", expect.stringMatching(/\/memd\/env$/), process.execPath, "--max-semi-space-size=4", DAEMON_BIN],
+      ProgramArguments: ["/bin/sh", "-c", expect.stringContaining('exec "$@"'), "memd", expect.stringMatching(/\/memd\/env$/), process.execPath, "--max-semi-space-size=4", "--heap-growing-percent=30", DAEMON_BIN],
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
       StandardOutPath: path.join(home, ".memd/logs/memd.stdout.log"),

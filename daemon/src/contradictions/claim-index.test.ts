@@ -45,4 +45,20 @@ describe("the index of claims", () => {
     expect(index.lookup(lookupKeys(readClaims("Errors go to Rollbar now.")), ["acme"], 8)).toEqual([]);
     expect(index.size).toBe(0);
   });
+
+  it("keeps finding the memories left under a shared key as others are filed and deleted", () => {
+    const index = new ClaimIndex();
+    const ids = Array.from({ length: 20 }, (_, i) => `m-${String(i).padStart(2, "0")}`);
+    // Filed out of order, so that a key's memories are inserted between others.
+    for (const id of [...ids].reverse()) index.set(id, "acme", ["slot:bundler"]);
+    const lookup = () => index.lookup(new Map([["slot:bundler", 1]]), ["acme"], 50).sort();
+    expect(lookup()).toEqual(ids);
+    for (let left = ids.length; left > 0; left -= 1) {
+      index.delete(ids[left - 1] as string);
+      expect(lookup()).toEqual(ids.slice(0, left - 1));
+    }
+    expect(index.size).toBe(0);
+    index.set("again", "acme", ["slot:bundler"]);
+    expect(lookup()).toEqual(["again"]);
+  });
 });

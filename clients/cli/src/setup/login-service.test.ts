@@ -11,7 +11,7 @@ const paths: InstallPaths = { node: "/usr/bin/node", daemon: "/opt/memd/dist/dae
 describe("systemd user unit", () => {
   it("runs node on the daemon with a small young generation, restarts on failure and starts with the user's session", () => {
     const unit = systemdUnit(paths, [], "%h/.config/memd/env");
-    expect(unit).toContain("\nExecStart=/usr/bin/node --max-semi-space-size=4 /opt/memd/dist/daemon/src/main.js\n");
+    expect(unit).toContain("\nExecStart=/usr/bin/node --max-semi-space-size=4 --heap-growing-percent=30 /opt/memd/dist/daemon/src/main.js\n");
     expect(unit).toContain("\nRestart=on-failure\nRestartSec=5\n");
     expect(unit).toContain("\n[Install]\nWantedBy=default.target\n");
     expect(unit).toMatch(/\nDescription=memd: .+\n/);
@@ -62,9 +62,9 @@ describe("the launchd agent's program", () => {
         const [command, ...args] = launchdProgram({ ...paths, node: process.execPath, daemon }, envFile);
         return execFileSync(command as string, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
       };
-      expect(run()).toBe("- - 2 --max-semi-space-size=4");
+      expect(run()).toBe("- - 2 --max-semi-space-size=4 --heap-growing-percent=30");
       fs.writeFileSync(envFile, "OPENAI_API_KEY=sk-from-file\nMEMD_LLM=openai\n");
-      expect(run()).toBe("sk-from-file openai 2 --max-semi-space-size=4");
+      expect(run()).toBe("sk-from-file openai 2 --max-semi-space-size=4 --heap-growing-percent=30");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
