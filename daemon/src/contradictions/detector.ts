@@ -64,8 +64,8 @@ const CANDIDATES = 5;
 const GONE_CANDIDATES = 6;
 /** Reported at most, per write. */
 const MAX_FOUND = 3;
-/** Claims of recently judged memories: a project's memories are judged again and again (about 2 KB each; at 10k synthetic memories a Save reads 1.1 memories' claims with 8192, 1.75 with 4096). */
-const CACHED_CLAIMS = 8192;
+/** Claims of recently judged memories: a project's memories are judged again and again. */
+const CACHED_CLAIMS = 4096;
 /** Active memories read per page while every one is filed after start. */
 const FILE_PAGE = 20;
 
