@@ -5,6 +5,7 @@
 // writes docs/viewer.md's screenshot.
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ContradictionResolution } from "../../gen/memd/v1/contradiction_pb.js";
 import { MemoryKind, MemoryStatus } from "../../gen/memd/v1/memory_pb.js";
 import { describeUnless } from "../helpers/skip-unless.js";
 import { chromiumMissing, consoleProblems, DESKTOP, layoutProblems, PHONE, SCREENSHOTS, startViewer, type Viewer, waitUntilLive } from "./viewer-harness.js";
@@ -34,7 +35,7 @@ describeUnless(chromiumMissing, "the viewer's Contradictions page in Chromium", 
     await viewer?.close();
   });
 
-  it("lists the open pair with both memories, shows one found while it is open, and settles a pair in one click", async () => {
+  it("lists the open pair with both memories, shows one found while it is open, and settles each pair in one click", async () => {
     const page = await viewer.signedIn("#/", { viewport: DESKTOP });
     await waitUntilLive(page);
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Contradictions" }).click();
@@ -69,12 +70,22 @@ describeUnless(chromiumMissing, "the viewer's Contradictions page in Chromium", 
     expect(await page.locator("#contradictions-view > .meta").textContent()).toMatch(/^1 open contradiction:/);
     expect((await viewer.daemon.clients.memory.get({ id: clerk })).memory).toMatchObject({ status: MemoryStatus.SUPERSEDED, supersededBy: auth0 });
     expect((await viewer.daemon.clients.memory.get({ id: auth0 })).memory?.status).toBe(MemoryStatus.ACTIVE);
+
+    // Both hold: the pair leaves the list, and neither memory is superseded.
+    const [{ id: grpcPair } = { id: 0 }] = (await viewer.daemon.clients.contradictions.listContradictions({})).contradictions;
+    await pairs.first().getByRole("button", { name: "Both hold" }).click();
+    await expect.poll(() => page.locator("#contradictions-view > .meta").textContent()).toMatch(/^nothing to settle/);
+    expect(await pairs.count()).toBe(0);
+    const [settled] = (await viewer.daemon.clients.contradictions.listContradictions({ includeSettled: true })).contradictions.filter((c) => c.id === grpcPair);
+    expect(settled).toMatchObject({ resolution: ContradictionResolution.COMPATIBLE, memory: { status: MemoryStatus.ACTIVE }, other: { status: MemoryStatus.ACTIVE } });
     expect(await page.textContent("#problem")).toBe("");
     expect(consoleProblems(page)).toEqual([]);
     await page.context().close();
   });
 
   it("fits a phone's width in the dark theme", async () => {
+    // A pair of its own: the test above settles the others.
+    for (const content of ["Payments go through Stripe.", "Payments are processed by Adyen since the EU expansion."]) await viewer.daemon.clients.memory.save({ content, project: "acme" });
     const page = await viewer.signedIn("#/contradictions", { viewport: PHONE, colorScheme: "dark" });
     await page.getByRole("list", { name: "Open contradictions, newest first" }).locator(":scope > li").first().waitFor();
     expect(await layoutProblems(page)).toEqual([]);
