@@ -47,6 +47,8 @@ describeUnless(chromiumMissing, "the viewer's Health page when the embedder's mo
     await expect.poll(async () => (await daemon.clients.admin.health({})).health?.embedder?.modelState, { timeout: 30_000 }).toBe(EmbedderModelState.FAILED);
     const page = await (await browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: "light" })).newPage();
     await page.goto((await daemon.clients.viewer.openViewer({})).url);
+    // Signed in once the page has heard from the daemon: leaving before would drop the sign-in (a loaded machine showed it).
+    await page.waitForFunction(() => performance.getEntriesByName("memd:usable").length > 0);
     await page.goto(`http://127.0.0.1:${port}/ui/#/health`);
     const embedder = page.getByRole("region", { name: "Health" }).getByRole("region", { name: "Embedder" });
     // Loads the page again and reads the Embedder section, or the whole page when the section is not

@@ -41,6 +41,9 @@ describeUnless(chromiumMissing, "the web viewer's layout", () => {
     const edited = await save(`The failing import is src/checkout/${"payment-intent-".repeat(12)}handler.ts, see ECONNRESET in the webhook worker.`, { concepts: ["stripe"] });
     await memory.update({ id: edited, content: `The failing import is src/checkout/${"payment-intent-".repeat(12)}handler.ts; fixed by retrying on ECONNRESET.`, tags: { values: ["fixed"] } });
     await save("The user seems to prefer squash merges.", { provenance: Provenance.DISTILLED, sessionId: "s-42" });
+    // Two decisions that contradict each other, for the contradictions page.
+    await save("Auth is Clerk, not custom JWT.", { kind: MemoryKind.DECISION });
+    await save("Auth moved to Auth0 last sprint; Clerk's pricing didn't work for us.", { kind: MemoryKind.DECISION });
     await viewer.daemon.clients.admin.clean({});
     // What an agent was told: a briefing and a prompt's pointers, for the injections pages.
     await memory.brief({ project: "shop", sessionId: "s-layout", sourceAgent: "claude-code" });
@@ -55,6 +58,7 @@ describeUnless(chromiumMissing, "the web viewer's layout", () => {
       },
       { name: "memory", hash: `#/memory/${edited}`, drawn: (page) => page.locator("#memory-view .detail-fields").first().waitFor() },
       { name: "staged", hash: "#/staged", drawn: (page) => page.getByRole("list", { name: "Staged memories, newest first" }).getByRole("listitem").first().waitFor() },
+      { name: "contradictions", hash: "#/contradictions", drawn: (page) => page.getByRole("list", { name: "Open contradictions, newest first" }).getByRole("listitem").first().waitFor() },
       { name: "timeline", hash: "#/timeline", drawn: (page) => page.getByRole("table", { name: /^Changes per day/ }).waitFor() },
       { name: "graph", hash: "#/graph/shop", drawn: (page) => page.locator(".entity-graph canvas").first().waitFor() },
       { name: "fading", hash: "#/fading", drawn: (page) => page.locator("#fading-view polyline").first().waitFor() },

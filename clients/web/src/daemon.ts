@@ -2,6 +2,7 @@ import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { AdminService } from "../../../gen/memd/v1/admin_service_pb.js";
 import { ChangeService } from "../../../gen/memd/v1/change_service_pb.js";
+import { ContradictionService } from "../../../gen/memd/v1/contradiction_service_pb.js";
 import { InjectionService } from "../../../gen/memd/v1/injection_service_pb.js";
 import { MemoryService } from "../../../gen/memd/v1/memory_service_pb.js";
 import { SkillService } from "../../../gen/memd/v1/skill_service_pb.js";
@@ -33,6 +34,7 @@ export const vault = createClient(VaultService, transport);
 export const skills = createClient(SkillService, transport);
 export const changes = createClient(ChangeService, transport);
 export const injections = createClient(InjectionService, transport);
+export const contradictions = createClient(ContradictionService, transport);
 
 /**
  * Signs in from a link's one-time code, when the page was opened from one: the code leaves the

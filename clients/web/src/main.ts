@@ -2,6 +2,7 @@ import { type RecordChange, RecordKind } from "../../../gen/memd/v1/change_servi
 import { MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
 import { SearchMode } from "../../../gen/memd/v1/memory_service_pb.js";
 import { admin, memory, signInFromLink } from "./daemon.js";
+import { renderContradictions } from "./contradictions-view.js";
 import { describe, showProblem, SIGNED_OUT } from "./dom.js";
 import { renderFading } from "./fading-view.js";
 import { renderGraph } from "./graph-view.js";
@@ -16,7 +17,7 @@ import { renderTimeline } from "./timeline-view.js";
 
 /**
  * The web viewer's page: search (#/), one memory (#/memory/<id>), the staged guesses
- * (#/staged), what happened day by day (#/timeline), a project's entity graph (#/graph/<project>),
+ * (#/staged), the contradictions waiting for a decision (#/contradictions), what happened day by day (#/timeline), a project's entity graph (#/graph/<project>),
  * how memories fade (#/fading), the skill proposals (#/skills), what agents were told
  * (#/injections, #/injections/<session>) and health (#/health), each a view of the daemon's own
  * API, drawn again as memd changes what it shows (live.ts).
@@ -49,6 +50,8 @@ const PAGES: Record<string, Page> = {
   "": { view: element("search-view"), draw: () => search(), wants: isMemory },
   memory: { view: element("memory-view"), draw: renderMemory, wants: (c, id) => c.memoryId === id },
   staged: { view: element("staged-view"), draw: renderStaged, wants: isMemory },
+  // A contradiction is found by a write of a memory, and settling one supersedes a memory (keeping both changes neither).
+  contradictions: { view: element("contradictions-view"), draw: renderContradictions, wants: (c) => isMemory(c) || c.kind === RecordKind.MEMORY_EVENT },
   timeline: { view: element("timeline-view"), draw: renderTimeline, wants: (c) => c.kind === RecordKind.MEMORY_EVENT },
   graph: { view: element("graph-view"), draw: renderGraph, wants: (c, name) => isMemory(c) && c.project === name },
   fading: { view: element("fading-view"), draw: renderFading, wants: isMemory },

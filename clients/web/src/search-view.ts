@@ -1,8 +1,8 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { type Memory, MemoryKind, MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
+import type { Memory } from "../../../gen/memd/v1/memory_pb.js";
 import type { SearchResponse, SearchResult } from "../../../gen/memd/v1/memory_service_pb.js";
 import { el } from "./dom.js";
 import { explainBars } from "./explain-bars.js";
+import { contentLink, memoryMeta } from "./memory-summary.js";
 
 /** The results as a list, each with its content, what it is, and its score drawn part by part. */
 export function renderResults(list: HTMLOListElement, found: readonly SearchResult[]): void {
@@ -30,15 +30,7 @@ export function renderSummary(line: HTMLElement, res: SearchResponse, ms: number
 
 /** One memory in a list: its content as a link to its page, and what it is. */
 function memoryItem(m: Memory | undefined): HTMLLIElement {
-  const meta = m
-    ? [MemoryKind[m.kind]?.toLowerCase(), m.project, MemoryStatus[m.status]?.toLowerCase(), m.createTime ? timestampDate(m.createTime).toISOString().slice(0, 10) : "", m.id].filter(Boolean).join(" · ")
-    : "";
-  return el(
-    "li",
-    { attrs: { "data-memory-id": m?.id ?? "" } },
-    el("p", { className: "content" }, el("a", { text: m?.content ?? "", attrs: { href: `#/memory/${m?.id ?? ""}` } })),
-    el("p", { className: "meta", text: meta }),
-  );
+  return el("li", { attrs: { "data-memory-id": m?.id ?? "" } }, ...(m ? [contentLink(m), memoryMeta(m)] : []));
 }
 
 function explainList(explanation: NonNullable<SearchResult["explanation"]>, all: NonNullable<SearchResult["explanation"]>[], score: number): HTMLDListElement {

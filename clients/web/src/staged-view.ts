@@ -1,6 +1,7 @@
 import { MemoryKind, MemoryStatus } from "../../../gen/memd/v1/memory_pb.js";
 import { memory as memories } from "./daemon.js";
 import { acting, button, el } from "./dom.js";
+import { contentLink } from "./memory-summary.js";
 
 /** The inferred guesses waiting for corroboration, with the session they came from: promote or reject in one click. */
 export async function renderStaged(view: HTMLElement): Promise<void> {
@@ -16,7 +17,7 @@ export async function renderStaged(view: HTMLElement): Promise<void> {
         el(
           "li",
           { attrs: { "data-memory-id": m.id } },
-          el("p", { className: "content" }, el("a", { text: m.content, attrs: { href: `#/memory/${m.id}` } })),
+          contentLink(m),
           el("p", { className: "meta", text: [(MemoryKind[m.kind] ?? "").toLowerCase(), m.project, m.sessionId ? `session ${m.sessionId}` : "", m.id].filter(Boolean).join(" · ") }),
           el(
             "div",
