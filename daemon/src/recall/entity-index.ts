@@ -1,5 +1,6 @@
 import { kthLargest, roundedUp } from "../keywords/score-bounds.js";
 import { TopHits } from "../keywords/top-hits.js";
+import { sortedPosition } from "../sorted-position.js";
 
 /** How a graph search runs: the query's entity keys, which rows may come back, how far to hop. */
 export interface EntitySearch<Facets> {
@@ -188,29 +189,17 @@ export class EntityIndex<Facets> {
   }
 }
 
-/** Where `seq` is, or would go, in ascending `rows`. */
-function positionOf(rows: readonly number[], seq: number): number {
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((rows[mid] as number) < seq) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 function sortedHas(rows: readonly number[], seq: number): boolean {
-  return rows[positionOf(rows, seq)] === seq;
+  return rows[sortedPosition(rows, seq)] === seq;
 }
 
 function insertSorted(rows: number[], seq: number): void {
   if (rows.length === 0 || (rows[rows.length - 1] as number) < seq) rows.push(seq);
-  else if (!sortedHas(rows, seq)) rows.splice(positionOf(rows, seq), 0, seq);
+  else if (!sortedHas(rows, seq)) rows.splice(sortedPosition(rows, seq), 0, seq);
 }
 
 function removeSorted(rows: number[], seq: number): void {
-  const at = positionOf(rows, seq);
+  const at = sortedPosition(rows, seq);
   if (rows[at] === seq) rows.splice(at, 1);
 }
 
