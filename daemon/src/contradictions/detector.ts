@@ -170,12 +170,13 @@ export function createContradictionDetector(store: DetectorStore, options: Detec
         const [hits = []] = store.searchKeywordScopes(phrase, [{ filter, limit: GONE_CANDIDATES }]);
         for (const hit of hits) ids.add(hit.facets.id);
       }
+      const judgeable = (other: MemoryRecord) => other.status === "active" && projects.includes(other.project);
       const found: DetectedContradiction[] = [];
       for (const id of ids) {
         if (id === memory.id) continue;
         // A memory is read only when its claims are not at hand, or when what it contradicts is reported.
         const fresh = cache.has(id) && !pending.has(id) ? undefined : store.get(id);
-        if (fresh && (fresh.status !== "active" || !projects.includes(fresh.project))) continue;
+        if (fresh && !judgeable(fresh)) continue;
         const other = fresh ? entryOf(fresh) : cachedEntry(id);
         if (!other || !judged(other.kind) || (memory.kind === "episode" && other.kind === "episode")) continue;
         let finding = judgeContradiction(claims, other.claims);
@@ -186,7 +187,7 @@ export function createContradictionDetector(store: DetectorStore, options: Detec
         if (!finding || finding.score < (options.judgesPossible ? POSSIBLE_CONTRADICTION : LIKELY_CONTRADICTION)) continue;
         // Filed while active in one of these projects and not changed since, unless the change is not announced yet.
         const record = fresh ?? store.get(id);
-        if (!record || record.status !== "active" || !projects.includes(record.project)) continue;
+        if (!record || !judgeable(record)) continue;
         found.push({ other: record, finding, otherIsNewer });
       }
       found.sort((a, b) => b.finding.score - a.finding.score || a.other.id.localeCompare(b.other.id));
