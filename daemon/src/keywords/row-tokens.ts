@@ -11,9 +11,14 @@ export const COLUMN_BREAK = -1;
  */
 export class RowTokens {
   private arena = new Int32Array(0);
-  private used = 0;
+  private arenaUsed = 0;
   private starts = new Int32Array(0);
   private counts = new Int32Array(0);
+
+  /** Ids written so far, those a slot written again left behind included. */
+  get used(): number {
+    return this.arenaUsed;
+  }
 
   /** Makes room for slots below `slots`. */
   reserve(slots: number): void {
@@ -24,11 +29,11 @@ export class RowTokens {
   set(slot: number, ids: Int32Array): void {
     // Grown by a quarter, not doubled: the arena is the index's largest array (20-30 MB at 100k
     // memories), and doubling left up to half of it unused for good.
-    if (this.used + ids.length > this.arena.length) this.arena = resized(this.arena, Math.max(4096, Math.ceil(this.arena.length * 1.25), this.used + ids.length));
-    this.arena.set(ids, this.used);
-    this.starts[slot] = this.used;
+    if (this.arenaUsed + ids.length > this.arena.length) this.arena = resized(this.arena, Math.max(4096, Math.ceil(this.arena.length * 1.25), this.arenaUsed + ids.length));
+    this.arena.set(ids, this.arenaUsed);
+    this.starts[slot] = this.arenaUsed;
     this.counts[slot] = ids.length;
-    this.used += ids.length;
+    this.arenaUsed += ids.length;
   }
 
   /** A row's token ids, as a view of the arena. */

@@ -21,6 +21,17 @@ describe("EntityIndex", () => {
     expect(hits[1]?.score).toBeCloseTo(1 / 5);
   });
 
+  it("keeps every row's current links when rows are linked again many times over", () => {
+    const index = new EntityIndex<Facets>();
+    index.set(1, ["kafka", "outbox"], { project: "a" });
+    // Enough relinks that the links left behind outgrow the live ones many times.
+    for (let round = 0; round < 50_000; round++) index.set(2, ["outbox", `retry-${round % 3}`], { project: "a" });
+    index.delete(3);
+    expect(search(index, ["kafka"], { hopFrom: 1, hopEntities: 5 }).map((hit) => [hit.seq, hit.path])).toEqual([[1, ["kafka"]], [2, ["outbox"]]]);
+    expect(search(index, ["retry-1"]).map((hit) => hit.seq)).toEqual([2]);
+    expect(search(index, ["retry-2"])).toEqual([]);
+  });
+
   it("returns only memories the filter accepts, and nothing for unknown keys", () => {
     const index = new EntityIndex<Facets>();
     index.set(1, ["redis"], { project: "a" });

@@ -1,4 +1,5 @@
 import { kthLargest, roundedUp } from "../keywords/score-bounds.js";
+import { RowTokens } from "../keywords/row-tokens.js";
 import { TopHits } from "../keywords/top-hits.js";
 import { sortedPosition } from "../sorted-position.js";
 
@@ -27,6 +28,9 @@ const UNSEEN = 0;
 const ACCEPTED = 1;
 const TURNED_DOWN = 2;
 
+/** Ids left behind in the links' arena by rows linked again, beyond which it is rebuilt (besides outnumbering the live ones). */
+const MIN_STALE_TO_COMPACT = 65_536;
+
 /** An entity on more memories than this (a project-wide concept) connects nothing one hop out. */
 const MAX_HOP_ROWS = 50;
 
@@ -45,9 +49,11 @@ export class EntityIndex<Facets> {
    * where a Set took about 30; membership is a binary search, and new rows (the largest seqs) append.
    */
   private readonly rowsOf: number[][] = [];
-  // By seq (SQLite hands seqs out in order, so they stay dense): an array slot per row, where a
-  // Map entry cost about 40 bytes more, twice over at 100k rows.
-  private readonly entitiesOf: (readonly number[] | undefined)[] = [];
+  // Each row's entity ids by seq (SQLite hands seqs out in order, so they stay dense), in one
+  // arena: an array per row cost about 70 bytes besides its ids, 7 MB at 100k rows.
+  private entitiesOf = new RowTokens();
+  /** Ids in the arena that rows still link. */
+  private linkedIds = 0;
   private readonly facetsOf: (Facets | undefined)[] = [];
   // Per-search scratch indexed by seq (SQLite hands seqs out in order, so they stay dense):
   // a Map of thousands of scores per search was most of what a search allocated.
@@ -61,7 +67,9 @@ export class EntityIndex<Facets> {
     if (seq >= this.seen.length) this.reserve(seq + 1);
     const ids = [...new Set(keys)].map((key) => this.entityId(key));
     for (const id of ids) insertSorted(this.rowsOf[id] as number[], seq);
-    this.entitiesOf[seq] = ids;
+    this.entitiesOf.set(seq, Int32Array.from(ids));
+    this.linkedIds += ids.length;
+    if (this.entitiesOf.used - this.linkedIds > Math.max(MIN_STALE_TO_COMPACT, this.linkedIds)) this.compactLinks();
     this.facetsOf[seq] = facets;
   }
 
@@ -71,8 +79,12 @@ export class EntityIndex<Facets> {
   }
 
   delete(seq: number): void {
-    for (const id of this.entitiesOf[seq] ?? []) removeSorted(this.rowsOf[id] as number[], seq);
-    this.entitiesOf[seq] = undefined;
+    const ids = this.linksOf(seq);
+    if (ids.length > 0) {
+      for (const id of ids) removeSorted(this.rowsOf[id] as number[], seq);
+      this.linkedIds -= ids.length;
+      this.entitiesOf.set(seq, NO_LINKS);
+    }
     this.facetsOf[seq] = undefined;
   }
 
@@ -141,7 +153,7 @@ export class EntityIndex<Facets> {
       scores[seq] = 0;
     }
     return top.bestFirst().map(({ seq, score }) => {
-      const named = new Set(this.entitiesOf[seq]);
+      const named = new Set(this.linksOf(seq));
       return { seq, score, path: entities.filter((id) => named.has(id)).map((id) => this.keys[id] as string), facets: this.facetsOf[seq] as Facets };
     });
   }
@@ -158,8 +170,25 @@ export class EntityIndex<Facets> {
     return kthLargest(values, accepted, limit);
   }
 
+  /** The entity ids a row links to; none for a row never linked. */
+  private linksOf(seq: number): Int32Array {
+    return seq >= 0 && seq < this.seen.length && Number.isInteger(seq) ? this.entitiesOf.of(seq) : NO_LINKS;
+  }
+
+  /** Copies the live links into a fresh arena, leaving behind those of rows linked again. */
+  private compactLinks(): void {
+    const fresh = new RowTokens();
+    fresh.reserve(this.seen.length);
+    for (let seq = 0; seq < this.seen.length; seq++) {
+      const ids = this.entitiesOf.of(seq);
+      if (ids.length > 0) fresh.set(seq, ids);
+    }
+    this.entitiesOf = fresh;
+  }
+
   private reserve(length: number): void {
     const capacity = Math.max(1024, length, this.seen.length * 2);
+    this.entitiesOf.reserve(capacity);
     this.scores = new Float64Array(capacity);
     this.seen = new Uint8Array(capacity);
     this.seenSeqs = new Int32Array(capacity);
@@ -168,7 +197,7 @@ export class EntityIndex<Facets> {
   /** The entities the given rows share most, rarer first among equals, other than the query's own. */
   private hopEntities(from: readonly EntityHit<Facets>[], exclude: ReadonlySet<number>, limit: number): number[] {
     const shared = new Map<number, number>();
-    for (const { seq } of from) for (const id of this.entitiesOf[seq] ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
+    for (const { seq } of from) for (const id of this.linksOf(seq)) shared.set(id, (shared.get(id) ?? 0) + 1);
     const rows = (id: number) => (this.rowsOf[id] as number[]).length;
     return [...shared.entries()]
       .filter(([id]) => !exclude.has(id) && rows(id) > 1 && rows(id) <= MAX_HOP_ROWS)
@@ -188,6 +217,8 @@ export class EntityIndex<Facets> {
     return id;
   }
 }
+
+const NO_LINKS = new Int32Array(0);
 
 function sortedHas(rows: readonly number[], seq: number): boolean {
   return rows[sortedPosition(rows, seq)] === seq;

@@ -4,6 +4,7 @@ import { nearestByDistance } from "./nearest-by-distance.js";
 import { PartitionCodes } from "./partition-codes.js";
 import { buildQueryTable, tableSum } from "./query-table.js";
 import { ScalarVectors } from "./scalar-vectors.js";
+import { SeqTable } from "../seq-table.js";
 import { checkDimensions, codeLength, encodeVector, type Quantizer, queryWeights } from "./sign-quantizer.js";
 import { TopScores } from "./top-scores.js";
 import {
@@ -61,14 +62,10 @@ export const DEFAULT_SCALAR_BUDGET_BYTES = 256 * 2 ** 20;
 
 export interface BinaryIndex extends VectorIndex {
   readonly quantizer: Quantizer;
-  /** Bytes held in memory: codes and ids exactly, the id map estimated. */
+  /** Bytes held in memory: codes and ids exactly, the id tables' overflow maps estimated. */
   memoryBytes(): number;
 }
 
-// A partition index and a slot packed in one number (exact up to 2^21 partitions).
-const SLOT_RANGE = 2 ** 32;
-// V8 Map entries with number keys and values: 35-45 bytes each, measured at 1M entries.
-const MAP_BYTES_PER_ENTRY = 40;
 
 /**
  * A vector index of sign codes, searched in three passes: Hamming distance over the 192-bit
@@ -83,7 +80,11 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
   const dimensions = quantizer.dimensions;
   const partitions: PartitionCodes[] = [];
   const partitionsByName = new Map<string, number>();
-  const locations = new Map<number, number>();
+  // Each id's partition and slot in it, by id (a memory seq): 8 bytes an id, where a Map of
+  // packed locations cost about 40 (5 MB of the daemon's heap at 100k memories).
+  const partitionOf = new SeqTable();
+  const slotOf = new SeqTable();
+  let count = 0;
   const scalars = new ScalarVectors(dimensions, options.scalarBudgetBytes ?? DEFAULT_SCALAR_BUDGET_BYTES);
   const arena = new KernelArena();
 
@@ -99,13 +100,14 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
 
   function remove(id: number): void {
     scalars.delete(id);
-    const location = locations.get(id);
-    if (location === undefined) return;
-    locations.delete(id);
-    const owner = partitions[Math.floor(location / SLOT_RANGE)] as PartitionCodes;
-    const slot = location % SLOT_RANGE;
-    const moved = owner.removeAt(slot);
-    if (moved !== undefined) locations.set(moved, location);
+    const index = partitionOf.get(id);
+    if (index === undefined) return;
+    const slot = slotOf.get(id) as number;
+    partitionOf.delete(id);
+    slotOf.delete(id);
+    count -= 1;
+    const moved = (partitions[index] as PartitionCodes).removeAt(slot);
+    if (moved !== undefined) slotOf.set(moved, slot);
   }
 
   function addCode(id: number, code: Uint8Array, partition: string): void {
@@ -117,14 +119,15 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     // A new code means a new vector: a copy held for the old one no longer applies.
     scalars.delete(id);
     const index = partitionIndex(partition);
-    const location = locations.get(id);
-    if (location !== undefined && Math.floor(location / SLOT_RANGE) === index) {
-      (partitions[index] as PartitionCodes).write(location % SLOT_RANGE, code);
+    const current = partitionOf.get(id);
+    if (current === index) {
+      (partitions[index] as PartitionCodes).write(slotOf.get(id) as number, code);
       return;
     }
-    if (location !== undefined) remove(id);
-    const slot = (partitions[index] as PartitionCodes).append(id, code);
-    locations.set(id, index * SLOT_RANGE + slot);
+    if (current !== undefined) remove(id);
+    slotOf.set(id, (partitions[index] as PartitionCodes).append(id, code));
+    partitionOf.set(id, index);
+    count += 1;
   }
 
   function search(query: Float32Array, searchOptions: VectorSearchOptions): VectorHit[] {
@@ -246,7 +249,7 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
       if (vector === undefined || vector.length !== dimensions) return;
       const norms = queryNorm * Math.sqrt(dot(vector, vector));
       similarities[i] = norms > 0 ? Math.min(1, Math.max(-1, dot(query, vector) / norms)) : 0;
-      if (locations.has(id)) scalars.set(id, vector);
+      if (partitionOf.get(id) !== undefined) scalars.set(id, vector);
     });
     return best(ids, similarities, k);
   }
@@ -255,7 +258,7 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     quantizer,
     dimensions,
     get size() {
-      return locations.size;
+      return count;
     },
     encode: (vector) => encodeVector(quantizer, vector),
     add: (id, vector, partition) => {
@@ -264,13 +267,13 @@ export function createBinaryIndex(options: BinaryIndexOptions): BinaryIndex {
     },
     // A copy already held came with the vector's code (add) or a read after it: never older than this one.
     hold: (id, vector) => {
-      if (locations.has(id) && !scalars.has(id)) scalars.set(id, vector);
+      if (partitionOf.get(id) !== undefined && !scalars.has(id)) scalars.set(id, vector);
     },
     addCode,
     remove,
     search,
     memoryBytes: () =>
-      partitions.reduce((sum, part) => sum + part.byteLength, 0) + arena.byteLength + locations.size * MAP_BYTES_PER_ENTRY + scalars.byteLength,
+      partitions.reduce((sum, part) => sum + part.byteLength, 0) + arena.byteLength + partitionOf.byteLength + slotOf.byteLength + scalars.byteLength,
   };
 }
 
