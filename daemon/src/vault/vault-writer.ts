@@ -45,12 +45,6 @@ export interface VaultWriterStatus {
 }
 
 const DEFAULT_BATCH = 32;
-/**
- * A commit that queued a file is written this long after it, with the commits that followed:
- * a burst of Saves costs one batch (a thread round trip, one transaction) instead of a file's
- * work between every two Saves.
- */
-const GATHER_MS = 25;
 /** How soon jobs left neither written nor waiting (a file a person changed meanwhile, a page not read yet) are looked at again. */
 const AGAIN_MS = 50;
 const MAX_HELD = 1000;
@@ -77,8 +71,6 @@ const WARN_EVERY_MS = 60_000;
 export class VaultWriter {
   /** The next look at the outbox for jobs that wait (after a failure, or while the database was locked). */
   private timer: NodeJS.Timeout | null = null;
-  /** The drain that writes what commits queued since the first of them woke the writer. */
-  private gathering: NodeJS.Timeout | null = null;
   private unsubscribe: () => void = () => undefined;
   /** The drain under way, if any: one at a time, so that a memory's writes keep their order. */
   private draining: Promise<void> | null = null;
@@ -120,7 +112,7 @@ export class VaultWriter {
         if (removed.length > 0) this.options.logger.info({ removed: removed.length, first: removed[0] }, "removed temporary files of vault writes cut off by a crash");
       })
       .catch((error: unknown) => this.options.logger.warn({ err: error }, "could not remove the temporary files of vault writes cut off by a crash"));
-    this.unsubscribe = this.options.changes.onQueued("vault", () => this.gather());
+    this.unsubscribe = this.options.changes.onQueued("vault", () => this.drainSoon());
     this.drainSoon();
   }
 
@@ -129,8 +121,7 @@ export class VaultWriter {
     this.stopped = true;
     this.unsubscribe();
     if (this.timer) clearTimeout(this.timer);
-    if (this.gathering) clearTimeout(this.gathering);
-    this.timer = this.gathering = null;
+    this.timer = null;
     await this.draining;
     await this.thread.close();
   }
@@ -161,15 +152,6 @@ export class VaultWriter {
    */
   busy(relative: string): boolean {
     return this.writing.has(relative);
-  }
-
-  private gather(): void {
-    if (this.stopped || this.gathering) return;
-    this.gathering = setTimeout(() => {
-      this.gathering = null;
-      this.drainSoon();
-    }, GATHER_MS);
-    this.gathering.unref();
   }
 
   private drainSoon(): void {
